@@ -1,0 +1,1 @@
+print("switchscan-bench: not yet written")

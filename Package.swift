@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+// SwitchScan: the iOS accessibility model and Switch Control item-mode scanning on Linux.
+//
+// Dependencies run one way: AccessibilityModel ← Scenes ← (Scanning ← Runtime) ← switchscan.
+// Pure modules (AccessibilityModel, Scenes) import no C module and do no I/O.
+import PackageDescription
+
+let package = Package(
+    name: "SwitchScan",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "switchscan", targets: ["switchscan"]),
+        .library(name: "AccessibilityModel", targets: ["AccessibilityModel"]),
+        .library(name: "Scenes", targets: ["Scenes"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Pure: the element model and its rules (visibility, modal, reading order, grouping, hit testing).
+        .target(name: "AccessibilityModel"),
+        // Pure: the scene file contract → model + behaviour (state, bindings, effects), and the guideline audit.
+        .target(name: "Scenes", dependencies: [
+            "AccessibilityModel",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        // The CLI: thin; reads files and prints.
+        .executableTarget(name: "switchscan", dependencies: [
+            "AccessibilityModel", "Scenes",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // Benchmarks print figures; they are never run as tests.
+        .executableTarget(name: "switchscan-bench", dependencies: ["AccessibilityModel", "Scenes"], path: "Benchmarks/switchscan-bench"),
+
+        .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
+        .testTarget(name: "ScenesTests", dependencies: ["Scenes", "AccessibilityModel"]),
+        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan"]),
+    ]
+)

@@ -1,0 +1,35 @@
+/// One entry of a screen's scan sequence: an item, or a group of entries.
+public indirect enum ScanNode: Hashable, Sendable {
+    /// An accessibility element: one scan item.
+    case item(Element)
+    /// A container kept together, with its ordered entries. Its navigation style says what the
+    /// scanner does with it: `combined` is one item entered on select; `automatic` lets the
+    /// scanner decide (`groupItems`). After `NavigationGrouping.resolve` no group is `separate`.
+    case group(Element, [ScanNode])
+
+    public var element: Element {
+        switch self {
+        case .item(let element), .group(let element, _): return element
+        }
+    }
+
+    public var id: ElementID { element.id }
+
+    public var children: [ScanNode] {
+        if case .group(_, let children) = self { return children }
+        return []
+    }
+
+    public var isGroup: Bool {
+        if case .group = self { return true }
+        return false
+    }
+
+    /// The items under this node, depth first, in scan order.
+    public var items: [Element] {
+        switch self {
+        case .item(let element): return [element]
+        case .group(_, let children): return children.flatMap(\.items)
+        }
+    }
+}

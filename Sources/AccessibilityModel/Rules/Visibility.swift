@@ -1,0 +1,42 @@
+/// Which elements exist for assistive technologies: small pure functions over a tree.
+
+public enum Visibility {
+    /// The tree as it is on screen: elements whose `visible` binding is false are removed with
+    /// their subtrees. Hit testing works on this tree (hidden-from-VoiceOver views still take taps).
+    public static func presentTree(_ root: Element) -> Element {
+        var result = root
+        result.isAccessibilityElementDeclared = root.isAccessibilityElement
+        result.children = root.children.compactMap { $0.isPresent ? presentTree($0) : nil }
+        return result
+    }
+
+    /// The tree the scanner sees. Removed, with their subtrees:
+    /// - elements that are not present (`visible` false);
+    /// - elements with `accessibilityElementsHidden`;
+    /// - siblings of a modal view (`accessibilityViewIsModal`): among the remaining children of a
+    ///   container, when any is modal, only the last modal one stays (a later subview is on top).
+    ///   Only siblings are affected, never an ancestor's siblings: the Orange guide's examples 2
+    ///   and 3, where Parent B and Parent A stay visible unless the app hides them.
+    /// Every kept element records whether it is an accessibility element as it was before its
+    /// children were removed, so that a container whose children are all hidden does not turn
+    /// into a leaf item.
+    public static func accessibilityTree(_ root: Element) -> Element {
+        var result = root
+        result.isAccessibilityElementDeclared = root.isAccessibilityElement
+        let kept = root.children.filter(isExposed)
+        result.children = applyModalSiblingRule(kept).map(accessibilityTree)
+        return result
+    }
+
+    /// An element exists for accessibility when it is present and not hidden.
+    public static func isExposed(_ element: Element) -> Bool {
+        element.isPresent && !element.accessibilityElementsHidden
+    }
+
+    /// The sibling rule of `accessibilityViewIsModal`: when one or more siblings are modal, the
+    /// last of them is the only one kept.
+    public static func applyModalSiblingRule(_ siblings: [Element]) -> [Element] {
+        guard let modal = siblings.last(where: \.accessibilityViewIsModal) else { return siblings }
+        return [modal]
+    }
+}

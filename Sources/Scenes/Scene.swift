@@ -1,0 +1,201 @@
+import AccessibilityModel
+
+/// A scene file, loaded: an interface as element templates plus its behaviour and tests.
+/// Templates hold bindings; `Scene.screen(_:state:)` resolves them into model elements.
+public struct Scene: Sendable {
+    public var title: String
+    public var description: String?
+    public var file: String
+    /// Screen size in points.
+    public var size: (width: Double, height: Double)
+    /// The scene's default language (BCP 47).
+    public var language: String
+    /// Initial state, with names in declaration order.
+    public var initialState: [String: StateValue]
+    public var stateNames: [String]
+    public var start: String
+    /// Screens in declaration order.
+    public var screens: [ScreenTemplate]
+    public var tests: [ScriptedTest]
+
+    public func screenTemplate(named name: String) -> ScreenTemplate? {
+        screens.first { $0.name == name }
+    }
+
+    /// The screen resolved against `state`: bindings rendered, conditional traits and `visible`
+    /// evaluated, languages inherited, and ids assigned.
+    public func screen(_ name: String, state: [String: StateValue]) -> Screen? {
+        guard let template = screenTemplate(named: name) else { return nil }
+        let root = Element(
+            id: "screen:\(name)",
+            language: language,
+            frame: Rect(x: 0, y: 0, width: size.width, height: size.height),
+            isAccessibilityElement: false,
+            accessibilityElements: template.accessibilityElements,
+            children: template.elements.map { $0.resolve(state: state, language: language) },
+            escape: template.escape,
+            magicTap: template.magicTap)
+        return Screen(name: name, root: root)
+    }
+
+    /// The start screen with the initial state.
+    public var startScreen: Screen {
+        screen(start, state: initialState)!
+    }
+
+    /// Every element template of every screen, depth first.
+    public var allElementTemplates: [ElementTemplate] {
+        screens.flatMap { $0.elements.flatMap(\.subtree) }
+    }
+}
+
+public struct ScreenTemplate: Sendable {
+    public var name: String
+    public var title: String?
+    public var elements: [ElementTemplate]
+    public var accessibilityElements: [ElementID]?
+    public var escape: [Effect]?
+    public var magicTap: [Effect]?
+    public var location: SourceLocation
+}
+
+/// A trait, always on or bound to a state condition (`{selected: wifi}`).
+public struct TraitEntry: Hashable, Sendable {
+    public var trait: Traits
+    public var condition: StateCondition?
+}
+
+public struct CustomActionTemplate: Sendable {
+    public var name: TextTemplate
+    public var effects: [Effect]
+    public var location: SourceLocation
+}
+
+public struct CustomContentTemplate: Sendable {
+    public var label: TextTemplate
+    public var value: TextTemplate
+    public var isImportant: Bool
+}
+
+/// An element as the file declares it, with its bindings unresolved.
+public struct ElementTemplate: Sendable {
+    public var id: ElementID
+    /// True when the file gave the id; false when it was derived from the element's path.
+    public var hasDeclaredID: Bool
+    public var label: TextTemplate?
+    public var value: TextTemplate?
+    public var hint: TextTemplate?
+    public var traits: [TraitEntry]
+    public var language: String?
+    public var frame: Rect?
+    public var activationPoint: Point?
+    public var isAccessibilityElement: BoolBinding?
+    public var accessibilityElementsHidden: BoolBinding
+    public var accessibilityViewIsModal: BoolBinding
+    public var shouldGroupAccessibilityChildren: BoolBinding
+    public var navigationStyle: NavigationStyle
+    public var accessibilityElements: [ElementID]?
+    public var sortPriority: Double
+    public var visible: StateCondition?
+    public var elements: [ElementTemplate]
+    public var customActions: [CustomActionTemplate]
+    public var customContent: [CustomContentTemplate]
+    public var activate: [Effect]?
+    public var increment: [Effect]?
+    public var decrement: [Effect]?
+    public var escape: [Effect]?
+    public var magicTap: [Effect]?
+    public var location: SourceLocation
+    /// Where each key of the element's mapping is, for reports that point at one attribute.
+    public var keyLocations: [String: SourceLocation]
+
+    /// This template and all below it, depth first.
+    public var subtree: [ElementTemplate] {
+        [self] + elements.flatMap(\.subtree)
+    }
+
+    public func resolve(state: [String: StateValue], language inherited: String) -> Element {
+        let language = self.language ?? inherited
+        var traits = Traits()
+        for entry in self.traits where entry.condition?.evaluate(state) ?? true {
+            traits.insert(entry.trait)
+        }
+        return Element(
+            id: id,
+            label: label?.render(state),
+            value: value?.render(state),
+            hint: hint?.render(state),
+            traits: traits,
+            language: language,
+            frame: frame,
+            activationPoint: activationPoint,
+            isAccessibilityElement: isAccessibilityElement?.evaluate(state),
+            accessibilityElementsHidden: accessibilityElementsHidden.evaluate(state),
+            accessibilityViewIsModal: accessibilityViewIsModal.evaluate(state),
+            shouldGroupAccessibilityChildren: shouldGroupAccessibilityChildren.evaluate(state),
+            navigationStyle: navigationStyle,
+            accessibilityElements: accessibilityElements,
+            sortPriority: sortPriority,
+            isPresent: visible?.evaluate(state) ?? true,
+            children: elements.map { $0.resolve(state: state, language: language) },
+            customActions: customActions.map { CustomAction(name: $0.name.render(state), effects: $0.effects) },
+            customContent: customContent.map {
+                CustomContent(label: $0.label.render(state), value: $0.value.render(state), isImportant: $0.isImportant)
+            },
+            activate: activate,
+            increment: increment,
+            decrement: decrement,
+            escape: escape,
+            magicTap: magicTap)
+    }
+}
+
+/// The switch actions of `scanning.md`, as scene tests and configuration files name them.
+public enum SwitchAction: String, Hashable, Sendable, CaseIterable {
+    case select, next, previous, menu, tap, escape, stop
+}
+
+/// A scripted test: settings, then steps run in virtual time on a fresh copy of the scene.
+public struct ScriptedTest: Sendable {
+    public var name: String
+    public var settings: [(name: String, value: StateValue, location: SourceLocation)]
+    public var steps: [TestStep]
+    public var location: SourceLocation
+}
+
+public struct TestStep: Sendable {
+    public enum Kind: Sendable {
+        /// Press and release a switch assigned this action.
+        case press(SwitchAction)
+        /// Hold a switch for a number of virtual seconds, then release it.
+        case hold(SwitchAction, seconds: Double)
+        /// Let virtual time pass.
+        case wait(Double)
+        /// Press a braille routing key (0-based cell).
+        case route(Int)
+        /// A raw evdev key event through the active device profile.
+        case key(code: String, value: Int)
+        case expect(Expectation)
+    }
+
+    public var kind: Kind
+    public var location: SourceLocation
+}
+
+/// What a test step checks; every field is optional.
+public struct Expectation: Sendable {
+    public var focus: ElementID?
+    public var braille: String?
+    public var menu: [String]?
+    public var menuFocus: String?
+    public var screen: String?
+    public var state: [(name: String, value: StateValue)]?
+    public var announcement: String?
+    public var scanning: ScanningStatus?
+
+    public enum ScanningStatus: String, Sendable, CaseIterable {
+        case running, stopped
+    }
+
+    public init() {}
+}

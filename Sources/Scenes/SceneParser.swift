@@ -1,0 +1,830 @@
+import AccessibilityModel
+import Yams
+
+/// Turns the text of a scene file into a `Scene`, or reports every problem found, each with
+/// file, line and column. It does no I/O: callers read the file.
+public enum SceneParser {
+    public static func parse(
+        yaml text: String, file: String, limits: SceneLimits = .standard
+    ) throws(SceneLoadError) -> Scene {
+        let reader = SceneReader(file: file, limits: limits)
+        let scene = reader.readScene(text)
+        if !reader.problems.isEmpty || scene == nil {
+            throw SceneLoadError(problems: reader.problems.sorted {
+                ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column)
+            })
+        }
+        return scene!
+    }
+}
+
+/// The reader keeps the problems found so far; every `read…` function reports what it rejects
+/// and returns nil, so one pass finds every problem.
+final class SceneReader {
+    let file: String
+    let limits: SceneLimits
+    var problems: [SceneProblem] = []
+    private var nodesVisited = 0
+    private var reportedNodeLimit = false
+    private var elementCount = 0
+    private var reportedElementLimit = false
+
+    // What the scene declares, for cross-references.
+    private var state: [String: StateValue] = [:]
+    private var screenNames: Set<String> = []
+    private var idLocations: [ElementID: SourceLocation] = [:]
+    /// References to element ids checked once every screen is read.
+    private var pendingIDReferences: [(id: ElementID, location: SourceLocation, what: String)] = []
+
+    init(file: String, limits: SceneLimits) {
+        self.file = file
+        self.limits = limits
+    }
+
+    // MARK: Reporting
+
+    func location(_ node: Node) -> SourceLocation {
+        let mark = node.mark
+        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    func report(_ location: SourceLocation, _ message: String) {
+        problems.append(SceneProblem(location: location, message: message))
+    }
+
+    func report(_ node: Node, _ message: String) {
+        report(location(node), message)
+    }
+
+    /// Counts a visited node; false once the budget is spent (reported once).
+    func visit(_ node: Node) -> Bool {
+        nodesVisited += 1
+        if nodesVisited > limits.maxNodes {
+            if !reportedNodeLimit {
+                reportedNodeLimit = true
+                report(node, "the file has more than \(limits.maxNodes) YAML nodes (aliases count each time they are used); it is refused")
+            }
+            return false
+        }
+        return true
+    }
+
+    // MARK: The scene
+
+    func readScene(_ text: String) -> Scene? {
+        let start = SourceLocation(file: file, line: 1, column: 1)
+        guard text.utf8.count <= limits.maxBytes else {
+            report(start, "the file is \(text.utf8.count) bytes; at most \(limits.maxBytes) are accepted")
+            return nil
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                report(start, "the file is empty; expected a scene (a mapping with scene, size, start and screens)")
+                return nil
+            }
+            root = node
+        } catch let error as YamlError {
+            reportYAMLError(error)
+            return nil
+        } catch {
+            report(start, "cannot read the file as YAML: \(error)")
+            return nil
+        }
+        guard let pairs = mapping(root, "the scene") else { return nil }
+        let keys = checkKeys(pairs, allowed: ["scene", "description", "size", "language", "state", "start", "screens", "tests"], in: "a scene")
+
+        let title = required(keys, "scene", in: root, "the scene's title").flatMap { string($0, "scene") }
+        let description = keys["description"].flatMap { string($0, "description") }
+        var size: (Double, Double)?
+        if let node = required(keys, "size", in: root, "the screen size [width, height] in points") {
+            if let numbers = numberList(node, count: 2, "size", "[width, height]") {
+                if numbers[0] > 0, numbers[1] > 0 { size = (numbers[0], numbers[1]) } else {
+                    report(node, "size must be positive, found [\(formatPoints(numbers[0])), \(formatPoints(numbers[1]))]")
+                }
+            }
+        }
+        let language = keys["language"].flatMap { string($0, "language") } ?? "en"
+        var stateNames = [String]()
+        if let node = keys["state"] { stateNames = readState(node) }
+
+        // Screen names first, so that `go` anywhere can be checked.
+        var screenPairs = [(String, Node, Node)]()
+        if let node = required(keys, "screens", in: root, "a mapping of screen names to screens"),
+           let pairs = mapping(node, "screens") {
+            screenPairs = pairs
+            if pairs.isEmpty { report(node, "screens is empty; expected at least one screen") }
+            screenNames = Set(pairs.map(\.0))
+        }
+        let startName = required(keys, "start", in: root, "the name of the first screen").flatMap { node -> String? in
+            guard let name = string(node, "start") else { return nil }
+            if !screenNames.isEmpty, !screenNames.contains(name) {
+                report(node, "start names screen '\(name)', which is not in screens (\(screenNames.sorted().joined(separator: ", ")))")
+            }
+            return name
+        }
+        var screens = [ScreenTemplate]()
+        for (name, keyNode, node) in screenPairs {
+            if !TextTemplate.isValidName(name) {
+                report(keyNode, "screen name '\(name)' must start with a letter and use letters, digits, '_', '-' or '.'")
+            }
+            if let screen = readScreen(name: name, node) { screens.append(screen) }
+        }
+        var tests = [ScriptedTest]()
+        if let node = keys["tests"], let items = sequence(node, "tests") {
+            for item in items { if let test = readTest(item) { tests.append(test) } }
+        }
+        for reference in pendingIDReferences where idLocations[reference.id] == nil {
+            report(reference.location, "\(reference.what) '\(reference.id)' is not the id of any element in the scene")
+        }
+        guard let title, let size, let startName, problems.isEmpty else { return nil }
+        return Scene(
+            title: title, description: description, file: file, size: size, language: language,
+            initialState: state, stateNames: stateNames, start: startName, screens: screens, tests: tests)
+    }
+
+    func reportYAMLError(_ error: YamlError) {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+            let .composer(context, problem, mark, _):
+            let contextText = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
+            report(SourceLocation(file: file, line: mark.line, column: mark.column), "invalid YAML: \(problem)\(contextText)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            report(
+                SourceLocation(file: file, line: context.mark.line, column: context.mark.column),
+                "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; each key may appear once")
+        case let .reader(problem, offset, _, _):
+            report(SourceLocation(file: file, line: 1, column: 1), "cannot read the file: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
+        default:
+            report(SourceLocation(file: file, line: 1, column: 1), "cannot read the file as YAML: \(error)")
+        }
+    }
+
+    func readState(_ node: Node) -> [String] {
+        guard let pairs = mapping(node, "state") else { return [] }
+        var names = [String]()
+        for (name, keyNode, valueNode) in pairs {
+            guard TextTemplate.isValidName(name) else {
+                report(keyNode, "state name '\(name)' must start with a letter and use letters, digits, '_', '-' or '.'")
+                continue
+            }
+            if let value = scalarValue(valueNode, "state value '\(name)'") {
+                state[name] = value
+                names.append(name)
+            }
+        }
+        return names
+    }
+
+    // MARK: Screens and elements
+
+    func readScreen(name: String, _ node: Node) -> ScreenTemplate? {
+        guard let pairs = mapping(node, "screen '\(name)'") else { return nil }
+        let keys = checkKeys(pairs, allowed: ["title", "elements", "accessibilityElements", "escape", "magicTap"], in: "a screen")
+        let title = keys["title"].flatMap { string($0, "title") }
+        var elements = [ElementTemplate]()
+        if let list = keys["elements"], let items = sequence(list, "elements") {
+            for (index, item) in items.enumerated() {
+                if let element = readElement(item, path: "\(name).\(index)", depth: 1) { elements.append(element) }
+            }
+        }
+        var order: [ElementID]?
+        if let list = keys["accessibilityElements"] {
+            let ids = Set(elements.flatMap(\.subtree).map(\.id))
+            order = readOrder(list, allowed: ids, owner: "screen '\(name)'")
+        }
+        let escape = keys["escape"].flatMap { effects($0, "escape") }
+        let magicTap = keys["magicTap"].flatMap { effects($0, "magicTap") }
+        return ScreenTemplate(
+            name: name, title: title, elements: elements, accessibilityElements: order,
+            escape: escape, magicTap: magicTap, location: location(node))
+    }
+
+    static let elementKeys: [String] = [
+        "id", "label", "value", "hint", "traits", "language", "frame", "activationPoint",
+        "isAccessibilityElement", "accessibilityElementsHidden", "accessibilityViewIsModal",
+        "shouldGroupAccessibilityChildren", "navigationStyle", "accessibilityElements", "sortPriority",
+        "visible", "elements", "customActions", "customContent", "activate", "increment", "decrement",
+        "escape", "magicTap",
+    ]
+
+    func readElement(_ node: Node, path: String, depth: Int) -> ElementTemplate? {
+        guard visit(node) else { return nil }
+        elementCount += 1
+        if elementCount > limits.maxElements {
+            if !reportedElementLimit {
+                reportedElementLimit = true
+                report(node, "the scene has more than \(limits.maxElements) elements; it is refused")
+            }
+            return nil
+        }
+        guard let pairs = mapping(node, "an element") else { return nil }
+        let keys = checkKeys(pairs, allowed: SceneReader.elementKeys, in: "an element")
+        var keyLocations = [String: SourceLocation]()
+        for (key, keyNode, _) in pairs { keyLocations[key] = location(keyNode) }
+
+        var id = path
+        var hasDeclaredID = false
+        if let idNode = keys["id"], let declared = string(idNode, "id") {
+            if declared.isEmpty || declared.contains(where: \.isWhitespace) {
+                report(idNode, "id '\(declared)' must be non-empty and contain no spaces")
+            } else {
+                id = declared
+                hasDeclaredID = true
+            }
+        }
+        if let first = idLocations[id] {
+            report(keys["id"] ?? node, "duplicate id '\(id)': ids are unique in a scene, and '\(id)' is already used at line \(first.line), column \(first.column)")
+        } else {
+            idLocations[id] = keys["id"].map(location) ?? location(node)
+        }
+
+        var children = [ElementTemplate]()
+        if let list = keys["elements"], let items = sequence(list, "elements") {
+            if depth >= limits.maxDepth {
+                report(list, "elements are nested more than \(limits.maxDepth) deep; flatten the tree")
+            } else {
+                for (index, item) in items.enumerated() {
+                    if let child = readElement(item, path: "\(id).\(index)", depth: depth + 1) { children.append(child) }
+                }
+            }
+        }
+        var order: [ElementID]?
+        if let list = keys["accessibilityElements"] {
+            let ids = Set(children.flatMap(\.subtree).map(\.id))
+            order = readOrder(list, allowed: ids, owner: "element '\(id)'")
+        }
+        var frame: Rect?
+        if let frameNode = keys["frame"], let numbers = numberList(frameNode, count: 4, "frame", "[x, y, width, height]") {
+            if numbers[2] < 0 || numbers[3] < 0 {
+                report(frameNode, "frame width and height must not be negative")
+            } else {
+                frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+            }
+        }
+        let activationPoint = keys["activationPoint"].flatMap { numberList($0, count: 2, "activationPoint", "[x, y]") }
+            .map { Point(x: $0[0], y: $0[1]) }
+        var navigationStyle = NavigationStyle.automatic
+        if let styleNode = keys["navigationStyle"], let name = string(styleNode, "navigationStyle") {
+            if let style = NavigationStyle(rawValue: name) { navigationStyle = style } else {
+                report(styleNode, "navigationStyle '\(name)' is unknown; expected automatic, separate or combined")
+            }
+        }
+        return ElementTemplate(
+            id: id,
+            hasDeclaredID: hasDeclaredID,
+            label: keys["label"].flatMap { template($0, "label") },
+            value: keys["value"].flatMap { template($0, "value") },
+            hint: keys["hint"].flatMap { template($0, "hint") },
+            traits: keys["traits"].map(readTraits) ?? [],
+            language: keys["language"].flatMap { string($0, "language") },
+            frame: frame,
+            activationPoint: activationPoint,
+            isAccessibilityElement: keys["isAccessibilityElement"].flatMap { boolBinding($0, "isAccessibilityElement") },
+            accessibilityElementsHidden: keys["accessibilityElementsHidden"].flatMap { boolBinding($0, "accessibilityElementsHidden") } ?? .constant(false),
+            accessibilityViewIsModal: keys["accessibilityViewIsModal"].flatMap { boolBinding($0, "accessibilityViewIsModal") } ?? .constant(false),
+            shouldGroupAccessibilityChildren: keys["shouldGroupAccessibilityChildren"].flatMap { boolBinding($0, "shouldGroupAccessibilityChildren") } ?? .constant(false),
+            navigationStyle: navigationStyle,
+            accessibilityElements: order,
+            sortPriority: keys["sortPriority"].flatMap { number($0, "sortPriority") } ?? 0,
+            visible: keys["visible"].flatMap { condition($0, "visible") },
+            elements: children,
+            customActions: keys["customActions"].map(readCustomActions) ?? [],
+            customContent: keys["customContent"].map(readCustomContent) ?? [],
+            activate: keys["activate"].flatMap { effects($0, "activate") },
+            increment: keys["increment"].flatMap { effects($0, "increment") },
+            decrement: keys["decrement"].flatMap { effects($0, "decrement") },
+            escape: keys["escape"].flatMap { effects($0, "escape") },
+            magicTap: keys["magicTap"].flatMap { effects($0, "magicTap") },
+            location: location(node),
+            keyLocations: keyLocations)
+    }
+
+    /// `accessibilityElements`: ids that must be in the owner's subtree.
+    func readOrder(_ node: Node, allowed: Set<ElementID>, owner: String) -> [ElementID]? {
+        guard let items = sequence(node, "accessibilityElements") else { return nil }
+        var ids = [ElementID]()
+        var seen = Set<ElementID>()
+        for item in items {
+            guard let id = string(item, "an id in accessibilityElements") else { continue }
+            if !allowed.contains(id) {
+                report(item, "accessibilityElements of \(owner) lists '\(id)', which is not in its subtree")
+            } else if !seen.insert(id).inserted {
+                report(item, "accessibilityElements of \(owner) lists '\(id)' twice")
+            } else {
+                ids.append(id)
+            }
+        }
+        return ids
+    }
+
+    func readTraits(_ node: Node) -> [TraitEntry] {
+        guard let items = sequence(node, "traits") else { return [] }
+        var entries = [TraitEntry]()
+        for item in items {
+            if case .mapping = item, let pairs = mapping(item, "a conditional trait") {
+                guard pairs.count == 1, let (name, keyNode, valueNode) = pairs.first else {
+                    report(item, "a conditional trait has exactly one key, as {selected: wifi}")
+                    continue
+                }
+                guard let trait = Traits(name: name) else {
+                    report(keyNode, unknownTraitMessage(name))
+                    continue
+                }
+                if let condition = condition(valueNode, "the condition of trait '\(name)'") {
+                    entries.append(TraitEntry(trait: trait, condition: condition))
+                }
+            } else if let name = string(item, "a trait") {
+                guard let trait = Traits(name: name) else {
+                    report(item, unknownTraitMessage(name))
+                    continue
+                }
+                entries.append(TraitEntry(trait: trait, condition: nil))
+            }
+        }
+        return entries
+    }
+
+    func unknownTraitMessage(_ name: String) -> String {
+        let names = ["none"] + Traits.named.map(\.name)
+        return "unknown trait '\(name)'\(suggestion(name, among: names)); expected one of: \(names.joined(separator: " "))"
+    }
+
+    func readCustomActions(_ node: Node) -> [CustomActionTemplate] {
+        guard let items = sequence(node, "customActions") else { return [] }
+        return items.compactMap { item in
+            guard let pairs = mapping(item, "a custom action") else { return nil }
+            let keys = checkKeys(pairs, allowed: ["name", "do"], in: "a custom action")
+            let name = required(keys, "name", in: item, "the action's name").flatMap { template($0, "name") }
+            let steps = required(keys, "do", in: item, "the action's effects").flatMap { effects($0, "do") }
+            guard let name, let steps else { return nil }
+            return CustomActionTemplate(name: name, effects: steps, location: location(item))
+        }
+    }
+
+    func readCustomContent(_ node: Node) -> [CustomContentTemplate] {
+        guard let items = sequence(node, "customContent") else { return [] }
+        return items.compactMap { item in
+            guard let pairs = mapping(item, "a custom content entry") else { return nil }
+            let keys = checkKeys(pairs, allowed: ["label", "value", "important"], in: "a custom content entry")
+            let label = required(keys, "label", in: item, "the content's label").flatMap { template($0, "label") }
+            let value = required(keys, "value", in: item, "the content's value").flatMap { template($0, "value") }
+            let important = keys["important"].flatMap { bool($0, "important") } ?? false
+            guard let label, let value else { return nil }
+            return CustomContentTemplate(label: label, value: value, isImportant: important)
+        }
+    }
+
+    // MARK: Effects
+
+    static let effectKinds = ["set", "toggle", "add", "go", "announce", "post"]
+
+    func effects(_ node: Node, _ what: String) -> [Effect]? {
+        guard let items = sequence(node, what) else { return nil }
+        var result = [Effect]()
+        var failed = false
+        for item in items {
+            guard let pairs = mapping(item, "an effect (one of \(SceneReader.effectKinds.joined(separator: ", ")))") else {
+                failed = true
+                continue
+            }
+            guard pairs.count == 1, let (kind, keyNode, value) = pairs.first else {
+                report(item, "an effect is a mapping with one key (one of \(SceneReader.effectKinds.joined(separator: ", "))); write one effect per list entry")
+                failed = true
+                continue
+            }
+            if let effect = readEffect(kind: kind, keyNode: keyNode, value) { result.append(effect) } else { failed = true }
+        }
+        return failed ? nil : result
+    }
+
+    func readEffect(kind: String, keyNode: Node, _ node: Node) -> Effect? {
+        switch kind {
+        case "set":
+            guard let pairs = mapping(node, "set") else { return nil }
+            var assignments = [(name: String, value: StateValue)]()
+            for (name, nameNode, valueNode) in pairs {
+                guard let declared = stateValue(named: name, at: nameNode) else { continue }
+                guard let value = scalarValue(valueNode, "the value for '\(name)'") else { continue }
+                guard value.typeName == declared.typeName else {
+                    report(valueNode, "state '\(name)' is a \(declared.typeName); set gives it a \(value.typeName)")
+                    continue
+                }
+                assignments.append((name, value))
+            }
+            return assignments.count == pairs.count ? .set(assignments) : nil
+        case "toggle":
+            guard let name = string(node, "toggle"), let declared = stateValue(named: name, at: node) else { return nil }
+            guard case .bool = declared else {
+                report(node, "toggle needs a boolean state; '\(name)' is a \(declared.typeName)")
+                return nil
+            }
+            return .toggle(name)
+        case "add":
+            guard let pairs = mapping(node, "add") else { return nil }
+            var minimum: Double?, maximum: Double?
+            var target: (String, Double)?
+            var ok = true
+            for (key, keyNode, valueNode) in pairs {
+                guard let amount = number(valueNode, "'\(key)' in add") else { ok = false; continue }
+                switch key {
+                case "min": minimum = amount
+                case "max": maximum = amount
+                default:
+                    if target != nil {
+                        report(keyNode, "add steps one state value; write a second add for '\(key)'")
+                        ok = false
+                    } else if let declared = stateValue(named: key, at: keyNode) {
+                        if case .number = declared { target = (key, amount) } else {
+                            report(keyNode, "add needs a number state; '\(key)' is a \(declared.typeName)")
+                            ok = false
+                        }
+                    } else { ok = false }
+                }
+            }
+            if let minimum, let maximum, minimum > maximum {
+                report(node, "add has min \(formatPoints(minimum)) above max \(formatPoints(maximum))")
+                ok = false
+            }
+            guard ok else { return nil }
+            guard let target else {
+                report(node, "add names no state value: expected {name: amount, min: …, max: …}")
+                return nil
+            }
+            return .add(name: target.0, amount: target.1, min: minimum, max: maximum)
+        case "go":
+            guard let screen = string(node, "go") else { return nil }
+            guard screenNames.contains(screen) else {
+                report(node, "go names screen '\(screen)', which is not in screens (\(screenNames.sorted().joined(separator: ", ")))")
+                return nil
+            }
+            return .go(screen)
+        case "announce":
+            guard let text = template(node, "announce") else { return nil }
+            _ = text
+            return .announce(node.string ?? "")
+        case "post":
+            guard let pairs = mapping(node, "post") else { return nil }
+            let keys = checkKeys(pairs, allowed: ["notification", "focus", "text"], in: "post")
+            guard let kindNode = required(keys, "notification", in: node, "the notification's name"),
+                  let name = string(kindNode, "notification") else { return nil }
+            guard let notification = NotificationKind(rawValue: name) else {
+                report(kindNode, "notification '\(name)' is unknown; expected one of: \(NotificationKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                return nil
+            }
+            var focus: ElementID?
+            if let focusNode = keys["focus"], let id = string(focusNode, "focus") {
+                focus = id
+                pendingIDReferences.append((id, location(focusNode), "focus"))
+            }
+            var text: String?
+            if let textNode = keys["text"], template(textNode, "text") != nil { text = textNode.string }
+            if (notification == .announcement || notification == .pageScrolled), text == nil {
+                report(node, "post \(name) needs text: the message to convey")
+                return nil
+            }
+            return .post(AccessibilityNotification(kind: notification, focus: focus, text: text))
+        default:
+            report(keyNode, "unknown effect '\(kind)'\(suggestion(kind, among: SceneReader.effectKinds)); expected one of: \(SceneReader.effectKinds.joined(separator: ", "))")
+            return nil
+        }
+    }
+
+    func stateValue(named name: String, at node: Node) -> StateValue? {
+        if let value = state[name] { return value }
+        report(node, "unknown state name '\(name)'\(suggestion(name, among: Array(state.keys))); declare it under state:")
+        return nil
+    }
+
+    // MARK: Tests
+
+    func readTest(_ node: Node) -> ScriptedTest? {
+        guard let pairs = mapping(node, "a test") else { return nil }
+        let keys = checkKeys(pairs, allowed: ["name", "settings", "steps"], in: "a test")
+        let name = required(keys, "name", in: node, "the test's name").flatMap { string($0, "name") }
+        var settings = [(name: String, value: StateValue, location: SourceLocation)]()
+        if let settingsNode = keys["settings"], let settingPairs = mapping(settingsNode, "settings") {
+            for (settingName, keyNode, valueNode) in settingPairs {
+                guard let shape = SettingNames.shape(of: settingName) else {
+                    let names = SettingNames.shapes.map(\.name)
+                    report(keyNode, "unknown setting '\(settingName)'\(suggestion(settingName, among: names)); expected one of: \(names.joined(separator: ", "))")
+                    continue
+                }
+                if let value = settingValue(valueNode, shape: shape, name: settingName) {
+                    settings.append((settingName, value, location(valueNode)))
+                }
+            }
+        }
+        var steps = [TestStep]()
+        if let stepsNode = required(keys, "steps", in: node, "the test's steps"), let items = sequence(stepsNode, "steps") {
+            for item in items { if let step = readStep(item) { steps.append(step) } }
+        }
+        guard let name else { return nil }
+        return ScriptedTest(name: name, settings: settings, steps: steps, location: location(node))
+    }
+
+    func settingValue(_ node: Node, shape: SettingShape, name: String) -> StateValue? {
+        guard let value = scalarValue(node, "setting '\(name)'") else { return nil }
+        switch (shape, value) {
+        case (.seconds, .number(let seconds)) where seconds > 0: return value
+        case (.count, .number(let count)) where count >= 1 && count == count.rounded(): return value
+        case (.bool, .bool): return value
+        case (.secondsOrOff, .number(let seconds)) where seconds >= 0: return value
+        case (.secondsOrOff, .bool): return value
+        case (.secondsOrOff, .string("off")): return .bool(false)
+        case (.choice(let options), .string(let option)) where options.contains(option): return value
+        default:
+            report(node, "setting '\(name)' expects \(shape.expectation); found \(value)")
+            return nil
+        }
+    }
+
+    static let stepKinds = ["press", "hold", "wait", "route", "key", "expect"]
+
+    func readStep(_ node: Node) -> TestStep? {
+        guard let pairs = mapping(node, "a step (one of \(SceneReader.stepKinds.joined(separator: ", ")))") else { return nil }
+        guard pairs.count == 1, let (kind, keyNode, value) = pairs.first else {
+            report(node, "a step is a mapping with one key (one of \(SceneReader.stepKinds.joined(separator: ", "))); write one step per list entry")
+            return nil
+        }
+        let at = location(node)
+        switch kind {
+        case "press":
+            return switchAction(value).map { TestStep(kind: .press($0), location: at) }
+        case "hold":
+            guard let holdPairs = mapping(value, "hold") else { return nil }
+            let keys = checkKeys(holdPairs, allowed: ["switch", "seconds"], in: "hold")
+            let action = required(keys, "switch", in: value, "the switch action").flatMap(switchAction)
+            let seconds = required(keys, "seconds", in: value, "how long to hold, in seconds").flatMap { number($0, "seconds") }
+            guard let action, let seconds else { return nil }
+            guard seconds > 0 else { report(value, "hold needs a positive number of seconds"); return nil }
+            return TestStep(kind: .hold(action, seconds: seconds), location: at)
+        case "wait":
+            guard let seconds = number(value, "wait") else { return nil }
+            guard seconds >= 0 else { report(value, "wait needs a number of seconds ≥ 0"); return nil }
+            return TestStep(kind: .wait(seconds), location: at)
+        case "route":
+            guard let cell = number(value, "route"), cell >= 0, cell == cell.rounded() else {
+                report(value, "route needs a cell number ≥ 0 (0 is the first cell)")
+                return nil
+            }
+            return TestStep(kind: .route(Int(cell)), location: at)
+        case "key":
+            guard let keyPairs = mapping(value, "key") else { return nil }
+            let keys = checkKeys(keyPairs, allowed: ["code", "value"], in: "key")
+            let code = required(keys, "code", in: value, "an evdev key name such as KEY_SPACE").flatMap { string($0, "code") }
+            let eventValue = required(keys, "value", in: value, "0 (release), 1 (press) or 2 (repeat)").flatMap { number($0, "value") }
+            guard let code, let eventValue else { return nil }
+            guard code.hasPrefix("KEY_") || code.hasPrefix("BTN_") else {
+                report(keys["code"]!, "code '\(code)' is not an evdev key name (KEY_… or BTN_…)")
+                return nil
+            }
+            guard [0, 1, 2].contains(eventValue) else {
+                report(keys["value"]!, "value must be 0 (release), 1 (press) or 2 (repeat)")
+                return nil
+            }
+            return TestStep(kind: .key(code: code, value: Int(eventValue)), location: at)
+        case "expect":
+            return readExpectation(value).map { TestStep(kind: .expect($0), location: at) }
+        default:
+            report(keyNode, "unknown step '\(kind)'\(suggestion(kind, among: SceneReader.stepKinds)); expected one of: \(SceneReader.stepKinds.joined(separator: ", "))")
+            return nil
+        }
+    }
+
+    func switchAction(_ node: Node) -> SwitchAction? {
+        guard let name = string(node, "a switch action") else { return nil }
+        if let action = SwitchAction(rawValue: name) { return action }
+        let names = SwitchAction.allCases.map(\.rawValue)
+        report(node, "unknown switch action '\(name)'\(suggestion(name, among: names)); expected one of: \(names.joined(separator: ", "))")
+        return nil
+    }
+
+    func readExpectation(_ node: Node) -> Expectation? {
+        guard let pairs = mapping(node, "expect") else { return nil }
+        let keys = checkKeys(pairs, allowed: ["focus", "braille", "menu", "menuFocus", "screen", "state", "announcement", "scanning"], in: "expect")
+        var expectation = Expectation()
+        if let focusNode = keys["focus"], let id = string(focusNode, "focus") {
+            expectation.focus = id
+            pendingIDReferences.append((id, location(focusNode), "focus"))
+        }
+        expectation.braille = keys["braille"].flatMap { string($0, "braille") }
+        if let menuNode = keys["menu"], let items = sequence(menuNode, "menu") {
+            expectation.menu = items.compactMap { string($0, "a menu entry") }
+        }
+        expectation.menuFocus = keys["menuFocus"].flatMap { string($0, "menuFocus") }
+        if let screenNode = keys["screen"], let screen = string(screenNode, "screen") {
+            if screenNames.contains(screen) { expectation.screen = screen } else {
+                report(screenNode, "screen '\(screen)' is not in screens (\(screenNames.sorted().joined(separator: ", ")))")
+            }
+        }
+        if let stateNode = keys["state"], let statePairs = mapping(stateNode, "state") {
+            var values = [(name: String, value: StateValue)]()
+            for (name, nameNode, valueNode) in statePairs {
+                guard let declared = stateValue(named: name, at: nameNode),
+                      let value = scalarValue(valueNode, "the expected value of '\(name)'") else { continue }
+                if value.typeName != declared.typeName {
+                    report(valueNode, "state '\(name)' is a \(declared.typeName); the expectation gives a \(value.typeName)")
+                    continue
+                }
+                values.append((name, value))
+            }
+            expectation.state = values
+        }
+        expectation.announcement = keys["announcement"].flatMap { string($0, "announcement") }
+        if let scanningNode = keys["scanning"], let status = string(scanningNode, "scanning") {
+            if let value = Expectation.ScanningStatus(rawValue: status) { expectation.scanning = value } else {
+                report(scanningNode, "scanning is running or stopped, not '\(status)'")
+            }
+        }
+        return expectation
+    }
+
+    // MARK: Typed readers
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        case .scalar(let scalar):
+            if isNull(scalar) { return "nothing (null)" }
+            return "'\(scalar.string)'"
+        }
+    }
+
+    func isNull(_ scalar: Node.Scalar) -> Bool {
+        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    /// A mapping's entries with string keys, in order. Reports non-string keys.
+    func mapping(_ node: Node, _ what: String) -> [(String, Node, Node)]? {
+        guard visit(node) else { return nil }
+        guard case .mapping(let mapping) = node else {
+            report(node, "expected a mapping for \(what), found \(describe(node))")
+            return nil
+        }
+        var result = [(String, Node, Node)]()
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else {
+                report(key, "a key in \(what) must be a plain name, found \(describe(key))")
+                continue
+            }
+            result.append((scalar.string, key, value))
+        }
+        return result
+    }
+
+    /// Looks up the allowed keys; reports each unknown one with a suggestion.
+    func checkKeys(_ pairs: [(String, Node, Node)], allowed: [String], in what: String) -> [String: Node] {
+        var keys = [String: Node]()
+        for (key, keyNode, value) in pairs {
+            if allowed.contains(key) { keys[key] = value } else {
+                report(keyNode, "unknown key '\(key)' in \(what)\(suggestion(key, among: allowed)); expected one of: \(allowed.joined(separator: ", "))")
+            }
+        }
+        return keys
+    }
+
+    func required(_ keys: [String: Node], _ key: String, in node: Node, _ expected: String) -> Node? {
+        if let value = keys[key] { return value }
+        report(node, "missing '\(key)': expected \(expected)")
+        return nil
+    }
+
+    func sequence(_ node: Node, _ what: String) -> [Node]? {
+        guard visit(node) else { return nil }
+        guard case .sequence(let sequence) = node else {
+            report(node, "expected a list for \(what), found \(describe(node))")
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    func string(_ node: Node, _ what: String) -> String? {
+        guard visit(node) else { return nil }
+        guard case .scalar(let scalar) = node, !isNull(scalar) else {
+            report(node, "expected a string for \(what), found \(describe(node))")
+            return nil
+        }
+        guard scalar.string.count <= limits.maxStringLength else {
+            report(node, "\(what) is \(scalar.string.count) characters long; at most \(limits.maxStringLength) are accepted")
+            return nil
+        }
+        return scalar.string
+    }
+
+    func template(_ node: Node, _ what: String) -> TextTemplate? {
+        guard let text = string(node, what) else { return nil }
+        do {
+            let template = try TextTemplate(parsing: text)
+            var ok = true
+            for name in template.referencedNames where state[name] == nil {
+                report(node, "\(what) reads unknown state name '\(name)'\(suggestion(name, among: Array(state.keys))); declare it under state:")
+                ok = false
+            }
+            return ok ? template : nil
+        } catch {
+            report(node, "\(what): \(error.message) at character \(error.offset + 1) of \"\(text)\"")
+            return nil
+        }
+    }
+
+    func condition(_ node: Node, _ what: String) -> StateCondition? {
+        guard let text = string(node, what) else { return nil }
+        let negated = text.hasPrefix("!")
+        let name = negated ? String(text.dropFirst()) : text
+        guard state[name] != nil else {
+            report(node, "\(what) reads unknown state name '\(name)'\(suggestion(name, among: Array(state.keys))); declare it under state:")
+            return nil
+        }
+        return StateCondition(name: name, negated: negated)
+    }
+
+    func boolBinding(_ node: Node, _ what: String) -> BoolBinding? {
+        if case .scalar(let scalar) = node, scalar.style == .plain, scalar.string == "true" || scalar.string == "false" {
+            return .constant(scalar.string == "true")
+        }
+        if case .scalar(let scalar) = node, !isNull(scalar) {
+            return condition(node, what).map(BoolBinding.condition)
+        }
+        report(node, "expected true, false or a state condition (name or !name) for \(what), found \(describe(node))")
+        return nil
+    }
+
+    func bool(_ node: Node, _ what: String) -> Bool? {
+        if case .scalar(let scalar) = node, scalar.style == .plain, scalar.string == "true" || scalar.string == "false" {
+            return scalar.string == "true"
+        }
+        report(node, "expected true or false for \(what), found \(describe(node))")
+        return nil
+    }
+
+    func number(_ node: Node, _ what: String) -> Double? {
+        if case .scalar(let scalar) = node, scalar.style == .plain, let value = parseNumber(scalar.string) {
+            return value
+        }
+        report(node, "expected a number for \(what), found \(describe(node))")
+        return nil
+    }
+
+    func numberList(_ node: Node, count: Int, _ what: String, _ shape: String) -> [Double]? {
+        guard let items = sequence(node, "\(what) \(shape)") else { return nil }
+        guard items.count == count else {
+            report(node, "\(what) has \(items.count) numbers; expected \(count): \(shape)")
+            return nil
+        }
+        let numbers = items.compactMap { number($0, "\(what) \(shape)") }
+        return numbers.count == count ? numbers : nil
+    }
+
+    /// A state or setting value: plain true/false is a boolean, a plain number a number, anything
+    /// else a string (quote "true" or "5" to make them strings).
+    func scalarValue(_ node: Node, _ what: String) -> StateValue? {
+        guard visit(node) else { return nil }
+        guard case .scalar(let scalar) = node, !isNull(scalar) else {
+            report(node, "expected true/false, a number or a string for \(what), found \(describe(node))")
+            return nil
+        }
+        if scalar.style == .plain {
+            if scalar.string == "true" { return .bool(true) }
+            if scalar.string == "false" { return .bool(false) }
+            if let number = parseNumber(scalar.string) { return .number(number) }
+        }
+        guard scalar.string.count <= limits.maxStringLength else {
+            report(node, "\(what) is \(scalar.string.count) characters long; at most \(limits.maxStringLength) are accepted")
+            return nil
+        }
+        return .string(scalar.string)
+    }
+
+    func parseNumber(_ text: String) -> Double? {
+        guard let first = text.first, first.isNumber || first == "-" || first == "+" || first == "." else { return nil }
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// ", did you mean 'label'?" when a known name is one or two edits away.
+    func suggestion(_ name: String, among candidates: [String]) -> String {
+        let best = candidates.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= max(1, min(2, name.count / 3)) else { return "" }
+        return " (did you mean '\(best.0)'?)"
+    }
+}
+
+/// Levenshtein distance, for suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,183 @@
+import AccessibilityModel
+
+/// A string with state bindings: `{name}` shows the value of `name`; `{name?yes:no}` chooses by
+/// its truth; `{{` and `}}` are literal braces; inside a choice `\:`, `\{`, `\}` and `\\` are
+/// literal. Nothing in a template can run code: it only reads named state values.
+public struct TextTemplate: Hashable, Sendable {
+    public enum Part: Hashable, Sendable {
+        case literal(String)
+        case value(String)
+        case choice(String, whenTrue: String, whenFalse: String)
+    }
+
+    public var parts: [Part]
+
+    public init(parts: [Part]) {
+        self.parts = parts
+    }
+
+    public init(literal: String) {
+        self.parts = [.literal(literal)]
+    }
+
+    /// The template's source error: a message and the character offset where it was found.
+    public struct SyntaxError: Error, Hashable, Sendable {
+        public var offset: Int
+        public var message: String
+    }
+
+    public init(parsing text: String) throws(SyntaxError) {
+        var parts = [Part]()
+        var literal = ""
+        let characters = Array(text)
+        var index = 0
+        func flushLiteral() {
+            if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
+        }
+        while index < characters.count {
+            let character = characters[index]
+            if character == "}" {
+                guard index + 1 < characters.count, characters[index + 1] == "}" else {
+                    throw SyntaxError(offset: index, message: "a lone '}' (write '}}' for a literal brace)")
+                }
+                literal.append("}")
+                index += 2
+                continue
+            }
+            guard character == "{" else {
+                literal.append(character)
+                index += 1
+                continue
+            }
+            if index + 1 < characters.count, characters[index + 1] == "{" {
+                literal.append("{")
+                index += 2
+                continue
+            }
+            let start = index
+            index += 1
+            var name = ""
+            while index < characters.count, characters[index] != "}", characters[index] != "?" {
+                name.append(characters[index])
+                index += 1
+            }
+            guard index < characters.count else {
+                throw SyntaxError(offset: start, message: "'{' is not closed by '}'")
+            }
+            guard TextTemplate.isValidName(name) else {
+                throw SyntaxError(
+                    offset: start,
+                    message: "'{\(name)…' does not name a state value (letters, digits, '_' and '-', starting with a letter)")
+            }
+            if characters[index] == "}" {
+                flushLiteral()
+                parts.append(.value(name))
+                index += 1
+                continue
+            }
+            // A choice: {name?yes:no}
+            index += 1
+            var branches = [String](), current = ""
+            var closed = false
+            while index < characters.count {
+                let c = characters[index]
+                if c == "\\", index + 1 < characters.count, "\\:{}".contains(characters[index + 1]) {
+                    current.append(characters[index + 1])
+                    index += 2
+                    continue
+                }
+                if c == "{" {
+                    throw SyntaxError(offset: index, message: "a '{' inside a choice must be written '\\{'")
+                }
+                if c == ":" && branches.isEmpty {
+                    branches.append(current)
+                    current = ""
+                    index += 1
+                    continue
+                }
+                if c == "}" {
+                    closed = true
+                    index += 1
+                    break
+                }
+                current.append(c)
+                index += 1
+            }
+            guard closed else { throw SyntaxError(offset: start, message: "'{\(name)?' is not closed by '}'") }
+            guard branches.count == 1 else {
+                throw SyntaxError(offset: start, message: "a choice needs both branches: '{\(name)?when true:when false}'")
+            }
+            flushLiteral()
+            parts.append(.choice(name, whenTrue: branches[0], whenFalse: current))
+        }
+        flushLiteral()
+        self.parts = parts
+    }
+
+    /// State names the template reads.
+    public var referencedNames: [String] {
+        parts.compactMap {
+            switch $0 {
+            case .literal: return nil
+            case .value(let name), .choice(let name, _, _): return name
+            }
+        }
+    }
+
+    public func render(_ state: [String: StateValue]) -> String {
+        var result = ""
+        for part in parts {
+            switch part {
+            case .literal(let text): result += text
+            case .value(let name): result += state[name]?.description ?? ""
+            case let .choice(name, whenTrue, whenFalse):
+                result += (state[name]?.isTruthy ?? false) ? whenTrue : whenFalse
+            }
+        }
+        return result
+    }
+
+    /// The template with no bindings, when it has none.
+    public var constantText: String? {
+        if parts.isEmpty { return "" }
+        if parts.count == 1, case .literal(let text) = parts[0] { return text }
+        return nil
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "."
+        }
+    }
+}
+
+/// `visible: wifi` / `visible: "!wifi"`, and the conditions of conditional traits.
+public struct StateCondition: Hashable, Sendable, CustomStringConvertible {
+    public var name: String
+    public var negated: Bool
+
+    public init(name: String, negated: Bool = false) {
+        self.name = name
+        self.negated = negated
+    }
+
+    public func evaluate(_ state: [String: StateValue]) -> Bool {
+        (state[name]?.isTruthy ?? false) != negated
+    }
+
+    public var description: String { negated ? "!\(name)" : name }
+}
+
+/// A boolean attribute: a constant, or bound to a state condition.
+public enum BoolBinding: Hashable, Sendable {
+    case constant(Bool)
+    case condition(StateCondition)
+
+    public func evaluate(_ state: [String: StateValue]) -> Bool {
+        switch self {
+        case .constant(let value): return value
+        case .condition(let condition): return condition.evaluate(state)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Scenes
+
+struct AuditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Report violations of the accessibility guidelines of the seed documents.",
+        discussion: """
+            Rules: label-names-type, label-capital, label-period, hint-capital, hint-period,
+            hint-gesture, missing-label, adjustable-effects, unreachable.
+            Exits 1 when there are findings, 2 when a file cannot be loaded.
+            """)
+
+    @Argument(help: "Scene files or folders.")
+    var paths: [String]
+
+    func run() throws {
+        let files = try SceneFiles.expand(paths)
+        var findings = 0
+        var unloadable = 0
+        for file in files {
+            switch SceneFiles.load(file) {
+            case .success(let scene):
+                let found = SceneAudit.audit(scene)
+                findings += found.count
+                for finding in found { print(finding) }
+            case .failure(let error):
+                unloadable += 1
+                for problem in error.problems { print(problem) }
+            }
+        }
+        print("\(files.count) files audited, \(findings) findings\(unloadable > 0 ? ", \(unloadable) files not loaded" : "")")
+        if unloadable > 0 { throw ExitCode(2) }
+        if findings > 0 { throw ExitCode(1) }
+    }
+}
