@@ -79,7 +79,9 @@ final class SceneReader {
         }
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: text) else {
+            // The basic resolver (no tag rules): this reader types scalars itself, and Yams's
+            // default rules run regular expressions on every key, which made loading ~20× slower.
+            guard let node = try Yams.compose(yaml: text, .basic) else {
                 report(start, "the file is empty; expected a scene (a mapping with scene, size, start and screens)")
                 return nil
             }
@@ -460,9 +462,8 @@ final class SceneReader {
             }
             return .go(screen)
         case "announce":
-            guard let text = template(node, "announce") else { return nil }
-            _ = text
-            return .announce(node.string ?? "")
+            guard template(node, "announce") != nil, let text = string(node, "announce") else { return nil }
+            return .announce(text)
         case "post":
             guard let pairs = mapping(node, "post") else { return nil }
             let keys = checkKeys(pairs, allowed: ["notification", "focus", "text"], in: "post")
@@ -478,7 +479,7 @@ final class SceneReader {
                 pendingIDReferences.append((id, location(focusNode), "focus"))
             }
             var text: String?
-            if let textNode = keys["text"], template(textNode, "text") != nil { text = textNode.string }
+            if let textNode = keys["text"], template(textNode, "text") != nil { text = string(textNode, "text") }
             if (notification == .announcement || notification == .pageScrolled), text == nil {
                 report(node, "post \(name) needs text: the message to convey")
                 return nil
