@@ -11,30 +11,76 @@ public struct AuditFinding: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(location): warning: \(message) [\(rule)]" }
 }
 
-/// The guideline checks of `switchscan audit`. They read the element templates (so bound text is
-/// checked on its literal parts) and the screens resolved with the initial state.
+/// The guideline checks of `switchscan audit`. They read the element templates and the screens
+/// resolved with the initial state.
+///
+/// Only what can be read is checked: an element hidden with `accessibilityElementsHidden` (or
+/// inside one), and the children of an accessibility element (whose own label speaks for them,
+/// as in a table cell that combines its texts), are not reported as missing a label, and their
+/// label and hint are not checked.
+///
+/// Bound text is checked on every way it can render: each `{name?yes:no}` choice is tried both
+/// ways, and each `{name}` value stands for unknown text. A rule about how a label or hint starts
+/// or ends (capital, period) reports only when every rendering breaks it (so `{shift?Q:q}` is
+/// fine, and so is a text that starts with a value); a rule about the words used (type names,
+/// gestures) reports when any rendering uses them.
 public enum SceneAudit {
     /// Words that name a control's type; the guides ask for labels without them ("Add", not
-    /// "Add button"): the trait already tells the user.
+    /// "Add button"): the trait already tells the user. A word is reported when it names a trait
+    /// the element has (so "Add image" on a button and "New tab" on a button are fine), or, for
+    /// an element with no type trait at all, when it is one of `untypedTypeWords`.
     public static let typeWords: Set<String> = [
         "button", "btn", "link", "image", "picture", "icon", "slider", "checkbox", "tab", "heading",
     ]
+    /// The traits whose presence each type word repeats.
+    static let typeWordTraits: [String: Traits] = [
+        "button": .button, "btn": .button, "checkbox": .button, "link": .link,
+        "image": .image, "picture": .image, "icon": .image, "slider": .adjustable,
+        "tab": .tabBar, "heading": .header,
+    ]
+    /// Type words that are hardly ever content, reported even when the element has no type trait
+    /// ("Play button" without the button trait names its type just the same).
+    static let untypedTypeWords: Set<String> = ["button", "btn", "link", "checkbox", "slider"]
+    /// The traits that say what kind of control an element is.
+    static let typeTraits: Traits = [.button, .link, .image, .adjustable, .header, .tabBar, .keyboardKey, .searchField]
+
     /// Words that name a gesture; hints describe the result, not the gesture ("Plays the song.",
     /// not "Tap to play the song."), since the user may not use touch at all (Switch Control).
+    /// A gesture word used as a noun is not reported: after a determiner ("Opens the press
+    /// release.") or capitalised inside a sentence as part of a name ("Opens Touch ID settings.").
     public static let gestureWords: Set<String> = [
         "tap", "taps", "double-tap", "swipe", "swipes", "flick", "click", "touch", "press",
+    ]
+    /// Words before a gesture word that make it a gesture whatever its case ("Double Tap to open.").
+    static let gestureModifiers: Set<String> = ["double", "triple", "two-finger", "three-finger", "then", "you"]
+    static let determiners: Set<String> = [
+        "the", "a", "an", "this", "that", "these", "those", "your", "my", "our", "their", "its", "his", "her",
+    ]
+
+    /// Abbreviations that end a label with a period without making it a sentence ("Apple Inc.").
+    public static let abbreviations: Set<String> = [
+        "inc", "ltd", "co", "corp", "jr", "sr", "dr", "mr", "mrs", "ms", "mme", "mlle", "prof", "st", "mt",
+        "vs", "etc", "no", "vol", "approx", "dept", "min", "sec", "hr", "hrs", "ave", "blvd", "cf", "ft",
+        "oz", "lb", "lbs", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
     ]
 
     public static func audit(_ scene: Scene) -> [AuditFinding] {
         var findings = [AuditFinding]()
         for screen in scene.screens {
-            for element in screen.elements { auditSubtree(element, hiddenAbove: false, into: &findings) }
+            for element in screen.elements {
+                auditSubtree(element, hiddenAbove: false, insideItem: false, ancestorTraits: [], into: &findings)
+            }
         }
         findings += unreachable(scene)
-        return findings.sorted { ($0.location.line, $0.location.column, $0.rule) < ($1.location.line, $1.location.column, $1.rule) }
+        return findings.sorted {
+            ($0.location.line, $0.location.column, $0.rule, $0.elementID) < ($1.location.line, $1.location.column, $1.rule, $1.elementID)
+        }
     }
 
-    static func auditSubtree(_ element: ElementTemplate, hiddenAbove: Bool, into findings: inout [AuditFinding]) {
+    static func auditSubtree(
+        _ element: ElementTemplate, hiddenAbove: Bool, insideItem: Bool, ancestorTraits: Traits,
+        into findings: inout [AuditFinding]
+    ) {
         let hidden = hiddenAbove || element.accessibilityElementsHidden == .constant(true)
         func add(_ key: String, _ rule: String, _ message: String) {
             findings.append(AuditFinding(
@@ -46,50 +92,65 @@ public enum SceneAudit {
         case .condition?: isItem = true
         case nil: isItem = element.elements.isEmpty
         }
-        if isItem, !hidden {
-            if element.label == nil || element.label?.constantText == "" {
+        var traits = Traits()
+        for entry in element.traits { traits.insert(entry.trait) }
+        let isKey = traits.contains(.keyboardKey)
+
+        // Hidden elements and the children of an accessibility element (whose label speaks for
+        // them) are never read: they need no label, and their texts are not checked.
+        let neverRead = hidden || insideItem
+        if isItem, !neverRead {
+            if element.label == nil || element.label?.constantText?.allSatisfy(\.isWhitespace) == true {
                 add("id", "missing-label", "element '\(element.id)' is an accessibility element without a label")
             }
         }
-        if let label = element.label {
+        if let label = element.label, !neverRead {
             let text = literalText(label)
-            let words = wordsOf(text)
-            if let word = words.first(where: { typeWords.contains($0.lowercased()) }) {
+            let variants = renderings(label)
+            if let word = variants.lazy.compactMap({ typeWord(in: $0, traits: traits, ancestorTraits: ancestorTraits) }).first {
                 add("label", "label-names-type", "label \"\(text)\" of '\(element.id)' names its type ('\(word)'); the trait already says it")
             }
-            if case .literal(let first)? = label.parts.first, let letter = first.first, letter.isLetter, letter.isLowercase {
+            // A key's label is the character or the system key name it types ("q", "shift", ".").
+            if !isKey, variants.allSatisfy(startsLowercase) {
                 add("label", "label-capital", "label \"\(text)\" of '\(element.id)' does not start with a capital letter")
             }
-            if case .literal(let last)? = label.parts.last, last.hasSuffix("."), !last.hasSuffix("...") {
+            if !isKey, variants.allSatisfy(endsWithSentencePeriod) {
                 add("label", "label-period", "label \"\(text)\" of '\(element.id)' ends with a period; labels are not sentences")
             }
         }
-        if let hint = element.hint {
+        if let hint = element.hint, !neverRead {
             let text = literalText(hint)
-            if case .literal(let first)? = hint.parts.first, let letter = first.first, letter.isLetter, letter.isLowercase {
+            let variants = renderings(hint)
+            if variants.allSatisfy(startsLowercase) {
                 add("hint", "hint-capital", "hint \"\(text)\" of '\(element.id)' does not start with a capital letter")
             }
-            if case .literal(let last)? = hint.parts.last, !last.hasSuffix(".") {
-                add("hint", "hint-period", "hint \"\(text)\" of '\(element.id)' does not end with a period")
-            } else if hint.parts.isEmpty {
+            if hint.parts.isEmpty || hint.constantText?.allSatisfy(\.isWhitespace) == true {
                 add("hint", "hint-period", "hint of '\(element.id)' is empty")
+            } else if variants.allSatisfy(lacksFinalPeriod) {
+                add("hint", "hint-period", "hint \"\(text)\" of '\(element.id)' does not end with a period")
             }
-            if let word = wordsOf(text).first(where: { gestureWords.contains($0.lowercased()) }) {
+            if let word = variants.lazy.compactMap(gestureWord).first {
                 add("hint", "hint-gesture", "hint \"\(text)\" of '\(element.id)' names a gesture ('\(word)'); describe the result instead")
             }
         }
-        let adjustable = element.traits.contains { $0.trait == .adjustable }
-        if adjustable, element.increment == nil || element.decrement == nil {
+        if traits.contains(.adjustable), element.increment == nil || element.decrement == nil {
             let missing = [element.increment == nil ? "increment" : nil, element.decrement == nil ? "decrement" : nil].compactMap { $0 }
             add("traits", "adjustable-effects", "adjustable element '\(element.id)' has no \(missing.joined(separator: " or ")) effects")
         }
-        for child in element.elements { auditSubtree(child, hiddenAbove: hidden, into: &findings) }
+        let childrenInsideItem = insideItem || element.isAccessibilityElement == .constant(true)
+        for child in element.elements {
+            auditSubtree(
+                child, hiddenAbove: hidden, insideItem: childrenInsideItem, ancestorTraits: ancestorTraits.union(traits),
+                into: &findings)
+        }
     }
 
     /// Accessibility elements that no scan of their screen reaches, for a reason that does not
-    /// depend on state: omitted from an explicit `accessibilityElements`, or inside another
-    /// accessibility element. Elements hidden on purpose, or whose presence depends on state, are
-    /// not reported.
+    /// depend on state: omitted from an explicit `accessibilityElements`, or declared
+    /// `isAccessibilityElement: true` inside another accessibility element. Elements hidden on
+    /// purpose, or whose presence depends on state, are not reported; nor are the implicit
+    /// leaves of an accessibility element (a label and a value grouped into one cell), which is
+    /// how the guides group elements.
     static func unreachable(_ scene: Scene) -> [AuditFinding] {
         var findings = [AuditFinding]()
         for template in scene.screens {
@@ -105,9 +166,11 @@ public enum SceneAudit {
                 }
                 if isItem, !dependent, !reached.contains(element.id) {
                     if let container = ancestors.last(where: { $0.isAccessibilityElement == .constant(true) }) {
-                        findings.append(AuditFinding(
-                            location: element.location, rule: "unreachable", elementID: element.id,
-                            message: "element '\(element.id)' is inside accessibility element '\(container.id)', so no scan reaches it"))
+                        if element.isAccessibilityElement == .constant(true) {
+                            findings.append(AuditFinding(
+                                location: element.location, rule: "unreachable", elementID: element.id,
+                                message: "element '\(element.id)' is declared an accessibility element but is inside accessibility element '\(container.id)', so no scan reaches it"))
+                        }
                     } else if let lister = ancestors.last(where: { $0.accessibilityElements != nil }) {
                         findings.append(AuditFinding(
                             location: element.location, rule: "unreachable", elementID: element.id,
@@ -142,7 +205,99 @@ public enum SceneAudit {
         }.joined()
     }
 
+    // MARK: Renderings
+
+    /// Stands for the unknown text of a `{name}` value: not a letter, not a period, not a space.
+    static let unknownText: Character = "\u{FFFC}"
+
+    /// The texts a template can render: each choice both ways (up to 2⁶ combinations; beyond
+    /// that, further choices are taken as unknown text), each value as `unknownText`.
+    static func renderings(_ template: TextTemplate) -> [String] {
+        var results = [""]
+        var choices = 0
+        for part in template.parts {
+            switch part {
+            case .literal(let text):
+                results = results.map { $0 + text }
+            case .value:
+                results = results.map { $0 + String(unknownText) }
+            case let .choice(_, whenTrue, whenFalse):
+                choices += 1
+                if choices > 6 {
+                    results = results.map { $0 + String(unknownText) }
+                } else {
+                    results = results.flatMap { [$0 + whenTrue, $0 + whenFalse] }
+                }
+            }
+        }
+        return results
+    }
+
+    /// The text starts with a lowercase letter, and its first word is not a name written with a
+    /// capital inside it ("iPhone", "eBay", "macOS"). Letters without case (Chinese, digits)
+    /// never count as lowercase.
+    static func startsLowercase(_ text: String) -> Bool {
+        guard let first = text.first, first.isLetter, first.isLowercase else { return false }
+        let firstWord = text.prefix { !$0.isWhitespace }
+        return !firstWord.contains(where: \.isUppercase)
+    }
+
+    /// The text ends with a period that closes a sentence: not an ellipsis, not a label that is
+    /// only punctuation ("." for the period key), not an abbreviation ("Apple Inc.", "Dr.") or
+    /// initials ("U.S.", "J.").
+    static func endsWithSentencePeriod(_ text: String) -> Bool {
+        guard text.hasSuffix("."), !text.hasSuffix("..."), text.contains(where: { $0.isLetter || $0.isNumber }) else {
+            return false
+        }
+        let lastToken = text.dropLast().split(whereSeparator: \.isWhitespace).last.map(String.init) ?? ""
+        let word = String(lastToken.drop { !$0.isLetter })
+        if word.contains(".") { return false }                                   // U.S.
+        if word.count == 1, word.first?.isLetter == true { return false }        // J.
+        if abbreviations.contains(word.lowercased()) { return false }           // Inc.
+        return true
+    }
+
+    /// The text does not end with a period (and does not end with unknown text, which may).
+    static func lacksFinalPeriod(_ text: String) -> Bool {
+        let trimmed = text.reversed().drop(while: \.isWhitespace)
+        guard let last = trimmed.first else { return true }
+        return last != "." && last != unknownText
+    }
+
     static func wordsOf(_ text: String) -> [String] {
         text.split { !($0.isLetter || $0 == "-") }.map(String.init)
+    }
+
+    /// The first word of the label that names the element's type, if any.
+    static func typeWord(in text: String, traits: Traits, ancestorTraits: Traits) -> String? {
+        let hasTypeTrait = !traits.intersection(typeTraits).isEmpty
+        return wordsOf(text).first { word in
+            let lower = word.lowercased()
+            guard typeWords.contains(lower), let trait = typeWordTraits[lower] else { return false }
+            if traits.contains(trait) { return true }
+            if trait == .tabBar, ancestorTraits.contains(.tabBar) { return true }   // an item of a tab bar
+            return !hasTypeTrait && untypedTypeWords.contains(lower)
+        }
+    }
+
+    /// The first gesture word of the hint used as a gesture, if any.
+    static func gestureWord(in text: String) -> String? {
+        // Tokens split at spaces keep their punctuation, to see where sentences start.
+        var sentenceStart = true
+        var previous: String?
+        for token in text.split(whereSeparator: \.isWhitespace) {
+            let words = wordsOf(String(token))
+            for (index, word) in words.enumerated() where gestureWords.contains(word.lowercased()) {
+                let before = index == 0 ? previous : words[index - 1].lowercased()
+                if let before, gestureModifiers.contains(before) { return word }     // "Double Tap"
+                if let before, determiners.contains(before) { continue }            // "the press kit"
+                let atStart = sentenceStart && index == 0
+                if word.first?.isUppercase == true && !atStart { continue }         // "Touch ID"
+                return word
+            }
+            sentenceStart = token.last.map { ".!?:;".contains($0) } ?? false
+            previous = words.last?.lowercased()
+        }
+        return nil
     }
 }

@@ -1,0 +1,581 @@
+import AccessibilityModel
+import Scenes
+import Testing
+
+/// `SceneAudit.audit` on small inline scenes: one suite per rule, with the cases the rule must
+/// leave alone.
+@Suite struct AuditTests {}
+
+// MARK: Support
+
+/// A scene with one screen `main`: `elements` are YAML lines already indented for the screen's
+/// element list (6 spaces for a top-level `- ` entry).
+private func sceneYAML(
+    _ elements: [String], state: [String] = [], screenOrder: [String]? = nil, extraScreens: [String] = []
+) -> String {
+    var lines = ["scene: Audit test", "size: [390, 844]"]
+    if !state.isEmpty { lines += ["state:"] + state.map { "  " + $0 } }
+    lines += ["start: main", "screens:", "  main:"]
+    if let screenOrder { lines.append("    accessibilityElements: [\(screenOrder.joined(separator: ", "))]") }
+    lines.append("    elements:")
+    lines += elements
+    lines += extraScreens
+    return lines.joined(separator: "\n") + "\n"
+}
+
+private func audit(_ yaml: String) throws -> [AuditFinding] {
+    SceneAudit.audit(try SceneParser.parse(yaml: yaml, file: "audit.yaml"))
+}
+
+/// 1-based line of the first line of `yaml` containing `fragment`.
+private func line(of fragment: String, in yaml: String) -> Int {
+    let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let index = lines.firstIndex(where: { $0.contains(fragment) }) else {
+        Issue.record("'\(fragment)' is not in the YAML")
+        return 0
+    }
+    return index + 1
+}
+
+/// 1-based column of `fragment` in the line containing `lineFragment` (defaults to the same).
+private func column(of fragment: String, onLineWith lineFragment: String? = nil, in yaml: String) -> Int {
+    let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let text = lines.first(where: { $0.contains(lineFragment ?? fragment) }),
+          let range = text.range(of: fragment) else {
+        Issue.record("'\(fragment)' is not in the YAML")
+        return 0
+    }
+    return text.distance(from: text.startIndex, to: range.lowerBound) + 1
+}
+
+private func rules(_ findings: [AuditFinding], for id: String) -> [String] {
+    findings.filter { $0.elementID == id }.map(\.rule)
+}
+
+// MARK: label-names-type
+
+extension AuditTests {
+    @Suite struct LabelNamesTypeRule {
+        @Test func aButtonLabelledAddButtonIsReported() throws {
+            let yaml = sceneYAML([
+                "      - {id: add, label: Add button, traits: [button], frame: [0, 0, 100, 44]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["label-names-type"])
+            let finding = try #require(findings.first)
+            #expect(finding.elementID == "add")
+            #expect(finding.location.file == "audit.yaml")
+            #expect(finding.location.line == line(of: "id: add", in: yaml))
+            #expect(finding.location.column == column(of: "label:", onLineWith: "id: add", in: yaml))
+            #expect(finding.message.contains("'button'"))
+            #expect(finding.description.hasPrefix("audit.yaml:\(finding.location.line):\(finding.location.column): warning: "))
+            #expect(finding.description.hasSuffix("[label-names-type]"))
+        }
+
+        @Test(arguments: [
+            ("Btn 1", "[button]"),
+            ("Play Button", "[button]"),
+            ("Company logo image", "[image]"),
+            ("Volume slider", "[adjustable]"),
+            ("Chapter 1 heading", "[header]"),
+            ("More information link", "[link]"),
+            ("Play button", "[]"),        // no type trait at all: still names its type
+            ("Accept checkbox", "[]"),
+        ])
+        func typeWordsThatRepeatTheTraitAreReported(label: String, traits: String) throws {
+            let yaml = sceneYAML([
+                "      - id: el",
+                "        label: \(label)",
+                "        traits: \(traits)",
+                "        frame: [0, 0, 100, 44]",
+                "        increment: []",
+                "        decrement: []",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["label-names-type"], "\(label) \(traits)")
+            #expect(findings.first?.location.line == line(of: "label:", in: yaml))
+        }
+
+        @Test(arguments: [
+            ("Add image", "[button]"),          // the button adds an image: content, not its type
+            ("New tab", "[button]"),
+            ("Link account", "[button]"),
+            ("Change icon", "[button]"),
+            ("Picture of the day", "[staticText]"),
+            ("Buttonhole stitch", "[staticText]"), // not a whole word
+            ("Play", "[button]"),
+        ])
+        func contentWordsAreNotReported(label: String, traits: String) throws {
+            let yaml = sceneYAML(["      - {id: el, label: \(label), traits: \(traits), frame: [0, 0, 100, 44]}"])
+            #expect(try audit(yaml).isEmpty, "\(label) \(traits)")
+        }
+
+        @Test func aTabOfATabBarNamingItsTypeIsReported() throws {
+            let yaml = sceneYAML([
+                "      - id: bar",
+                "        traits: [tabBar]",
+                "        elements:",
+                "          - {id: home, label: Home tab, traits: [button, selected], frame: [0, 800, 100, 44]}",
+                "          - {id: search, label: Search, traits: [button], frame: [100, 800, 100, 44]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["label-names-type"])
+            #expect(findings.first?.elementID == "home")
+            #expect(findings.first?.location.line == line(of: "id: home", in: yaml))
+        }
+
+        @Test func everyRenderingOfABoundLabelIsChecked() throws {
+            let yaml = sceneYAML(
+                ["      - {id: toggle, label: \"{playing?Pause:Play} button\", traits: [button], frame: [0, 0, 100, 44]}"],
+                state: ["playing: false"])
+            #expect(rules(try audit(yaml), for: "toggle") == ["label-names-type"])
+        }
+    }
+}
+
+// MARK: label-capital
+
+extension AuditTests {
+    @Suite struct LabelCapitalRule {
+        @Test func aLowercaseLabelIsReported() throws {
+            let yaml = sceneYAML(["      - {id: play, label: play, traits: [button], frame: [0, 0, 100, 44]}"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["label-capital"])
+            #expect(findings.first?.elementID == "play")
+            #expect(findings.first?.location.line == line(of: "id: play", in: yaml))
+            #expect(findings.first?.location.column == column(of: "label:", onLineWith: "id: play", in: yaml))
+        }
+
+        @Test func aLowercaseAccentedLetterIsReported() throws {
+            let yaml = sceneYAML(["      - {id: ecouter, label: écouter, language: fr, traits: [button], frame: [0, 0, 100, 44]}"])
+            #expect(rules(try audit(yaml), for: "ecouter") == ["label-capital"])
+        }
+
+        @Test(arguments: [
+            "播放音乐",            // Chinese: no case
+            "再生",               // Japanese
+            "تشغيل",             // Arabic
+            "Écouter la musique", // French, capital with an accent
+            "« Ouvrir »",         // French quotation marks first
+            "3 pièces",           // a digit first
+            "iPhone settings",    // a name written with a capital inside
+            "eBay",
+            "Play",
+        ])
+        func labelsWhoseFirstCharacterHasNoLowercaseAreNotReported(label: String) throws {
+            let yaml = sceneYAML(["      - {id: el, label: \"\(label)\", traits: [button], frame: [0, 0, 100, 44]}"])
+            #expect(try audit(yaml).isEmpty, "\(label)")
+        }
+
+        @Test func keyboardKeysKeepTheirCharacter() throws {
+            let yaml = sceneYAML([
+                "      - {id: key-q, label: q, traits: [keyboardKey], frame: [0, 0, 30, 40]}",
+                "      - {id: shift-key, label: shift, traits: [keyboardKey], frame: [40, 0, 30, 40]}",
+                "      - {id: key-period, label: \".\", traits: [keyboardKey], frame: [80, 0, 30, 40]}",
+            ])
+            #expect(try audit(yaml).isEmpty)
+        }
+
+        @Test func aChoiceIsReportedOnlyWhenBothBranchesAreLowercase() throws {
+            let yaml = sceneYAML(
+                [
+                    "      - {id: letter, label: \"{shift?Q:q}\", traits: [staticText], frame: [0, 0, 30, 40]}",
+                    "      - {id: state, label: \"{on?on:off} mode\", traits: [staticText], frame: [0, 50, 30, 40]}",
+                    "      - {id: count, label: \"{count} items\", traits: [staticText], frame: [0, 100, 30, 40]}",
+                ],
+                state: ["shift: false", "on: true", "count: 3"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.elementID) == ["state"])
+            #expect(findings.map(\.rule) == ["label-capital"])
+        }
+    }
+}
+
+// MARK: label-period
+
+extension AuditTests {
+    @Suite struct LabelPeriodRule {
+        @Test func aLabelEndingWithAPeriodIsReported() throws {
+            let yaml = sceneYAML(["      - {id: play, label: Play., traits: [button], frame: [0, 0, 100, 44]}"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["label-period"])
+            #expect(findings.first?.elementID == "play")
+            #expect(findings.first?.location.line == line(of: "id: play", in: yaml))
+        }
+
+        @Test func aSentenceIsReported() throws {
+            let yaml = sceneYAML([
+                "      - id: news",
+                "        label: Bowling for babies. Teach your toddler how to bowl.",
+                "        traits: [staticText]",
+                "        frame: [0, 0, 100, 44]",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["label-period"])
+            #expect(findings.first?.location.line == line(of: "label: Bowling", in: yaml))
+            #expect(findings.first?.location.column == 9)
+        }
+
+        @Test(arguments: ["Apple Inc.", "Dr.", "U.S.", "Michael J.", "Loading...", "Loading…", ".", "Play"])
+        func abbreviationsEllipsesAndPunctuationAreNotReported(label: String) throws {
+            let yaml = sceneYAML(["      - {id: el, label: \"\(label)\", traits: [staticText], frame: [0, 0, 100, 44]}"])
+            #expect(try audit(yaml).isEmpty, "\(label)")
+        }
+    }
+}
+
+// MARK: hint-capital, hint-period, hint-gesture
+
+extension AuditTests {
+    @Suite struct HintRules {
+        @Test func aLowercaseHintIsReported() throws {
+            let yaml = sceneYAML([
+                "      - {id: play, label: Play, hint: plays the song., traits: [button], frame: [0, 0, 100, 44]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["hint-capital"])
+            #expect(findings.first?.elementID == "play")
+            #expect(findings.first?.location.line == line(of: "id: play", in: yaml))
+            #expect(findings.first?.location.column == column(of: "hint:", onLineWith: "id: play", in: yaml))
+        }
+
+        @Test func aHintWithoutAFinalPeriodIsReported() throws {
+            let yaml = sceneYAML([
+                "      - id: stop",
+                "        label: Stop",
+                "        hint: Stops the song",
+                "        traits: [button]",
+                "        frame: [0, 0, 100, 44]",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["hint-period"])
+            #expect(findings.first?.elementID == "stop")
+            #expect(findings.first?.location.line == line(of: "hint: Stops", in: yaml))
+            #expect(findings.first?.location.column == 9)
+        }
+
+        @Test func anEmptyHintIsReported() throws {
+            let yaml = sceneYAML(["      - {id: stop, label: Stop, hint: \"\", traits: [button], frame: [0, 0, 100, 44]}"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["hint-period"])
+            #expect(findings.first?.message.contains("empty") == true)
+        }
+
+        @Test func aHintEndingWithAValueIsNotReported() throws {
+            let yaml = sceneYAML(
+                ["      - {id: next, label: Next, hint: \"Plays {title}\", traits: [button], frame: [0, 0, 100, 44]}"],
+                state: ["title: Song 2."])
+            #expect(try audit(yaml).isEmpty)
+        }
+
+        @Test func aGestureIsReported() throws {
+            let yaml = sceneYAML([
+                "      - {id: next, label: Next, hint: Tap to play the next song., traits: [button], frame: [0, 0, 100, 44]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["hint-gesture"])
+            #expect(findings.first?.elementID == "next")
+            #expect(findings.first?.location.line == line(of: "id: next", in: yaml))
+            #expect(findings.first?.location.column == column(of: "hint:", onLineWith: "id: next", in: yaml))
+            #expect(findings.first?.message.contains("'Tap'") == true)
+        }
+
+        @Test(arguments: [
+            "Double tap to open the message.",
+            "Double Tap to open the message.",
+            "Double-tap to open the message.",
+            "Swipe up or down to adjust the value.",
+            "Plays the song. Press again to stop.",
+            "To delete it, swipe left.",
+            "Touch and hold to see more options.",
+        ])
+        func gesturesAreReported(hint: String) throws {
+            let yaml = sceneYAML(["      - {id: el, label: Open, hint: \"\(hint)\", traits: [button], frame: [0, 0, 100, 44]}"])
+            #expect(try audit(yaml).map(\.rule) == ["hint-gesture"], "\(hint)")
+        }
+
+        @Test(arguments: [
+            "Opens Touch ID settings.",
+            "Opens the press release.",
+            "Plays the song.",
+            "Shows your taps count.",
+        ])
+        func gestureWordsUsedAsNounsAreNotReported(hint: String) throws {
+            let yaml = sceneYAML(["      - {id: el, label: Open, hint: \"\(hint)\", traits: [button], frame: [0, 0, 100, 44]}"])
+            #expect(try audit(yaml).isEmpty, "\(hint)")
+        }
+
+        @Test func aGoodLabelAndHintGiveNothing() throws {
+            let yaml = sceneYAML([
+                "      - {id: play, label: Play, hint: Plays the song., traits: [button], frame: [0, 0, 100, 44]}",
+                "      - {id: title, label: Now playing, traits: [header], frame: [0, 50, 100, 44]}",
+                "      - {id: photo, label: Sunset over the bay, traits: [image], frame: [0, 100, 100, 44]}",
+            ])
+            #expect(try audit(yaml).isEmpty)
+        }
+    }
+}
+
+// MARK: missing-label
+
+extension AuditTests {
+    @Suite struct MissingLabelRule {
+        @Test func anElementWithoutALabelIsReported() throws {
+            let yaml = sceneYAML([
+                "      - {id: play, label: Play, traits: [button], frame: [0, 0, 100, 44]}",
+                "      - id: mystery",
+                "        traits: [button]",
+                "        frame: [0, 50, 100, 44]",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["missing-label"])
+            #expect(findings.first?.elementID == "mystery")
+            #expect(findings.first?.location.line == line(of: "id: mystery", in: yaml))
+            #expect(findings.first?.location.column == 9)
+        }
+
+        @Test(arguments: ["\"\"", "\"   \""])
+        func anEmptyLabelIsReported(label: String) throws {
+            let yaml = sceneYAML(["      - {id: blank, label: \(label), traits: [button], frame: [0, 0, 100, 44]}"])
+            #expect(try audit(yaml).map(\.rule) == ["missing-label"])
+        }
+
+        @Test func aContainerNeedsNoLabelButAnAccessibleOneDoes() throws {
+            let yaml = sceneYAML([
+                "      - id: plain-container",
+                "        elements:",
+                "          - {id: inner, label: Inner, frame: [0, 0, 100, 44]}",
+                "      - id: accessible-container",
+                "        isAccessibilityElement: true",
+                "        elements:",
+                "          - {id: inner-2, label: Inner, frame: [0, 50, 100, 44]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.elementID) == ["accessible-container"])
+            #expect(findings.map(\.rule) == ["missing-label"])
+        }
+
+        @Test func hiddenElementsAreNotReported() throws {
+            let yaml = sceneYAML([
+                "      - {id: decoration, accessibilityElementsHidden: true, frame: [0, 0, 10, 10]}",
+                "      - id: hidden-group",
+                "        accessibilityElementsHidden: true",
+                "        elements:",
+                "          - {id: unlabelled, frame: [0, 20, 10, 10]}",
+                "          - {id: bad-text, label: tap here., hint: tap to go, frame: [0, 40, 10, 10]}",
+            ])
+            #expect(try audit(yaml).isEmpty)
+        }
+
+        @Test func childrenOfAnAccessibilityElementAreNotReported() throws {
+            // A table cell that speaks for its texts: the texts need no label, and theirs are not read.
+            let yaml = sceneYAML([
+                "      - id: row",
+                "        label: Apple Inc., $125.25, up 1.3%",
+                "        isAccessibilityElement: true",
+                "        frame: [0, 100, 390, 60]",
+                "        elements:",
+                "          - {id: name, label: Apple Inc., traits: [staticText], frame: [16, 115, 170, 30]}",
+                "          - {id: change, label: up 1.3%, traits: [staticText], frame: [296, 115, 78, 30]}",
+                "          - {id: chart, traits: [image], frame: [200, 115, 90, 30]}",
+            ])
+            #expect(try audit(yaml).isEmpty)
+        }
+    }
+}
+
+// MARK: adjustable-effects
+
+extension AuditTests {
+    @Suite struct AdjustableEffectsRule {
+        @Test func anAdjustableElementWithoutDecrementIsReported() throws {
+            let yaml = sceneYAML(
+                [
+                    "      - id: volume",
+                    "        label: Volume",
+                    "        value: \"{level}\"",
+                    "        traits: [adjustable]",
+                    "        frame: [0, 0, 300, 44]",
+                    "        increment: [{add: {level: 1, min: 0, max: 10}}]",
+                ],
+                state: ["level: 5"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["adjustable-effects"])
+            let finding = try #require(findings.first)
+            #expect(finding.elementID == "volume")
+            #expect(finding.location.line == line(of: "traits: [adjustable]", in: yaml))
+            #expect(finding.location.column == 9)
+            #expect(finding.message.contains("decrement"))
+            #expect(!finding.message.contains("increment or"))
+        }
+
+        @Test func anAdjustableElementWithNeitherIsReportedOnce() throws {
+            let yaml = sceneYAML(["      - {id: rating, label: Rating, traits: [adjustable], frame: [0, 0, 300, 44]}"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["adjustable-effects"])
+            #expect(findings.first?.message.contains("increment or decrement") == true)
+        }
+
+        @Test func anAdjustableElementWithBothIsFine() throws {
+            let yaml = sceneYAML(
+                [
+                    "      - id: volume",
+                    "        label: Volume",
+                    "        traits: [adjustable]",
+                    "        frame: [0, 0, 300, 44]",
+                    "        increment: [{add: {level: 1, min: 0, max: 10}}]",
+                    "        decrement: [{add: {level: -1, min: 0, max: 10}}]",
+                ],
+                state: ["level: 5"])
+            #expect(try audit(yaml).isEmpty)
+        }
+    }
+}
+
+// MARK: unreachable
+
+extension AuditTests {
+    @Suite struct UnreachableRule {
+        @Test func anElementLeftOutOfTheScreensListIsReported() throws {
+            let yaml = sceneYAML(
+                [
+                    "      - {id: listed, label: Listed, traits: [button], frame: [0, 0, 100, 44]}",
+                    "      - {id: forgotten, label: Forgotten, traits: [button], frame: [0, 50, 100, 44]}",
+                ],
+                screenOrder: ["listed"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["unreachable"])
+            let finding = try #require(findings.first)
+            #expect(finding.elementID == "forgotten")
+            #expect(finding.location.line == line(of: "id: forgotten", in: yaml))
+            #expect(finding.location.column == 9)
+            #expect(finding.message.contains("screen 'main'"))
+        }
+
+        @Test func anElementLeftOutOfAContainersListIsReported() throws {
+            let yaml = sceneYAML([
+                "      - id: keypad",
+                "        accessibilityElements: [key-1]",
+                "        elements:",
+                "          - {id: key-1, label: \"1\", traits: [button], frame: [0, 0, 100, 44]}",
+                "          - {id: key-2, label: \"2\", traits: [button], frame: [100, 0, 100, 44]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["unreachable"])
+            #expect(findings.first?.elementID == "key-2")
+            #expect(findings.first?.location.line == line(of: "id: key-2", in: yaml))
+            #expect(findings.first?.message.contains("'keypad'") == true)
+        }
+
+        @Test func anElementDeclaredAccessibleInsideAnAccessibilityElementIsReported() throws {
+            let yaml = sceneYAML([
+                "      - id: red-square",
+                "        label: Red square",
+                "        isAccessibilityElement: true",
+                "        frame: [100, 100, 40, 40]",
+                "        elements:",
+                "          - {id: yellow-square, label: Yellow square, isAccessibilityElement: true, frame: [110, 110, 10, 10]}",
+                "          - {id: blue-square, label: Blue square, frame: [130, 130, 10, 10]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["unreachable"])
+            #expect(findings.first?.elementID == "yellow-square")
+            #expect(findings.first?.location.line == line(of: "id: yellow-square", in: yaml))
+            #expect(findings.first?.message.contains("'red-square'") == true)
+        }
+
+        @Test func hiddenElementsAreNotReported() throws {
+            let yaml = sceneYAML(
+                [
+                    "      - {id: listed, label: Listed, traits: [button], frame: [0, 0, 100, 44]}",
+                    "      - {id: hidden, label: Hidden, accessibilityElementsHidden: true, frame: [0, 50, 100, 44]}",
+                    "      - id: hidden-group",
+                    "        accessibilityElementsHidden: true",
+                    "        elements:",
+                    "          - {id: inside-hidden, label: Inside, frame: [0, 100, 100, 44]}",
+                ],
+                screenOrder: ["listed"])
+            #expect(try audit(yaml).isEmpty)
+        }
+
+        @Test func elementsWhosePresenceDependsOnStateAreNotReported() throws {
+            let yaml = sceneYAML(
+                [
+                    "      - {id: listed, label: Listed, traits: [button], frame: [0, 0, 100, 44]}",
+                    "      - {id: later, label: Later, visible: ready, frame: [0, 50, 100, 44]}",
+                    "      - id: panel",
+                    "        visible: \"!ready\"",
+                    "        elements:",
+                    "          - {id: in-panel, label: In panel, frame: [0, 100, 100, 44]}",
+                    "      - {id: maybe-hidden, label: Maybe, accessibilityElementsHidden: ready, frame: [0, 150, 100, 44]}",
+                    "      - id: maybe-item",
+                    "        label: Maybe item",
+                    "        isAccessibilityElement: ready",
+                    "        elements:",
+                    "          - {id: in-maybe-item, label: Inside, frame: [0, 200, 100, 44]}",
+                ],
+                state: ["ready: false"],
+                screenOrder: ["listed", "maybe-item"])
+            #expect(try audit(yaml).isEmpty)
+        }
+
+        @Test func siblingsOfAModalViewAreNotReported() throws {
+            let yaml = sceneYAML([
+                "      - {id: behind, label: Behind, traits: [button], frame: [0, 0, 100, 44]}",
+                "      - id: alert",
+                "        accessibilityViewIsModal: true",
+                "        elements:",
+                "          - {id: ok, label: OK, traits: [button], frame: [0, 50, 100, 44]}",
+            ])
+            #expect(try audit(yaml).isEmpty)
+        }
+
+        @Test func everyScreenIsChecked() throws {
+            let yaml = sceneYAML(
+                ["      - {id: a, label: A, frame: [0, 0, 100, 44]}"],
+                extraScreens: [
+                    "  second:",
+                    "    accessibilityElements: [b]",
+                    "    elements:",
+                    "      - {id: b, label: B, frame: [0, 0, 100, 44]}",
+                    "      - {id: c, label: C, frame: [0, 50, 100, 44]}",
+                ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.elementID) == ["c"])
+            #expect(findings.first?.message.contains("screen 'second'") == true)
+        }
+    }
+}
+
+// MARK: The whole audit
+
+extension AuditTests {
+    @Suite struct AuditOrder {
+        @Test func findingsAreSortedByPositionAndEachRuleAppearsOnce() throws {
+            let yaml = sceneYAML(
+                [
+                    "      - {id: add, label: Add button, traits: [button], frame: [0, 0, 100, 44]}",
+                    "      - {id: lower, label: play, traits: [button], frame: [0, 50, 100, 44]}",
+                    "      - {id: period, label: Play., traits: [button], frame: [0, 100, 100, 44]}",
+                    "      - {id: hint-lower, label: Play, hint: plays the song., traits: [button], frame: [0, 150, 100, 44]}",
+                    "      - {id: hint-open, label: Stop, hint: Stops the song, traits: [button], frame: [0, 200, 100, 44]}",
+                    "      - {id: gesture, label: Next, hint: Tap to play the next song., traits: [button], frame: [0, 250, 100, 44]}",
+                    "      - {id: unnamed, traits: [button], frame: [0, 300, 100, 44]}",
+                    "      - {id: slider, label: Volume, traits: [adjustable], increment: [], frame: [0, 350, 100, 44]}",
+                    "      - {id: forgotten, label: Forgotten, traits: [button], frame: [0, 400, 100, 44]}",
+                ],
+                screenOrder: ["add", "lower", "period", "hint-lower", "hint-open", "gesture", "unnamed", "slider"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == [
+                "label-names-type", "label-capital", "label-period", "hint-capital", "hint-period", "hint-gesture",
+                "missing-label", "adjustable-effects", "unreachable",
+            ])
+            #expect(findings.map(\.elementID) == [
+                "add", "lower", "period", "hint-lower", "hint-open", "gesture", "unnamed", "slider", "forgotten",
+            ])
+            for finding in findings {
+                #expect(finding.location.line == line(of: "id: \(finding.elementID),", in: yaml))
+            }
+        }
+    }
+}

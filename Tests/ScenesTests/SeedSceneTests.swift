@@ -1,0 +1,217 @@
+import AccessibilityModel
+import Scenes
+import Testing
+import Foundation
+
+/// Every seed example as a scene: its scan structure per screen, and its behaviour through the
+/// model's activation rule and the scene's effects.
+@Suite("Seed scenes")
+struct SeedSceneTests {
+    struct Expected: CustomTestStringConvertible, Sendable {
+        var file: String
+        var screen: String
+        var state: [String: StateValue] = [:]
+        /// With `groupItems` off: combined groups only.
+        var items: String
+        var testDescription: String { "\(file) \(screen)" }
+    }
+
+    static let expected: [Expected] = [
+        .init(file: "switch-control-groups.yaml", screen: "main",
+              items: "[test-wrap: test-1, test-2], btn-1, btn-2, [third-group: btn-5, btn-6]"),
+        .init(file: "switch-control-groups.yaml", screen: "hidden",
+              items: "[hidden-test-wrap: hidden-test-1, hidden-test-2], hidden-btn-1, hidden-btn-2, [hidden-third-group: hidden-btn-5, hidden-btn-6]"),
+        .init(file: "grouped-label-and-switch.yaml", screen: "uikit", items: "wrap"),
+        .init(file: "grouped-label-and-switch.yaml", screen: "swiftui", items: "hstack"),
+        .init(file: "activation-point.yaml", screen: "main", items: "regrouping-elements"),
+        .init(file: "activation-point.yaml", screen: "default-point", items: "default-point-regrouping-elements"),
+        .init(file: "reading-order-keypad.yaml", screen: "uikit",
+              items: "key-1, key-2, key-3, key-4, key-7, key-6, key-8, key-9, key-5"),
+        .init(file: "reading-order-keypad.yaml", screen: "swiftui",
+              items: "swiftui-key-1, swiftui-key-2, swiftui-key-3, swiftui-key-4, swiftui-key-7, swiftui-key-6, swiftui-key-8, swiftui-key-9, swiftui-key-5"),
+        .init(file: "reading-order-keypad.yaml", screen: "plain",
+              items: "plain-key-1, plain-key-4, plain-key-7, plain-key-2, plain-key-5, plain-key-8, plain-key-3, plain-key-6, plain-key-9"),
+        .init(file: "modal-views.yaml", screen: "initial", items: "a1, a2, a3, b1-1, b1-2, b2-1, b2-2, b2-3"),
+        .init(file: "modal-views.yaml", screen: "example1", items: "example1-a1, example1-a2, example1-a3"),
+        .init(file: "modal-views.yaml", screen: "example2",
+              items: "example2-a2, example2-b1-1, example2-b1-2, example2-b2-1, example2-b2-2, example2-b2-3"),
+        .init(file: "modal-views.yaml", screen: "example2-fixed", items: "example2-fixed-a2"),
+        .init(file: "modal-views.yaml", screen: "example3",
+              items: "example3-a1, example3-a2, example3-a3, example3-b1-1, example3-b2-1, example3-b2-2, example3-b2-3"),
+        .init(file: "modal-views.yaml", screen: "example3-fixed", items: "example3-fixed-b1-1"),
+        .init(file: "hidden-squares.yaml", screen: "container", items: "yellow-square, blue-square"),
+        .init(file: "hidden-squares.yaml", screen: "accessible-container", items: "accessible-container-red-square"),
+        .init(file: "hidden-squares.yaml", screen: "hidden", items: ""),
+        .init(file: "adjustable-stepper.yaml", screen: "grouped", items: "stepper-wrapper"),
+        .init(file: "adjustable-stepper.yaml", screen: "separate",
+              items: "separate-stepper-value, separate-stepper-decrement, separate-stepper-increment"),
+        .init(file: "custom-actions.yaml", screen: "uikit", items: "perso-elt"),
+        .init(file: "custom-actions.yaml", screen: "uikit", state: ["deleted": .bool(true)], items: ""),
+        .init(file: "custom-actions.yaml", screen: "swiftui", items: "custom-actions-view"),
+        .init(file: "custom-content.yaml", screen: "main", items: "orange-logo"),
+        .init(file: "navigation-bar-order.yaml", screen: "custom",
+              items: "left-bar-item, title, label-1, label-2, label-3, action-button, label-4, label-5, right-bar-item"),
+        .init(file: "navigation-bar-order.yaml", screen: "default",
+              items: "default-left-bar-item, default-title, default-right-bar-item, default-label-1, default-label-2, default-label-3, default-action-button, default-label-4, default-label-5"),
+        .init(file: "table-cells.yaml", screen: "separate",
+              items: "separate-apple-name, separate-apple-price, separate-apple-change, separate-dow-name, separate-dow-price, separate-dow-change, separate-weather-city, separate-weather-temp"),
+        .init(file: "table-cells.yaml", screen: "combined", items: "apple-row, dow-row, current-weather"),
+        .init(file: "bigkey-keyboard.yaml", screen: "keyboard",
+              items: "key-q, key-w, key-e, key-r, key-t, key-y, key-u, key-i, key-o, key-p, key-a, key-s, key-d, key-f, key-g, key-h, key-j, key-k, key-l, shift-key, key-z, key-x, key-c, key-v, key-b, key-n, key-m, delete-key, more-numbers-key, space-key, return-key"),
+        .init(file: "bigkey-keyboard.yaml", screen: "keyboard", state: ["numbers": .bool(true)],
+              items: "key-1, key-2, key-3, key-4, key-5, key-6, key-7, key-8, key-9, key-0, key-hyphen, key-slash, key-colon, key-semicolon, key-open-parenthesis, key-close-parenthesis, key-dollar, key-ampersand, key-at, key-quote, key-period, key-comma, key-question-mark, key-exclamation-mark, key-apostrophe, delete-key, more-letters-key, space-key, return-key"),
+        .init(file: "star-rating.yaml", screen: "rating", items: "rating-view"),
+        .init(file: "spelled-out-labels.yaml", screen: "raw",
+              items: "raw-date-label, raw-time-label, raw-number-label, raw-phone-label"),
+        .init(file: "spelled-out-labels.yaml", screen: "spelled-out", items: "date-label, time-label, number-label, phone-label"),
+        .init(file: "french-label.yaml", screen: "main", items: "open-button, ouvrir-button, my-label"),
+        .init(file: "bowler.yaml", screen: "game",
+              items: "frame-1, frame-2, frame-3, bowling-ball, settings-button, score-label, news-button"),
+        .init(file: "bowler.yaml", screen: "settings",
+              items: "settings-title, settings-done, high-score, ball-color, blue-ball-color, red-ball-color, yellow-ball-color"),
+        .init(file: "bowler.yaml", screen: "news", items: "news-title, news-done, news-cell-1, more-information"),
+    ]
+
+    @Test("scan order of every seed screen", arguments: expected)
+    func scanOrder(_ expected: Expected) throws {
+        let scene = try loadSeedScene(expected.file)
+        let screen = try resolved(scene, expected.screen, expected.state)
+        #expect(outline(screen.scanNodes(groupAutomatic: false)) == expected.items)
+    }
+
+    @Test("every screen of every seed scene is covered by the table above")
+    func everyScreenCovered() throws {
+        let files = try FileManagerList.sceneFiles()
+        #expect(files.count >= 16)
+        for file in files {
+            let scene = try loadSeedScene(file)
+            for screen in scene.screens where !["previous-page", "next-page"].contains(screen.name) {
+                #expect(Self.expected.contains { $0.file == file && $0.screen == screen.name },
+                        "\(file) screen \(screen.name) has no expected scan order")
+            }
+        }
+    }
+
+    @Test("containers kept together become automatic groups when groupItems is on")
+    func keypadAutomaticGroups() throws {
+        let scene = try loadSeedScene("reading-order-keypad.yaml")
+        #expect(outline(try resolved(scene, "uikit").scanNodes()) ==
+                "{grey-column: key-1, key-2, key-3}, key-4, key-7, {blue-block: key-6, key-8, key-9, key-5}")
+        #expect(outline(try resolved(scene, "plain").scanNodes()) ==
+                "plain-key-1, plain-key-4, plain-key-7, plain-key-2, plain-key-5, plain-key-8, plain-key-3, plain-key-6, plain-key-9")
+    }
+
+    @Test("table cells read as one combined label, as in Apple's Stocks example")
+    func stocksLabel() throws {
+        let scene = try loadSeedScene("table-cells.yaml")
+        let items = try resolved(scene, "combined").scanItems()
+        #expect(items.first?.label == "Apple Inc., $125.25, up 1.3%")
+    }
+
+    @Test("the activation point on the switch toggles the switch; the default centre does nothing")
+    func activationPoint() throws {
+        let scene = try loadSeedScene("activation-point.yaml")
+        var state = SceneState(scene: scene)
+        try activate("regrouping-elements", in: scene, state: &state)
+        #expect(state.values["isOn"] == .bool(true))
+        try activate("regrouping-elements", in: scene, state: &state)
+        #expect(state.values["isOn"] == .bool(false))
+
+        var other = SceneState(scene: scene)
+        other.screen = "default-point"
+        try activate("default-point-regrouping-elements", in: scene, state: &other)
+        #expect(other.values["isOn"] == .bool(false))
+    }
+
+    @Test("the grouped label and switch relabels itself when activated")
+    func groupedLabelAndSwitch() throws {
+        let scene = try loadSeedScene("grouped-label-and-switch.yaml")
+        var state = SceneState(scene: scene)
+        #expect(try resolved(scene, "uikit").scanItems().first?.label == "the switch control is off")
+        try activate("wrap", in: scene, state: &state)
+        #expect(state.resolvedScreen(in: scene)?.scanItems().first?.label == "the switch control is on")
+    }
+
+    @Test("the adjustable stepper steps within its bounds")
+    func stepper() throws {
+        let scene = try loadSeedScene("adjustable-stepper.yaml")
+        var state = SceneState(scene: scene)
+        state.screen = "grouped"
+        let element = try #require(state.resolvedScreen(in: scene)?.scanItems().first)
+        #expect(element.traits.contains(.adjustable))
+        #expect(element.value == "Value = 0.0")
+        _ = state.perform(try #require(element.decrement))
+        #expect(state.values["value"] == .number(0))
+        _ = state.perform(try #require(element.increment))
+        _ = state.perform(element.increment!)
+        #expect(state.resolvedScreen(in: scene)?.scanItems().first?.value == "Value = 2.0")
+    }
+
+    @Test("custom actions are offered by name and act on the scene")
+    func customActions() throws {
+        let scene = try loadSeedScene("custom-actions.yaml")
+        var state = SceneState(scene: scene)
+        let element = try #require(state.resolvedScreen(in: scene)?.scanItems().first)
+        #expect(element.customActions.map(\.name) == ["more", "flag", "delete"])
+        #expect(state.perform(element.customActions[0].effects) == [AccessibilityNotification(kind: .announcement, text: "more")])
+        _ = state.perform(element.customActions[1].effects)
+        #expect(state.resolvedScreen(in: scene)?.scanItems().first?.value == "flagged")
+        let posted = state.perform(element.customActions[2].effects)
+        #expect(posted.map(\.kind) == [.announcement, .layoutChanged])
+        #expect(state.resolvedScreen(in: scene)?.scanItems().isEmpty == true)
+    }
+
+    @Test("custom content of the Orange logo")
+    func customContent() throws {
+        let scene = try loadSeedScene("custom-content.yaml")
+        let logo = try #require(scene.startScreen.scanItems().first)
+        #expect(logo.label == "Orange logo")
+        #expect(logo.traits.contains(.image))
+        #expect(logo.customContent.count == 3)
+    }
+
+    @Test("BigKey: shift relabels the keys and posts layoutChanged")
+    func bigKeyShift() throws {
+        let scene = try loadSeedScene("bigkey-keyboard.yaml")
+        var state = SceneState(scene: scene)
+        #expect(state.resolvedScreen(in: scene)?.scanItems().first?.label == "q")
+        let posted = try activate("shift-key", in: scene, state: &state)
+        #expect(posted.map(\.kind) == [.layoutChanged])
+        let items = try #require(state.resolvedScreen(in: scene)?.scanItems())
+        #expect(items.first?.label == "Q")
+        #expect(items.first { $0.id == "shift-key" }?.traits.contains(.selected) == true)
+    }
+
+    @Test("Bowler: the ball's selected trait, screen changes and ball colours")
+    func bowler() throws {
+        let scene = try loadSeedScene("bowler.yaml")
+        var state = SceneState(scene: scene)
+        func item(_ id: String) -> Element? { state.resolvedScreen(in: scene)?.scanItems().first { $0.id == id } }
+        #expect(item("bowling-ball")?.traits.contains(.selected) == false)
+        try activate("bowling-ball", in: scene, state: &state)
+        #expect(item("bowling-ball")?.traits.contains(.selected) == true)
+        #expect(try activate("settings-button", in: scene, state: &state).map(\.kind) == [.screenChanged])
+        #expect(state.screen == "settings")
+        #expect(item("red-ball-color")?.traits.contains(.selected) == true)
+        try activate("blue-ball-color", in: scene, state: &state)
+        #expect(item("blue-ball-color")?.traits.contains(.selected) == true)
+        #expect(item("red-ball-color")?.traits.contains(.selected) == false)
+        try activate("settings-done", in: scene, state: &state)
+        #expect(state.screen == "game")
+    }
+
+    @Test("the French label carries its language")
+    func frenchLanguage() throws {
+        let scene = try loadSeedScene("french-label.yaml")
+        let items = scene.startScreen.scanItems()
+        #expect(items.contains { $0.language == "fr" })
+        #expect(items.contains { $0.language != "fr" })
+    }
+}
+
+enum FileManagerList {
+    static func sceneFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: scenariosFolder.path)
+            .filter { $0.hasSuffix(".yaml") }.sorted()
+    }
+}

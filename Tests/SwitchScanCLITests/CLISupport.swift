@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// Runs the built `switchscan` executable as a subprocess, as swift-argument-parser's own
+/// example tests do.
+enum CLI {
+    /// The package root: three levels above this file (Tests/SwitchScanCLITests/CLISupport.swift).
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The products folder of the running test build (where the test bundle is), then the
+    /// package's `.build/debug` as a fallback.
+    static var candidateDirectories: [URL] {
+        var folders = [URL]()
+        let bundle = Bundle.main.bundleURL
+        folders.append(bundle)                              // Linux: the folder of the test executable
+        folders.append(bundle.deletingLastPathComponent())  // macOS: the folder holding the .xctest bundle
+        if let executable = CommandLine.arguments.first {
+            folders.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
+        }
+        folders.append(packageRoot.appendingPathComponent(".build/debug"))
+        return folders
+    }
+
+    static func binary() throws -> URL {
+        for folder in candidateDirectories {
+            let candidate = folder.appendingPathComponent("switchscan")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+        }
+        throw CLIError("switchscan was not found in \(candidateDirectories.map(\.path)); run `swift build` first")
+    }
+
+    struct Result: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+        var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastEmpty() }
+    }
+
+    /// Runs `switchscan arguments…` in `directory` (the package root by default, so that paths
+    /// such as `Scenarios/…` are relative and appear as given in the output).
+    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Result {
+        let scratch = try TemporaryFolder()
+        let outURL = scratch.url.appendingPathComponent("stdout")
+        let errURL = scratch.url.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
+
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A fresh folder under the system's temporary folder, removed when the value is released.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchscan-cli-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` to `name` in the folder and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file.path
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+extension Array where Element == String {
+    /// Without the empty string that follows a final newline.
+    func dropLastEmpty() -> [String] {
+        last == "" ? Array(dropLast()) : self
+    }
+}
