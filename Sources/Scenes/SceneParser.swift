@@ -48,7 +48,20 @@ final class SceneReader {
         return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 
+    /// Past this many problems the reader stops, so a file (or an alias bomb whose every copy is
+    /// wrong) cannot flood the report or keep the reader busy.
+    static let maxProblems = 1000
+    private var tooManyProblems = false
+
     func report(_ location: SourceLocation, _ message: String) {
+        guard !tooManyProblems else { return }
+        if problems.count == SceneReader.maxProblems {
+            tooManyProblems = true
+            problems.append(SceneProblem(
+                location: location,
+                message: "more than \(SceneReader.maxProblems) problems; the rest of the file was not checked"))
+            return
+        }
         problems.append(SceneProblem(location: location, message: message))
     }
 
@@ -58,6 +71,7 @@ final class SceneReader {
 
     /// Counts a visited node; false once the budget is spent (reported once).
     func visit(_ node: Node) -> Bool {
+        if tooManyProblems { return false }
         nodesVisited += 1
         if nodesVisited > limits.maxNodes {
             if !reportedNodeLimit {
@@ -93,6 +107,12 @@ final class SceneReader {
             report(start, "cannot read the file as YAML: \(error)")
             return nil
         }
+        // An alias bomb is refused before it is walked: its expanded size is counted, not expanded.
+        var expansions = [ExpansionKey: Int]()
+        if text.utf8.contains(UInt8(ascii: "*")), expandedNodeCount(root, limit: limits.maxNodes, memo: &expansions) > limits.maxNodes {
+            report(location(root), "the file has more than \(limits.maxNodes) YAML nodes (aliases count each time they are used); it is refused")
+            return nil
+        }
         guard let pairs = mapping(root, "the scene") else { return nil }
         let keys = checkKeys(pairs, allowed: ["scene", "description", "size", "language", "state", "start", "screens", "tests"], in: "a scene")
 
@@ -106,7 +126,7 @@ final class SceneReader {
                 }
             }
         }
-        let language = keys["language"].flatMap { string($0, "language") } ?? "en"
+        let language = keys["language"].flatMap { string($0, "language") } ?? "en-US"
         var stateNames = [String]()
         if let node = keys["state"] { stateNames = readState(node) }
 
@@ -143,6 +163,35 @@ final class SceneReader {
         return Scene(
             title: title, description: description, file: file, size: size, language: language,
             initialState: state, stateNames: stateNames, start: startName, screens: screens, tests: tests)
+    }
+
+    struct ExpansionKey: Hashable {
+        var line: Int, column: Int, isMapping: Bool, count: Int
+    }
+
+    /// The number of nodes with every alias expanded, counted without expanding them: Yams gives
+    /// an alias the anchored node itself (same kind, position and size), so each collection is
+    /// counted once and its count reused. Counting stops past `limit`.
+    func expandedNodeCount(_ node: Node, limit: Int, memo: inout [ExpansionKey: Int]) -> Int {
+        let children: [Node]
+        let isMapping: Bool
+        switch node {
+        case .scalar, .alias: return 1
+        case .mapping(let mapping):
+            children = mapping.flatMap { [$0.key, $0.value] }
+            isMapping = true
+        case .sequence(let sequence):
+            children = Array(sequence)
+            isMapping = false
+        }
+        let key = node.mark.map { ExpansionKey(line: $0.line, column: $0.column, isMapping: isMapping, count: children.count) }
+        if let key, let known = memo[key] { return known }
+        var total = 1
+        for child in children where total <= limit {
+            total += expandedNodeCount(child, limit: limit, memo: &memo)
+        }
+        if let key { memo[key] = total }
+        return total
     }
 
     func reportYAMLError(_ error: YamlError) {
@@ -479,7 +528,11 @@ final class SceneReader {
                 pendingIDReferences.append((id, location(focusNode), "focus"))
             }
             var text: String?
-            if let textNode = keys["text"], template(textNode, "text") != nil { text = string(textNode, "text") }
+            if let textNode = keys["text"] {
+                // A bad text is reported once, not again as "needs text".
+                guard template(textNode, "text") != nil, let value = string(textNode, "text") else { return nil }
+                text = value
+            }
             if (notification == .announcement || notification == .pageScrolled), text == nil {
                 report(node, "post \(name) needs text: the message to convey")
                 return nil
@@ -746,7 +799,9 @@ final class SceneReader {
         if case .scalar(let scalar) = node, scalar.style == .plain, scalar.string == "true" || scalar.string == "false" {
             return .constant(scalar.string == "true")
         }
-        if case .scalar(let scalar) = node, !isNull(scalar) {
+        // A condition is a state name, so `1` or `yes please` is a wrong type, not an unknown name.
+        if case .scalar(let scalar) = node, !isNull(scalar),
+           TextTemplate.isValidName(scalar.string.hasPrefix("!") ? String(scalar.string.dropFirst()) : scalar.string) {
             return condition(node, what).map(BoolBinding.condition)
         }
         report(node, "expected true, false or a state condition (name or !name) for \(what), found \(describe(node))")
@@ -813,19 +868,25 @@ final class SceneReader {
     }
 }
 
-/// Levenshtein distance, for suggestions.
+/// Edit distance for suggestions: insertions, deletions, substitutions and swaps of two
+/// neighbouring characters each count 1 (optimal string alignment), so `lable` is one edit
+/// from `label`.
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a), b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
         current[0] = i
         for j in 1...b.count {
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
 }

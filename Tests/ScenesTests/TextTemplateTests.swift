@@ -1,0 +1,154 @@
+import AccessibilityModel
+import Scenes
+import Testing
+
+// TextTemplate: `{name}` values, `{name?yes:no}` choices, `{{ }}` literal braces, escapes inside
+// choices, and the syntax errors with the offset where they were found.
+
+@Suite("TextTemplate")
+struct TextTemplateTests {
+    static let state: [String: StateValue] = [
+        "wifi": .bool(true), "off": .bool(false), "volume": .number(5), "level": .number(2.5),
+        "zero": .number(0), "negative": .number(-3), "big": .number(1e6), "name": .string("Ann"),
+        "empty": .string(""), "dotted.name": .string("dot"), "with-dash_2": .number(2),
+    ]
+
+    func render(_ text: String) throws -> String {
+        try TextTemplate(parsing: text).render(Self.state)
+    }
+
+    func syntaxError(_ text: String) -> TextTemplate.SyntaxError? {
+        do {
+            _ = try TextTemplate(parsing: text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("plain text is one literal")
+    func plain() throws {
+        let template = try TextTemplate(parsing: "Hello, world")
+        #expect(template.parts == [.literal("Hello, world")])
+        #expect(template.constantText == "Hello, world")
+        #expect(template.referencedNames.isEmpty)
+        #expect(try TextTemplate(parsing: "").parts.isEmpty)
+        #expect(try TextTemplate(parsing: "").constantText == "")
+        #expect(TextTemplate(literal: "{x}").render([:]) == "{x}")
+    }
+
+    @Test("values and choices are parsed into parts")
+    func parts() throws {
+        let template = try TextTemplate(parsing: "Wi-Fi {wifi?on:off}, volume {volume}.")
+        #expect(template.parts == [
+            .literal("Wi-Fi "), .choice("wifi", whenTrue: "on", whenFalse: "off"),
+            .literal(", volume "), .value("volume"), .literal("."),
+        ])
+        #expect(template.referencedNames == ["wifi", "volume"])
+        #expect(template.constantText == nil)
+    }
+
+    @Test("numbers render without a needless .0; booleans as true/false")
+    func numbers() throws {
+        #expect(try render("{volume}") == "5")
+        #expect(try render("{level}") == "2.5")
+        #expect(try render("{zero}") == "0")
+        #expect(try render("{negative}") == "-3")
+        #expect(try render("{big}") == "1000000")
+        #expect(try render("{wifi} {off}") == "true false")
+        #expect(try render("{name}{empty}!") == "Ann!")
+        #expect(StateValue.number(5.0).description == "5")
+        #expect(StateValue.number(0.1).description == "0.1")
+    }
+
+    @Test("names may hold digits, '-', '_' and '.'")
+    func names() throws {
+        #expect(try render("{dotted.name} {with-dash_2}") == "dot 2")
+    }
+
+    @Test("choices follow truth: false, 0 and \"\" are false, and so is a missing value")
+    func choices() throws {
+        #expect(try render("{wifi?on:off}") == "on")
+        #expect(try render("{off?on:off}") == "off")
+        #expect(try render("{volume?loud:silent}") == "loud")
+        #expect(try render("{zero?loud:silent}") == "silent")
+        #expect(try render("{negative?yes:no}") == "yes")
+        #expect(try render("{name?named:anonymous}") == "named")
+        #expect(try render("{empty?named:anonymous}") == "anonymous")
+        #expect(try render("{missing?yes:no}") == "no")
+        #expect(try render("{wifi?:off}|{off?on:}") == "|")
+        #expect(try render("[{missing}]") == "[]", "a missing value renders as nothing")
+    }
+
+    @Test("a second ':' belongs to the false branch")
+    func secondColon() throws {
+        let template = try TextTemplate(parsing: "{wifi?a:b:c}")
+        #expect(template.parts == [.choice("wifi", whenTrue: "a", whenFalse: "b:c")])
+    }
+
+    @Test("{{ and }} are literal braces")
+    func literalBraces() throws {
+        #expect(try render("{{volume}}") == "{volume}")
+        #expect(try render("a {{ b }} c") == "a { b } c")
+        #expect(try render("{{{volume}}}") == "{5}")
+        #expect(try render("}}{{") == "}{")
+        #expect(try TextTemplate(parsing: "{{x}}").constantText == "{x}")
+    }
+
+    @Test("escapes inside a choice: \\:, \\{, \\} and \\\\")
+    func escapesInChoices() throws {
+        let template = try TextTemplate(parsing: #"{wifi?on\: yes:off \{x\} \\ end}"#)
+        #expect(template.parts == [.choice("wifi", whenTrue: "on: yes", whenFalse: #"off {x} \ end"#)])
+        #expect(try render(#"{off?a\:b:c\:d}"#) == "c:d")
+        #expect(try render(#"time {wifi?12\:30:never}"#) == "time 12:30")
+        // Outside a choice a backslash is an ordinary character.
+        #expect(try render(#"a\b {volume}"#) == #"a\b 5"#)
+        // A backslash before another character stays.
+        #expect(try render(#"{wifi?a\b:c}"#) == #"a\b"#)
+    }
+
+    @Test("an unclosed '{'")
+    func unclosed() {
+        let error = syntaxError("abc {wifi")
+        #expect(error?.offset == 4)
+        #expect(error?.message == "'{' is not closed by '}'")
+        #expect(syntaxError("{")?.offset == 0)
+    }
+
+    @Test("a lone '}'")
+    func loneClose() {
+        let error = syntaxError("ab}c")
+        #expect(error?.offset == 2)
+        #expect(error?.message.contains("a lone '}'") == true)
+        #expect(syntaxError("{volume}}")?.offset == 8)
+    }
+
+    @Test("a choice without ':'")
+    func choiceWithoutColon() {
+        let error = syntaxError("x {wifi?on}")
+        #expect(error?.offset == 2)
+        #expect(error?.message.contains("a choice needs both branches") == true)
+    }
+
+    @Test("an unclosed choice, and a '{' inside a choice")
+    func choiceErrors() {
+        #expect(syntaxError("{wifi?on:off")?.message == "'{wifi?' is not closed by '}'")
+        #expect(syntaxError(#"{wifi?on:off\}"#)?.message == "'{wifi?' is not closed by '}'")
+        let inner = syntaxError("{wifi?{x}:off}")
+        #expect(inner?.offset == 6)
+        #expect(inner?.message.contains(#"must be written '\{'"#) == true)
+    }
+
+    @Test("a binding must name a state value", arguments: ["{}", "{1x}", "{a b}", "{-a}", "{?a:b}", "{!wifi}"])
+    func badNames(text: String) {
+        let error = syntaxError(text)
+        #expect(error?.offset == 0)
+        #expect(error?.message.contains("does not name a state value") == true)
+    }
+
+    @Test("offsets count characters, not bytes")
+    func offsetsInCharacters() {
+        #expect(syntaxError("été } ")?.offset == 4)
+        #expect(syntaxError("👋🏽 {x")?.offset == 2)
+    }
+}
