@@ -106,8 +106,15 @@ public struct ElementTemplate: Sendable {
     public var escape: [Effect]?
     public var magicTap: [Effect]?
     public var location: SourceLocation
-    /// Where each key of the element's mapping is, for reports that point at one attribute.
-    public var keyLocations: [String: SourceLocation]
+    /// Where each key of the element's mapping is, for reports that point at one attribute
+    /// (a short array: cheaper than a dictionary per element in large scenes).
+    public var keyPositions: [(key: String, position: TextPosition)]
+
+    /// Where `key` is written in the element, or the element itself when it has no such key.
+    public func location(of key: String) -> SourceLocation {
+        guard let position = keyPositions.first(where: { $0.key == key })?.position else { return location }
+        return SourceLocation(file: location.file, line: Int(position.line), column: Int(position.column))
+    }
 
     /// This template and all below it, depth first.
     public var subtree: [ElementTemplate] {

@@ -84,7 +84,7 @@ public enum SceneAudit {
         let hidden = hiddenAbove || element.accessibilityElementsHidden == .constant(true)
         func add(_ key: String, _ rule: String, _ message: String) {
             findings.append(AuditFinding(
-                location: element.keyLocations[key] ?? element.location, rule: rule, elementID: element.id, message: message))
+                location: element.location(of: key), rule: rule, elementID: element.id, message: message))
         }
         let isItem: Bool
         switch element.isAccessibilityElement {

@@ -43,9 +43,9 @@ final class SceneReader {
 
     // MARK: Reporting
 
-    func location(_ node: Node) -> SourceLocation {
-        let mark = node.mark
-        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    func location(_ node: DocumentNode) -> SourceLocation {
+        let position = node.position
+        return SourceLocation(file: file, line: Int(position.line), column: Int(position.column))
     }
 
     /// Past this many problems the reader stops, so a file (or an alias bomb whose every copy is
@@ -65,12 +65,12 @@ final class SceneReader {
         problems.append(SceneProblem(location: location, message: message))
     }
 
-    func report(_ node: Node, _ message: String) {
+    func report(_ node: DocumentNode, _ message: String) {
         report(location(node), message)
     }
 
     /// Counts a visited node; false once the budget is spent (reported once).
-    func visit(_ node: Node) -> Bool {
+    func visit(_ node: DocumentNode) -> Bool {
         if tooManyProblems { return false }
         nodesVisited += 1
         if nodesVisited > limits.maxNodes {
@@ -91,28 +91,7 @@ final class SceneReader {
             report(start, "the file is \(text.utf8.count) bytes; at most \(limits.maxBytes) are accepted")
             return nil
         }
-        let root: Node
-        do {
-            // The basic resolver (no tag rules): this reader types scalars itself, and Yams's
-            // default rules run regular expressions on every key, which made loading ~20× slower.
-            guard let node = try Yams.compose(yaml: text, .basic) else {
-                report(start, "the file is empty; expected a scene (a mapping with scene, size, start and screens)")
-                return nil
-            }
-            root = node
-        } catch let error as YamlError {
-            reportYAMLError(error)
-            return nil
-        } catch {
-            report(start, "cannot read the file as YAML: \(error)")
-            return nil
-        }
-        // An alias bomb is refused before it is walked: its expanded size is counted, not expanded.
-        var expansions = [ExpansionKey: Int]()
-        if text.utf8.contains(UInt8(ascii: "*")), expandedNodeCount(root, limit: limits.maxNodes, memo: &expansions) > limits.maxNodes {
-            report(location(root), "the file has more than \(limits.maxNodes) YAML nodes (aliases count each time they are used); it is refused")
-            return nil
-        }
+        guard let root = readDocument(text) else { return nil }
         guard let pairs = mapping(root, "the scene") else { return nil }
         let keys = checkKeys(pairs, allowed: ["scene", "description", "size", "language", "state", "start", "screens", "tests"], in: "a scene")
 
@@ -131,7 +110,7 @@ final class SceneReader {
         if let node = keys["state"] { stateNames = readState(node) }
 
         // Screen names first, so that `go` anywhere can be checked.
-        var screenPairs = [(String, Node, Node)]()
+        var screenPairs = [(String, DocumentNode, DocumentNode)]()
         if let node = required(keys, "screens", in: root, "a mapping of screen names to screens"),
            let pairs = mapping(node, "screens") {
             screenPairs = pairs
@@ -167,6 +146,53 @@ final class SceneReader {
 
     struct ExpansionKey: Hashable {
         var line: Int, column: Int, isMapping: Bool, count: Int
+    }
+
+    /// The document's nodes: strict JSON through the fast JSON reader, anything else through
+    /// Yams. Problems are reported; nil when there is no document to read.
+    func readDocument(_ text: String) -> DocumentNode? {
+        let start = SourceLocation(file: file, line: 1, column: 1)
+        var budget = limits.maxNodes
+        do {
+            if let json = try JSONDocument.parse(text, budget: &budget) { return json }
+        } catch {
+            reportDocumentError(error)
+            return nil
+        }
+        budget = limits.maxNodes
+        let yaml: Node
+        do {
+            // The basic resolver (no tag rules): this reader types scalars itself, and Yams's
+            // default rules run regular expressions on every key, which made loading ~20× slower.
+            guard let node = try Yams.compose(yaml: text, .basic) else {
+                report(start, "the file is empty; expected a scene (a mapping with scene, size, start and screens)")
+                return nil
+            }
+            yaml = node
+        } catch let error as YamlError {
+            reportYAMLError(error)
+            return nil
+        } catch {
+            report(start, "cannot read the file as YAML: \(error)")
+            return nil
+        }
+        // An alias bomb is refused before it is walked: its expanded size is counted, not expanded.
+        var expansions = [ExpansionKey: Int]()
+        if text.utf8.contains(UInt8(ascii: "*")), expandedNodeCount(yaml, limit: limits.maxNodes, memo: &expansions) > limits.maxNodes {
+            report(start, "the file has more than \(limits.maxNodes) YAML nodes (aliases count each time they are used); it is refused")
+            return nil
+        }
+        do {
+            return try DocumentNode.fromYAML(yaml, budget: &budget)
+        } catch {
+            reportDocumentError(error)
+            return nil
+        }
+    }
+
+    func reportDocumentError(_ error: DocumentError) {
+        let at = SourceLocation(file: file, line: Int(error.position.line), column: Int(error.position.column))
+        report(at, error.message ?? "the file has more than \(limits.maxNodes) YAML nodes (aliases count each time they are used); it is refused")
     }
 
     /// The number of nodes with every alias expanded, counted without expanding them: Yams gives
@@ -211,7 +237,7 @@ final class SceneReader {
         }
     }
 
-    func readState(_ node: Node) -> [String] {
+    func readState(_ node: DocumentNode) -> [String] {
         guard let pairs = mapping(node, "state") else { return [] }
         var names = [String]()
         for (name, keyNode, valueNode) in pairs {
@@ -229,7 +255,7 @@ final class SceneReader {
 
     // MARK: Screens and elements
 
-    func readScreen(name: String, _ node: Node) -> ScreenTemplate? {
+    func readScreen(name: String, _ node: DocumentNode) -> ScreenTemplate? {
         guard let pairs = mapping(node, "screen '\(name)'") else { return nil }
         let keys = checkKeys(pairs, allowed: ["title", "elements", "accessibilityElements", "escape", "magicTap"], in: "a screen")
         let title = keys["title"].flatMap { string($0, "title") }
@@ -259,7 +285,7 @@ final class SceneReader {
         "escape", "magicTap",
     ]
 
-    func readElement(_ node: Node, path: String, depth: Int) -> ElementTemplate? {
+    func readElement(_ node: DocumentNode, path: String, depth: Int) -> ElementTemplate? {
         guard visit(node) else { return nil }
         elementCount += 1
         if elementCount > limits.maxElements {
@@ -271,13 +297,12 @@ final class SceneReader {
         }
         guard let pairs = mapping(node, "an element") else { return nil }
         let keys = checkKeys(pairs, allowed: SceneReader.elementKeys, in: "an element")
-        var keyLocations = [String: SourceLocation]()
-        for (key, keyNode, _) in pairs { keyLocations[key] = location(keyNode) }
+        let keyPositions = pairs.map { (key: $0.0, position: $0.1.position) }
 
         var id = path
         var hasDeclaredID = false
         if let idNode = keys["id"], let declared = string(idNode, "id") {
-            if declared.isEmpty || declared.contains(where: \.isWhitespace) {
+            if declared.isEmpty || declared.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
                 report(idNode, "id '\(declared)' must be non-empty and contain no spaces")
             } else {
                 id = declared
@@ -348,11 +373,11 @@ final class SceneReader {
             escape: keys["escape"].flatMap { effects($0, "escape") },
             magicTap: keys["magicTap"].flatMap { effects($0, "magicTap") },
             location: location(node),
-            keyLocations: keyLocations)
+            keyPositions: keyPositions)
     }
 
     /// `accessibilityElements`: ids that must be in the owner's subtree.
-    func readOrder(_ node: Node, allowed: Set<ElementID>, owner: String) -> [ElementID]? {
+    func readOrder(_ node: DocumentNode, allowed: Set<ElementID>, owner: String) -> [ElementID]? {
         guard let items = sequence(node, "accessibilityElements") else { return nil }
         var ids = [ElementID]()
         var seen = Set<ElementID>()
@@ -369,7 +394,7 @@ final class SceneReader {
         return ids
     }
 
-    func readTraits(_ node: Node) -> [TraitEntry] {
+    func readTraits(_ node: DocumentNode) -> [TraitEntry] {
         guard let items = sequence(node, "traits") else { return [] }
         var entries = [TraitEntry]()
         for item in items {
@@ -401,7 +426,7 @@ final class SceneReader {
         return "unknown trait '\(name)'\(suggestion(name, among: names)); expected one of: \(names.joined(separator: " "))"
     }
 
-    func readCustomActions(_ node: Node) -> [CustomActionTemplate] {
+    func readCustomActions(_ node: DocumentNode) -> [CustomActionTemplate] {
         guard let items = sequence(node, "customActions") else { return [] }
         return items.compactMap { item in
             guard let pairs = mapping(item, "a custom action") else { return nil }
@@ -413,7 +438,7 @@ final class SceneReader {
         }
     }
 
-    func readCustomContent(_ node: Node) -> [CustomContentTemplate] {
+    func readCustomContent(_ node: DocumentNode) -> [CustomContentTemplate] {
         guard let items = sequence(node, "customContent") else { return [] }
         return items.compactMap { item in
             guard let pairs = mapping(item, "a custom content entry") else { return nil }
@@ -430,7 +455,7 @@ final class SceneReader {
 
     static let effectKinds = ["set", "toggle", "add", "go", "announce", "post"]
 
-    func effects(_ node: Node, _ what: String) -> [Effect]? {
+    func effects(_ node: DocumentNode, _ what: String) -> [Effect]? {
         guard let items = sequence(node, what) else { return nil }
         var result = [Effect]()
         var failed = false
@@ -449,7 +474,7 @@ final class SceneReader {
         return failed ? nil : result
     }
 
-    func readEffect(kind: String, keyNode: Node, _ node: Node) -> Effect? {
+    func readEffect(kind: String, keyNode: DocumentNode, _ node: DocumentNode) -> Effect? {
         switch kind {
         case "set":
             guard let pairs = mapping(node, "set") else { return nil }
@@ -544,7 +569,7 @@ final class SceneReader {
         }
     }
 
-    func stateValue(named name: String, at node: Node) -> StateValue? {
+    func stateValue(named name: String, at node: DocumentNode) -> StateValue? {
         if let value = state[name] { return value }
         report(node, "unknown state name '\(name)'\(suggestion(name, among: Array(state.keys))); declare it under state:")
         return nil
@@ -552,7 +577,7 @@ final class SceneReader {
 
     // MARK: Tests
 
-    func readTest(_ node: Node) -> ScriptedTest? {
+    func readTest(_ node: DocumentNode) -> ScriptedTest? {
         guard let pairs = mapping(node, "a test") else { return nil }
         let keys = checkKeys(pairs, allowed: ["name", "settings", "steps"], in: "a test")
         let name = required(keys, "name", in: node, "the test's name").flatMap { string($0, "name") }
@@ -577,7 +602,7 @@ final class SceneReader {
         return ScriptedTest(name: name, settings: settings, steps: steps, location: location(node))
     }
 
-    func settingValue(_ node: Node, shape: SettingShape, name: String) -> StateValue? {
+    func settingValue(_ node: DocumentNode, shape: SettingShape, name: String) -> StateValue? {
         guard let value = scalarValue(node, "setting '\(name)'") else { return nil }
         switch (shape, value) {
         case (.seconds, .number(let seconds)) where seconds > 0: return value
@@ -595,7 +620,7 @@ final class SceneReader {
 
     static let stepKinds = ["press", "hold", "wait", "route", "key", "expect"]
 
-    func readStep(_ node: Node) -> TestStep? {
+    func readStep(_ node: DocumentNode) -> TestStep? {
         guard let pairs = mapping(node, "a step (one of \(SceneReader.stepKinds.joined(separator: ", ")))") else { return nil }
         guard pairs.count == 1, let (kind, keyNode, value) = pairs.first else {
             report(node, "a step is a mapping with one key (one of \(SceneReader.stepKinds.joined(separator: ", "))); write one step per list entry")
@@ -646,7 +671,7 @@ final class SceneReader {
         }
     }
 
-    func switchAction(_ node: Node) -> SwitchAction? {
+    func switchAction(_ node: DocumentNode) -> SwitchAction? {
         guard let name = string(node, "a switch action") else { return nil }
         if let action = SwitchAction(rawValue: name) { return action }
         let names = SwitchAction.allCases.map(\.rawValue)
@@ -654,7 +679,7 @@ final class SceneReader {
         return nil
     }
 
-    func readExpectation(_ node: Node) -> Expectation? {
+    func readExpectation(_ node: DocumentNode) -> Expectation? {
         guard let pairs = mapping(node, "expect") else { return nil }
         let keys = checkKeys(pairs, allowed: ["focus", "braille", "menu", "menuFocus", "screen", "state", "announcement", "scanning"], in: "expect")
         var expectation = Expectation()
@@ -696,31 +721,31 @@ final class SceneReader {
 
     // MARK: Typed readers
 
-    func describe(_ node: Node) -> String {
+    func describe(_ node: DocumentNode) -> String {
         switch node {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
-        case .scalar(let scalar):
+        case .scalar(let text, let isPlain, _):
+            let scalar = ScalarView(string: text, isPlain: isPlain)
             if isNull(scalar) { return "nothing (null)" }
             return "'\(scalar.string)'"
         }
     }
 
-    func isNull(_ scalar: Node.Scalar) -> Bool {
-        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    func isNull(_ scalar: ScalarView) -> Bool {
+        scalar.isPlain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
     /// A mapping's entries with string keys, in order. Reports non-string keys.
-    func mapping(_ node: Node, _ what: String) -> [(String, Node, Node)]? {
+    func mapping(_ node: DocumentNode, _ what: String) -> [(String, DocumentNode, DocumentNode)]? {
         guard visit(node) else { return nil }
-        guard case .mapping(let mapping) = node else {
+        guard case .mapping(let mapping, _) = node else {
             report(node, "expected a mapping for \(what), found \(describe(node))")
             return nil
         }
-        var result = [(String, Node, Node)]()
+        var result = [(String, DocumentNode, DocumentNode)]()
         for (key, value) in mapping {
-            guard case .scalar(let scalar) = key else {
+            guard let scalar = key.asScalar else {
                 report(key, "a key in \(what) must be a plain name, found \(describe(key))")
                 continue
             }
@@ -730,45 +755,46 @@ final class SceneReader {
     }
 
     /// Looks up the allowed keys; reports each unknown one with a suggestion.
-    func checkKeys(_ pairs: [(String, Node, Node)], allowed: [String], in what: String) -> [String: Node] {
-        var keys = [String: Node]()
+    func checkKeys(_ pairs: [(String, DocumentNode, DocumentNode)], allowed: [String], in what: String) -> MappingKeys {
+        var keys = MappingKeys()
+        keys.entries.reserveCapacity(pairs.count)
         for (key, keyNode, value) in pairs {
-            if allowed.contains(key) { keys[key] = value } else {
+            if allowed.contains(key) { keys.entries.append((key, value)) } else {
                 report(keyNode, "unknown key '\(key)' in \(what)\(suggestion(key, among: allowed)); expected one of: \(allowed.joined(separator: ", "))")
             }
         }
         return keys
     }
 
-    func required(_ keys: [String: Node], _ key: String, in node: Node, _ expected: String) -> Node? {
+    func required(_ keys: MappingKeys, _ key: String, in node: DocumentNode, _ expected: String) -> DocumentNode? {
         if let value = keys[key] { return value }
         report(node, "missing '\(key)': expected \(expected)")
         return nil
     }
 
-    func sequence(_ node: Node, _ what: String) -> [Node]? {
+    func sequence(_ node: DocumentNode, _ what: String) -> [DocumentNode]? {
         guard visit(node) else { return nil }
-        guard case .sequence(let sequence) = node else {
+        guard case .sequence(let sequence, _) = node else {
             report(node, "expected a list for \(what), found \(describe(node))")
             return nil
         }
-        return Array(sequence)
+        return sequence
     }
 
-    func string(_ node: Node, _ what: String) -> String? {
+    func string(_ node: DocumentNode, _ what: String) -> String? {
         guard visit(node) else { return nil }
-        guard case .scalar(let scalar) = node, !isNull(scalar) else {
+        guard let scalar = node.asScalar, !isNull(scalar) else {
             report(node, "expected a string for \(what), found \(describe(node))")
             return nil
         }
-        guard scalar.string.count <= limits.maxStringLength else {
+        guard scalar.string.utf8.count <= limits.maxStringLength || scalar.string.count <= limits.maxStringLength else {
             report(node, "\(what) is \(scalar.string.count) characters long; at most \(limits.maxStringLength) are accepted")
             return nil
         }
         return scalar.string
     }
 
-    func template(_ node: Node, _ what: String) -> TextTemplate? {
+    func template(_ node: DocumentNode, _ what: String) -> TextTemplate? {
         guard let text = string(node, what) else { return nil }
         do {
             let template = try TextTemplate(parsing: text)
@@ -784,7 +810,7 @@ final class SceneReader {
         }
     }
 
-    func condition(_ node: Node, _ what: String) -> StateCondition? {
+    func condition(_ node: DocumentNode, _ what: String) -> StateCondition? {
         guard let text = string(node, what) else { return nil }
         let negated = text.hasPrefix("!")
         let name = negated ? String(text.dropFirst()) : text
@@ -795,12 +821,12 @@ final class SceneReader {
         return StateCondition(name: name, negated: negated)
     }
 
-    func boolBinding(_ node: Node, _ what: String) -> BoolBinding? {
-        if case .scalar(let scalar) = node, scalar.style == .plain, scalar.string == "true" || scalar.string == "false" {
+    func boolBinding(_ node: DocumentNode, _ what: String) -> BoolBinding? {
+        if let scalar = node.asScalar, scalar.isPlain, scalar.string == "true" || scalar.string == "false" {
             return .constant(scalar.string == "true")
         }
         // A condition is a state name, so `1` or `yes please` is a wrong type, not an unknown name.
-        if case .scalar(let scalar) = node, !isNull(scalar),
+        if let scalar = node.asScalar, !isNull(scalar),
            TextTemplate.isValidName(scalar.string.hasPrefix("!") ? String(scalar.string.dropFirst()) : scalar.string) {
             return condition(node, what).map(BoolBinding.condition)
         }
@@ -808,23 +834,23 @@ final class SceneReader {
         return nil
     }
 
-    func bool(_ node: Node, _ what: String) -> Bool? {
-        if case .scalar(let scalar) = node, scalar.style == .plain, scalar.string == "true" || scalar.string == "false" {
+    func bool(_ node: DocumentNode, _ what: String) -> Bool? {
+        if let scalar = node.asScalar, scalar.isPlain, scalar.string == "true" || scalar.string == "false" {
             return scalar.string == "true"
         }
         report(node, "expected true or false for \(what), found \(describe(node))")
         return nil
     }
 
-    func number(_ node: Node, _ what: String) -> Double? {
-        if case .scalar(let scalar) = node, scalar.style == .plain, let value = parseNumber(scalar.string) {
+    func number(_ node: DocumentNode, _ what: String) -> Double? {
+        if let scalar = node.asScalar, scalar.isPlain, let value = parseNumber(scalar.string) {
             return value
         }
         report(node, "expected a number for \(what), found \(describe(node))")
         return nil
     }
 
-    func numberList(_ node: Node, count: Int, _ what: String, _ shape: String) -> [Double]? {
+    func numberList(_ node: DocumentNode, count: Int, _ what: String, _ shape: String) -> [Double]? {
         guard let items = sequence(node, "\(what) \(shape)") else { return nil }
         guard items.count == count else {
             report(node, "\(what) has \(items.count) numbers; expected \(count): \(shape)")
@@ -836,18 +862,18 @@ final class SceneReader {
 
     /// A state or setting value: plain true/false is a boolean, a plain number a number, anything
     /// else a string (quote "true" or "5" to make them strings).
-    func scalarValue(_ node: Node, _ what: String) -> StateValue? {
+    func scalarValue(_ node: DocumentNode, _ what: String) -> StateValue? {
         guard visit(node) else { return nil }
-        guard case .scalar(let scalar) = node, !isNull(scalar) else {
+        guard let scalar = node.asScalar, !isNull(scalar) else {
             report(node, "expected true/false, a number or a string for \(what), found \(describe(node))")
             return nil
         }
-        if scalar.style == .plain {
+        if scalar.isPlain {
             if scalar.string == "true" { return .bool(true) }
             if scalar.string == "false" { return .bool(false) }
             if let number = parseNumber(scalar.string) { return .number(number) }
         }
-        guard scalar.string.count <= limits.maxStringLength else {
+        guard scalar.string.utf8.count <= limits.maxStringLength || scalar.string.count <= limits.maxStringLength else {
             report(node, "\(what) is \(scalar.string.count) characters long; at most \(limits.maxStringLength) are accepted")
             return nil
         }
@@ -889,4 +915,27 @@ func editDistance(_ a: String, _ b: String) -> Int {
         (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
+}
+
+/// A scalar's text and whether it was written plain (unquoted).
+struct ScalarView {
+    var string: String
+    var isPlain: Bool
+}
+
+extension DocumentNode {
+    var asScalar: ScalarView? {
+        if case .scalar(let text, let isPlain, _) = self { return ScalarView(string: text, isPlain: isPlain) }
+        return nil
+    }
+}
+
+/// The known keys of one mapping, in file order. A mapping has a handful of keys, so a linear
+/// search beats hashing them into a dictionary for every element.
+struct MappingKeys {
+    var entries: [(key: String, value: DocumentNode)] = []
+
+    subscript(_ key: String) -> DocumentNode? {
+        entries.first { $0.key == key }?.value
+    }
 }

@@ -27,9 +27,24 @@ public struct TextTemplate: Hashable, Sendable {
     }
 
     public init(parsing text: String) throws(SyntaxError) {
+        // Most labels have no binding: skip the character walk.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
+            self.parts = text.isEmpty ? [] : [.literal(text)]
+            return
+        }
+        do {
+            self.parts = try TextTemplate.parseParts(Array(text.unicodeScalars))
+        } catch {
+            // Offsets are found in Unicode scalars; report them in characters, as editors count.
+            let scalars = text.unicodeScalars
+            let at = scalars.index(scalars.startIndex, offsetBy: min(error.offset, scalars.count))
+            throw SyntaxError(offset: text.distance(from: text.startIndex, to: at), message: error.message)
+        }
+    }
+
+    static func parseParts(_ characters: [Unicode.Scalar]) throws(SyntaxError) -> [Part] {
         var parts = [Part]()
         var literal = ""
-        let characters = Array(text)
         var index = 0
         func flushLiteral() {
             if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
@@ -45,7 +60,7 @@ public struct TextTemplate: Hashable, Sendable {
                 continue
             }
             guard character == "{" else {
-                literal.append(character)
+                literal.unicodeScalars.append(character)
                 index += 1
                 continue
             }
@@ -58,7 +73,7 @@ public struct TextTemplate: Hashable, Sendable {
             index += 1
             var name = ""
             while index < characters.count, characters[index] != "}", characters[index] != "?" {
-                name.append(characters[index])
+                name.unicodeScalars.append(characters[index])
                 index += 1
             }
             guard index < characters.count else {
@@ -81,8 +96,8 @@ public struct TextTemplate: Hashable, Sendable {
             var closed = false
             while index < characters.count {
                 let c = characters[index]
-                if c == "\\", index + 1 < characters.count, "\\:{}".contains(characters[index + 1]) {
-                    current.append(characters[index + 1])
+                if c == "\\", index + 1 < characters.count, "\\:{}".unicodeScalars.contains(characters[index + 1]) {
+                    current.unicodeScalars.append(characters[index + 1])
                     index += 2
                     continue
                 }
@@ -100,7 +115,7 @@ public struct TextTemplate: Hashable, Sendable {
                     index += 1
                     break
                 }
-                current.append(c)
+                current.unicodeScalars.append(c)
                 index += 1
             }
             guard closed else { throw SyntaxError(offset: start, message: "'{\(name)?' is not closed by '}'") }
@@ -111,7 +126,7 @@ public struct TextTemplate: Hashable, Sendable {
             parts.append(.choice(name, whenTrue: branches[0], whenFalse: current))
         }
         flushLiteral()
-        self.parts = parts
+        return parts
     }
 
     /// State names the template reads.

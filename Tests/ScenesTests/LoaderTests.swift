@@ -344,8 +344,8 @@ struct LoaderTests {
         let scene = try LoaderSupport.load(everything)
         let title = try #require(scene.allElementTemplates.first { $0.id == "title" })
         #expect(title.location == Scenes.SourceLocation(file: LoaderSupport.file, line: 19, column: 9))
-        #expect(title.keyLocations["label"] == Scenes.SourceLocation(file: LoaderSupport.file, line: 20, column: 9))
-        #expect(title.keyLocations["sortPriority"]?.line == 28)
+        #expect(title.location(of: "label") == Scenes.SourceLocation(file: LoaderSupport.file, line: 20, column: 9))
+        #expect(title.location(of: "sortPriority").line == 28)
         let main = try #require(scene.screenTemplate(named: "main"))
         #expect(main.location == Scenes.SourceLocation(file: LoaderSupport.file, line: 14, column: 5))
     }

@@ -28,9 +28,14 @@ public enum ReadingOrder {
     /// `Visibility.accessibilityTree`. Containers appear as groups with their navigation style;
     /// `NavigationGrouping.resolve` then applies `separate`.
     public static func nodes(of container: Element) -> [ScanNode] {
+        // The id index is only needed to resolve explicit orders; most trees have none.
         var index = [ElementID: Element]()
-        indexSubtree(container, into: &index)
+        if hasExplicitOrder(container) { indexSubtree(container, into: &index) }
         return nodes(of: container, index: index)
+    }
+
+    static func hasExplicitOrder(_ element: Element) -> Bool {
+        element.accessibilityElements != nil || element.children.contains(where: hasExplicitOrder)
     }
 
     static func nodes(of container: Element, index: [ElementID: Element]) -> [ScanNode] {
