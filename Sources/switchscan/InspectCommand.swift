@@ -44,7 +44,8 @@ struct InspectCommand: ParsableCommand {
         let nodes = resolved.scanNodes()
         if json {
             let report = InspectionJSON(
-                scene: scene.title, file: self.scene, screen: name, size: [scene.size.width, scene.size.height],
+                scene: scene.title, file: self.scene, screen: name, title: scene.screenTemplate(named: name)?.title,
+                size: [scene.size.width, scene.size.height],
                 items: nodes.map { InspectionJSON.Entry($0, group: nil) })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -79,7 +80,7 @@ struct InspectCommand: ParsableCommand {
 enum InspectionText {
     static func render(scene: Scene, screen: String, nodes: [ScanNode]) -> String {
         var lines = [
-            "\(scene.title) — screen \(screen) (\(formatPoints(scene.size.width))×\(formatPoints(scene.size.height)))",
+            "\(scene.title) — screen \(screen)\(scene.screenTemplate(named: screen)?.title.map { " \"\($0)\"" } ?? "") (\(formatPoints(scene.size.width))×\(formatPoints(scene.size.height)))",
             "\(nodes.count) scan entries, \(nodes.flatMap(\.items).count) items",
         ]
         func add(_ node: ScanNode, number: String, depth: Int) {
@@ -123,8 +124,21 @@ struct InspectionJSON: Encodable {
     var scene: String
     var file: String
     var screen: String
+    var title: String?
     var size: [Double]
     var items: [Entry]
+
+    enum CodingKeys: String, CodingKey { case scene, file, screen, title, size, items }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scene, forKey: .scene)
+        try container.encode(file, forKey: .file)
+        try container.encode(screen, forKey: .screen)
+        try container.encode(title, forKey: .title)
+        try container.encode(size, forKey: .size)
+        try container.encode(items, forKey: .items)
+    }
 
     struct Entry: Encodable {
         var kind: String
@@ -133,6 +147,7 @@ struct InspectionJSON: Encodable {
         var value: String?
         var hint: String?
         var traits: [String]
+        var language: String?
         var frame: [Double]?
         var group: String?
         var navigationStyle: String?
@@ -147,6 +162,7 @@ struct InspectionJSON: Encodable {
             value = element.value
             hint = element.hint
             traits = element.traits.names
+            language = element.language
             frame = element.resolvedFrame.map { [$0.x, $0.y, $0.width, $0.height] }
             self.group = group
             navigationStyle = node.isGroup ? element.navigationStyle.rawValue : nil
@@ -155,7 +171,7 @@ struct InspectionJSON: Encodable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case kind, id, label, value, hint, traits, frame, group, navigationStyle, customActions, items
+            case kind, id, label, value, hint, traits, language, frame, group, navigationStyle, customActions, items
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -166,6 +182,7 @@ struct InspectionJSON: Encodable {
             try container.encode(value, forKey: .value)
             try container.encode(hint, forKey: .hint)
             try container.encode(traits, forKey: .traits)
+            try container.encode(language, forKey: .language)
             try container.encode(frame, forKey: .frame)
             try container.encode(group, forKey: .group)
             try container.encode(customActions, forKey: .customActions)

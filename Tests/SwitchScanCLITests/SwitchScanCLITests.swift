@@ -12,7 +12,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr == "")
         let expected = """
-            Switch Control groups — screen main (390×844)
+            Switch Control groups — screen main \"Switch Control groups (UIKit)\" (390×844)
             4 scan entries, 6 items
             1 group test-wrap (combined)  frame [20, 100, 350, 44]
               1.1 test-1  label "Test 1"  traits [button]  frame [20, 100, 170, 44]
@@ -31,7 +31,7 @@ import Testing
         let result = try CLI.run(["inspect", "Scenarios/switch-control-groups.yaml", "--screen", "hidden"])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdoutLines
-        #expect(lines.first == "Switch Control groups — screen hidden (390×844)")
+        #expect(lines.first == "Switch Control groups — screen hidden \"Switch Control groups (no root list; Btn 3 and Btn 4 hidden)\" (390×844)")
         #expect(lines.dropFirst().first == "4 scan entries, 6 items")
         // Entries and their children, by id, in scan order.
         let ids = lines.dropFirst(2).map { line -> String in
@@ -126,6 +126,18 @@ import Testing
         // Groups say how they are navigated; items do not.
         let rawItems = try #require(root["items"] as? [[String: Any]])
         #expect(rawItems.map { $0["navigationStyle"] as? String } == ["combined", nil, nil, "combined"])
+    }
+
+    @Test func jsonCarriesTitleAndLanguage() throws {
+        let result = try CLI.run(["inspect", "--json", "Scenarios/french-label.yaml"])
+        #expect(result.status == 0, "\(result)")
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "the report is an object")
+        let items = try #require(root["items"] as? [[String: Any]])
+        let languages = Dictionary(uniqueKeysWithValues: items.map { ($0["id"] as? String ?? "", $0["language"] as? String ?? "") })
+        #expect(languages["my-label"] == "fr")
+        #expect(languages["open-button"] == "en-US")
+        #expect(root.keys.contains("title"))
     }
 
     @Test func jsonIsDecodable() throws {
