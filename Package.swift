@@ -22,19 +22,29 @@ let package = Package(
         .target(name: "AccessibilityModel"),
         // Pure: the scene file contract → model + behaviour (state, bindings, effects), and the guideline audit.
         .target(name: "Scenes", dependencies: [
-            "AccessibilityModel",
+            "AccessibilityModel", "SwitchInput",
             .product(name: "Yams", package: "Yams"),
         ]),
+        // Pure: switch edges → switch actions (debounce, hold duration, ignore repeat, long press).
+        .target(name: "SwitchInput"),
+        // Pure: the line a braille display shows for an item, a group, a menu entry, a message.
+        .target(name: "BrailleFormatting", dependencies: ["AccessibilityModel"]),
+        // Pure: the item-mode scanning engine (events in, actions out, timers as actions), its
+        // settings, automatic grouping, scan cost, and the session that joins engine and scene.
+        .target(name: "Scanning", dependencies: ["AccessibilityModel", "Scenes", "SwitchInput", "BrailleFormatting"]),
         // The CLI: thin; reads files and prints.
         .executableTarget(name: "switchscan", dependencies: [
-            "AccessibilityModel", "Scenes",
+            "AccessibilityModel", "Scenes", "Scanning",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Benchmarks print figures; they are never run as tests.
-        .executableTarget(name: "switchscan-bench", dependencies: ["AccessibilityModel", "Scenes"], path: "Benchmarks/switchscan-bench"),
+        .executableTarget(name: "switchscan-bench", dependencies: ["AccessibilityModel", "Scenes", "Scanning"], path: "Benchmarks/switchscan-bench"),
 
         .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "AccessibilityModel"]),
+        .testTarget(name: "SwitchInputTests", dependencies: ["SwitchInput"]),
+        .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput"]),
         .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan"]),
     ]
 )

@@ -1,4 +1,5 @@
 import AccessibilityModel
+@_exported import enum SwitchInput.SwitchAction
 
 /// A scene file, loaded: an interface as element templates plus its behaviour and tests.
 /// Templates hold bindings; `Scene.screen(_:state:)` resolves them into model elements.
@@ -157,10 +158,6 @@ public struct ElementTemplate: Sendable {
     }
 }
 
-/// The switch actions of `scanning.md`, as scene tests and configuration files name them.
-public enum SwitchAction: String, Hashable, Sendable, CaseIterable {
-    case select, next, previous, menu, tap, escape, stop
-}
 
 /// A scripted test: settings, then steps run in virtual time on a fresh copy of the scene.
 public struct ScriptedTest: Sendable {

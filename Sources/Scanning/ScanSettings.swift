@@ -1,0 +1,108 @@
+import AccessibilityModel
+import Scenes
+
+/// Switch Control's scanning settings (`shared/design/scanning.md`), typed. Times in seconds;
+/// nil means the option is off.
+public struct ScanSettings: Hashable, Sendable {
+    public enum Style: String, Hashable, Sendable, CaseIterable { case auto, manual, singleSwitchStep }
+    public enum TapBehavior: String, Hashable, Sendable, CaseIterable { case `default`, autoTap, alwaysTap }
+    public enum FocusAfterTap: String, Hashable, Sendable, CaseIterable { case first, current }
+
+    public var scanning: Style = .auto
+    /// Seconds per step in `auto`.
+    public var autoScanningTime: Double = 1.0
+    /// Extra time on the first item of every cycle and after entering a group.
+    public var pauseOnFirstItem: Double?
+    /// Full cycles before scanning stops (and the highlight hides).
+    public var loops: Int = 4
+    /// While next/previous is held, repeat every N seconds.
+    public var moveRepeat: Double?
+    /// A press held this long performs the switch's long-press action; short presses then act on release.
+    public var longPress: Double?
+    /// A press counts only once held this long.
+    public var holdDuration: Double?
+    /// Presses within this time after an accepted press are ignored.
+    public var ignoreRepeat: Double?
+    public var tapBehavior: TapBehavior = .default
+    /// Window for `autoTap`: a second select within it opens the menu.
+    public var autoTapTime: Double = 0.75
+    public var focusedItemAfterTap: FocusAfterTap = .first
+    /// Automatic grouping on/off.
+    public var groupItems: Bool = true
+    /// `singleSwitchStep`: staying still this long selects.
+    public var dwellTime: Double = 2.0
+    /// State flips closer than this to the previous edge are contact bounce.
+    public var debounceTime: Double? = 0.025
+    /// A press within this time of the highlight moving is ignored (users press before they perceive).
+    public var minimumDisplayTime: Double?
+    /// Include hints on the braille line.
+    public var brailleHints: Bool = false
+    /// How long an announcement or page-scrolled message stays on the display.
+    public var flashDuration: Double = 4.0
+
+    public init() {}
+
+    /// An error in a named setting, for reports that add the file and line.
+    public struct SettingError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var name: String
+        public var message: String
+        public var description: String { "setting '\(name)': \(message)" }
+    }
+
+    /// Applies a setting by its `scanning.md` name. Values are those the scene loader accepts
+    /// (`SettingNames`): numbers in seconds, booleans, `off` (read as false), choice names.
+    public mutating func set(_ name: String, _ value: StateValue) throws(SettingError) {
+        func seconds() throws(SettingError) -> Double {
+            guard case .number(let number) = value, number > 0 else {
+                throw SettingError(name: name, message: "expected a positive number of seconds, found \(value)")
+            }
+            return number
+        }
+        func secondsOrOff() throws(SettingError) -> Double? {
+            switch value {
+            case .bool(false): return nil
+            case .number(let number) where number == 0: return nil
+            case .number(let number) where number > 0: return number
+            case .bool(true): return nil
+            default: throw SettingError(name: name, message: "expected a number of seconds or off, found \(value)")
+            }
+        }
+        func choice<T: RawRepresentable & CaseIterable>(_: T.Type) throws(SettingError) -> T where T.RawValue == String {
+            guard case .string(let text) = value, let option = T(rawValue: text) else {
+                throw SettingError(name: name, message: "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), found \(value)")
+            }
+            return option
+        }
+        func bool() throws(SettingError) -> Bool {
+            guard case .bool(let flag) = value else { throw SettingError(name: name, message: "expected true or false, found \(value)") }
+            return flag
+        }
+        switch name {
+        case "scanning": scanning = try choice(Style.self)
+        case "autoScanningTime": autoScanningTime = try seconds()
+        case "pauseOnFirstItem":
+            // `true` turns it on with one extra step's time, as iOS's switch does.
+            if case .bool(true) = value { pauseOnFirstItem = autoScanningTime } else { pauseOnFirstItem = try secondsOrOff() }
+        case "loops":
+            guard case .number(let count) = value, count >= 1, count == count.rounded() else {
+                throw SettingError(name: name, message: "expected a whole number of at least 1, found \(value)")
+            }
+            loops = Int(count)
+        case "moveRepeat": moveRepeat = try secondsOrOff()
+        case "longPress":
+            if case .bool(true) = value { longPress = 1.0 } else { longPress = try secondsOrOff() }
+        case "holdDuration": holdDuration = try secondsOrOff()
+        case "ignoreRepeat": ignoreRepeat = try secondsOrOff()
+        case "tapBehavior": tapBehavior = try choice(TapBehavior.self)
+        case "autoTapTime": autoTapTime = try seconds()
+        case "focusedItemAfterTap": focusedItemAfterTap = try choice(FocusAfterTap.self)
+        case "groupItems": groupItems = try bool()
+        case "dwellTime": dwellTime = try seconds()
+        case "debounceTime": debounceTime = try secondsOrOff()
+        case "minimumDisplayTime": minimumDisplayTime = try secondsOrOff()
+        case "brailleHints": brailleHints = try bool()
+        case "flashDuration": flashDuration = try seconds()
+        default: throw SettingError(name: name, message: "unknown setting")
+        }
+    }
+}
