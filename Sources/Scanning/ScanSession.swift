@@ -1,0 +1,298 @@
+import AccessibilityModel
+import BrailleFormatting
+import Scenes
+import SwitchInput
+
+/// One line of the trace: what happened, when (seconds since the session started).
+public struct TraceEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// A switch edge; `reason` says why it was rejected.
+        case input(switchID: SwitchID, edge: String, accepted: Bool, reason: String?)
+        case highlight(id: ElementID?, label: String?)
+        case menu(entries: [String], focus: Int?)
+        case perform(id: ElementID?, action: String)
+        case screen(name: String)
+        case announcement(text: String)
+        case braille(text: String)
+        /// A switch action the scanner did not act on, and why.
+        case ignored(action: String, reason: String)
+        case scanning(running: Bool)
+    }
+
+    public var time: Double
+    public var kind: Kind
+}
+
+/// A scene operated by the scanner: the scene's state, the engine, the input stabilisation and
+/// the braille line, joined. It is pure: the host gives it switch edges and the time, and
+/// schedules what `nextDeadline` says. Scripted tests drive it in virtual time; the live runtime
+/// with the monotonic clock. Both go through exactly this code.
+public struct ScanSession: Sendable {
+    public let scene: Scene
+    public private(set) var settings: ScanSettings
+    public private(set) var sceneState: SceneState
+    public private(set) var engine: ScanningEngine
+    public private(set) var stabilizer: Stabilizer
+    public private(set) var time: Double
+    /// The last announcement or page-scrolled message, for test expectations.
+    public private(set) var lastAnnouncement: String?
+    /// The line on the braille display, before translation to dots.
+    public private(set) var brailleText: String = ""
+
+    enum TimerKey: Hashable, Sendable {
+        case engine(ScanTimer)
+        case input(StabilizerTimer)
+    }
+
+    private var timers: [TimerKey: Double] = [:]
+    private let formatter: BrailleFormatter
+
+    /// One virtual switch per action, named after it: what scripted tests press.
+    public static let actionSwitches: [SwitchID: SwitchBinding] = Dictionary(
+        uniqueKeysWithValues: SwitchAction.allCases.map { ($0.rawValue, SwitchBinding(action: $0)) })
+
+    public init(
+        scene: Scene, settings: ScanSettings, bindings: [SwitchID: SwitchBinding] = ScanSession.actionSwitches,
+        pulseOnly: Bool = false, time: Double = 0
+    ) {
+        self.scene = scene
+        self.settings = settings
+        self.sceneState = SceneState(scene: scene)
+        self.engine = ScanningEngine(settings: settings)
+        self.stabilizer = Stabilizer(
+            configuration: Stabilizer.Configuration(
+                debounceTime: settings.debounceTime, holdDuration: settings.holdDuration,
+                ignoreRepeat: settings.ignoreRepeat, longPress: settings.longPress, pulseOnly: pulseOnly),
+            bindings: bindings)
+        self.time = time
+        self.formatter = BrailleFormatter(showHints: settings.brailleHints)
+    }
+
+    // MARK: State, for outputs and expectations
+
+    public var screen: String { sceneState.screen }
+    public var state: [String: StateValue] { sceneState.values }
+    public var focusID: ElementID? { engine.highlight.focusID }
+    public var menuTitles: [String]? { engine.menu?.entries.map(\.title) }
+    public var menuFocusTitle: String? { engine.menu.map { $0.entries[$0.focus].title } }
+    public var isScanning: Bool { engine.isRunning }
+    /// The earliest pending timer, which the host must fire with `advance(to:)`.
+    public var nextDeadline: Double? { timers.values.min() }
+
+    // MARK: Driving
+
+    /// Shows the start screen.
+    public mutating func start() -> [TraceEvent] {
+        var trace = [TraceEvent(time: time, kind: .screen(name: sceneState.screen))]
+        trace += apply(engine.handle(.structureChanged(currentStructure(), .initial, time: time)))
+        trace += updateBraille()
+        return trace
+    }
+
+    /// A switch edge from any source (a device, a recording, a scripted test).
+    public mutating func input(_ edge: SwitchEdge) -> [TraceEvent] {
+        var trace = [TraceEvent]()
+        if edge.time > time { trace += advance(to: edge.time) }
+        let outputs = stabilizer.handle(edge)
+        let rejected = outputs.contains { if case .rejected = $0 { return true } else { return false } }
+        if !rejected {
+            trace.append(TraceEvent(time: time, kind: .input(switchID: edge.switchID, edge: edgeName(edge.kind), accepted: true, reason: nil)))
+        }
+        trace += applyInput(outputs)
+        trace += updateBraille()
+        return trace
+    }
+
+    /// The switch device is gone: every switch that was down is released.
+    public mutating func releaseAllSwitches() -> [TraceEvent] {
+        var trace = applyInput(stabilizer.releaseAll(at: time))
+        trace += updateBraille()
+        return trace
+    }
+
+    /// Lets time pass to `target`, firing every timer due on the way, in order.
+    public mutating func advance(to target: Double) -> [TraceEvent] {
+        var trace = [TraceEvent]()
+        while let (key, deadline) = timers.min(by: { $0.value < $1.value || ($0.value == $1.value && order($0.key) < order($1.key)) }),
+              deadline <= target {
+            timers[key] = nil
+            time = max(time, deadline)
+            switch key {
+            case .engine(let timer):
+                trace += apply(engine.handle(.timerFired(timer, time: time)))
+            case .input(let timer):
+                trace += applyInput(stabilizer.timerFired(timer, at: time))
+            }
+            trace += updateBraille()
+        }
+        time = max(time, target)
+        return trace
+    }
+
+    /// Input timers fire before the engine's at the same instant: a press completes first.
+    private func order(_ key: TimerKey) -> Int {
+        if case .input = key { return 0 }
+        return 1
+    }
+
+    // MARK: Wiring
+
+    private func edgeName(_ kind: SwitchEdge.Kind) -> String {
+        switch kind {
+        case .down: return "down"
+        case .up: return "up"
+        case .repeat: return "repeat"
+        }
+    }
+
+    private mutating func applyInput(_ outputs: [StabilizerOutput]) -> [TraceEvent] {
+        var trace = [TraceEvent]()
+        for output in outputs {
+            switch output {
+            case let .began(action, _, at):
+                trace += apply(engine.handle(.began(action, time: at)))
+            case let .ended(action, _, at):
+                trace += apply(engine.handle(.ended(action, time: at)))
+            case let .rejected(edge, reason):
+                trace.append(TraceEvent(time: time, kind: .input(
+                    switchID: edge.switchID, edge: edgeName(edge.kind), accepted: false, reason: reason.rawValue)))
+            case let .schedule(timer, at):
+                timers[.input(timer)] = at
+            case let .cancel(timer):
+                timers[.input(timer)] = nil
+            }
+        }
+        return trace
+    }
+
+    private mutating func apply(_ actions: [ScanAction]) -> [TraceEvent] {
+        var trace = [TraceEvent]()
+        for action in actions {
+            switch action {
+            case .highlight(let highlight):
+                let element: Element? = {
+                    switch highlight {
+                    case .entry(let node), .groupExit(let node): return node.element
+                    default: return nil
+                    }
+                }()
+                trace.append(TraceEvent(time: time, kind: .highlight(id: element?.id, label: element?.label)))
+            case .menu(let entries, let focus):
+                trace.append(TraceEvent(time: time, kind: .menu(entries: entries.map(\.title), focus: focus)))
+            case .menuClosed:
+                trace.append(TraceEvent(time: time, kind: .menu(entries: [], focus: nil)))
+            case .perform(let command, let element):
+                trace.append(TraceEvent(time: time, kind: .perform(id: element?.id, action: command.description)))
+                trace += perform(command, on: element)
+            case .flash(let text, _):
+                trace.append(TraceEvent(time: time, kind: .announcement(text: text)))
+            case .flashEnded:
+                break
+            case .schedule(let timer, let at):
+                timers[.engine(timer)] = at
+            case .cancel(let timer):
+                timers[.engine(timer)] = nil
+            case .scanning(let running):
+                trace.append(TraceEvent(time: time, kind: .scanning(running: running)))
+            case .ignored(let action, let reason):
+                trace.append(TraceEvent(time: time, kind: .ignored(action: action.rawValue, reason: reason)))
+            }
+        }
+        return trace
+    }
+
+    /// Runs the scene's behaviour for a command, then tells the engine what changed.
+    private mutating func perform(_ command: ElementCommand, on element: Element?) -> [TraceEvent] {
+        guard let screen = sceneState.resolvedScreen(in: scene) else { return [] }
+        let present = Visibility.presentTree(screen.root)
+        let effects: [Effect]? = {
+            switch command {
+            case .activate:
+                guard let element, let target = Activation.target(of: element, in: screen.root) else { return nil }
+                return target.activate
+            case .increment: return element?.increment
+            case .decrement: return element?.decrement
+            case .customAction(let name): return element?.customActions.first { $0.name == name }?.effects
+            case .escape: return nearest(\.escape, from: element, in: present)
+            case .magicTap: return nearest(\.magicTap, from: element, in: present)
+            }
+        }()
+        guard let effects else { return [] }
+        let previousScreen = sceneState.screen
+        let notifications = sceneState.perform(effects)
+        var trace = [TraceEvent]()
+        if sceneState.screen != previousScreen {
+            trace.append(TraceEvent(time: time, kind: .screen(name: sceneState.screen)))
+        }
+        // One structure change for the whole behaviour: a screen change wins over a layout change.
+        var change = StructureChange.refreshed
+        for notification in notifications {
+            switch notification.kind {
+            case .screenChanged: change = .screenChanged(focus: notification.focus)
+            case .layoutChanged:
+                if case .screenChanged = change { continue }
+                change = .layoutChanged(focus: notification.focus)
+            case .announcement, .pageScrolled: continue
+            }
+        }
+        trace += apply(engine.handle(.structureChanged(currentStructure(), change, time: time)))
+        for notification in notifications where notification.kind == .announcement || notification.kind == .pageScrolled {
+            guard let text = notification.text else { continue }
+            lastAnnouncement = text
+            trace += apply(engine.handle(.message(text, time: time)))
+        }
+        return trace
+    }
+
+    /// The effects of the element's own handler, else its nearest ancestor's, else the screen's.
+    private func nearest(_ handler: KeyPath<Element, [Effect]?>, from element: Element?, in root: Element) -> [Effect]? {
+        guard let element else { return root[keyPath: handler] }
+        func search(_ node: Element, inherited: [Effect]?) -> [Effect]?? {
+            let own = node[keyPath: handler] ?? inherited
+            if node.id == element.id { return .some(own) }
+            for child in node.children {
+                if let found = search(child, inherited: own) { return found }
+            }
+            return nil
+        }
+        return search(root, inherited: nil) ?? root[keyPath: handler]
+    }
+
+    /// The current screen's scan structure, with automatic grouping when it is on.
+    public func currentStructure() -> ScanStructure {
+        guard let screen = sceneState.resolvedScreen(in: scene) else { return ScanStructure(nodes: []) }
+        var nodes = screen.scanNodes(groupAutomatic: settings.groupItems)
+        if settings.groupItems { nodes = AutomaticGrouping.group(nodes) }
+        var escapable = Set<ElementID>()
+        func walk(_ element: Element, handled: Bool) {
+            let handles = handled || element.escape != nil
+            if handles { escapable.insert(element.id) }
+            for child in element.children { walk(child, handled: handles) }
+        }
+        let present = Visibility.presentTree(screen.root)
+        walk(present, handled: false)
+        return ScanStructure(
+            nodes: nodes, escapable: escapable, screenHandlesEscape: screen.root.escape != nil,
+            screenHandlesMagicTap: screen.root.magicTap != nil)
+    }
+
+    /// Recomputes the braille line; a trace line when it changed.
+    private mutating func updateBraille() -> [TraceEvent] {
+        let text: String
+        if let flash = engine.flashMessage {
+            text = formatter.message(flash).text
+        } else if let menu = engine.menu {
+            text = formatter.menuEntry(menu.entries[menu.focus].title).text
+        } else {
+            switch engine.highlight {
+            case .none: text = ""
+            case .menuButton: text = formatter.menuEntry("Scanner menu").text
+            case .entry(let node): text = formatter.line(for: node).text
+            case .groupExit(let node): text = formatter.exitLine(for: node).text
+            }
+        }
+        guard text != brailleText else { return [] }
+        brailleText = text
+        return [TraceEvent(time: time, kind: .braille(text: text))]
+    }
+}

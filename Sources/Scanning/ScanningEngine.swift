@@ -1,0 +1,637 @@
+import AccessibilityModel
+import SwitchInput
+
+/// Switch Control's item mode as a sans-IO state machine.
+///
+/// It is told what happens (switch actions that began or ended, timers that fired, the scan
+/// structure changing, messages to flash), each with its time, and returns what to do:
+/// highlight, open or move the menu, perform a command on an element, flash a message, schedule
+/// or cancel a timer. It never reads a clock and never sleeps, so scripted tests drive it in
+/// virtual time and the runtime with the monotonic clock, through the same code.
+///
+/// Walking: a level is a list of entries (items and groups). In a group, after the last child
+/// the group's outline is highlighted (`Highlight.groupExit`): selecting it leaves the group.
+/// At the top level with `alwaysTap`, the menu button takes that place. A full pass over a level
+/// is a cycle; after `loops` cycles without a selection a group is left, the menu closes, and at
+/// the top level scanning stops with the highlight hidden (any switch then starts again).
+public struct ScanningEngine: Sendable {
+    public private(set) var settings: ScanSettings
+
+    /// One level of the walk: the entries, where the highlight is, how many cycles passed.
+    struct Level: Hashable, Sendable {
+        var entries: [ScanNode]
+        /// nil at the top level.
+        var group: ScanNode?
+        /// `entries.count` means the terminal position: the group's exit, or the menu button.
+        var index: Int
+        var cycles: Int
+    }
+
+    struct MenuState: Hashable, Sendable {
+        /// nil for the screen's menu (reached from the menu button).
+        var item: Element?
+        var entries: [MenuEntry]
+        var index: Int
+        var cycles: Int
+    }
+
+    enum Phase: Hashable, Sendable {
+        /// No structure yet, or a screen without items.
+        case empty
+        case scanning
+        /// The loops ran out: highlight hidden; any switch starts again.
+        case stopped
+        /// The stop switch paused scanning: highlight kept, no timer.
+        case paused
+        case menu(MenuState)
+        /// `autoTap`: a select on an item waits for a second one.
+        case autoTapPending(Element)
+    }
+
+    private var structure = ScanStructure(nodes: [])
+    private var levels: [Level] = []
+    private var phase: Phase = .empty
+    private var highlightTime = 0.0
+    private var flashText: String?
+    /// After a tap, where the highlight goes when the scene reports back.
+    private var pendingFocusAfterTap: ScanSettings.FocusAfterTap?
+    private var heldMove: SwitchAction?
+
+    public init(settings: ScanSettings) {
+        self.settings = settings
+    }
+
+    // MARK: State, for outputs and tests
+
+    public var highlight: Highlight {
+        switch phase {
+        case .empty, .stopped: return .none
+        default: return currentHighlight
+        }
+    }
+
+    /// The open menu's entries and focused index.
+    public var menu: (entries: [MenuEntry], focus: Int)? {
+        if case .menu(let state) = phase { return (state.entries, state.index) }
+        return nil
+    }
+
+    /// The element the menu was opened for.
+    public var menuItem: Element? {
+        if case .menu(let state) = phase { return state.item }
+        return nil
+    }
+
+    public var isRunning: Bool {
+        switch phase {
+        case .stopped, .paused, .empty: return false
+        default: return true
+        }
+    }
+
+    public var flashMessage: String? { flashText }
+
+    // MARK: Events
+
+    public mutating func handle(_ event: ScanEvent) -> [ScanAction] {
+        switch event {
+        case let .structureChanged(structure, change, time): return structureChanged(structure, change, at: time)
+        case let .began(action, time): return began(action, at: time)
+        case let .ended(action, time): return ended(action, at: time)
+        case let .timerFired(timer, time): return timerFired(timer, at: time)
+        case let .message(text, time): return flash(text, at: time)
+        }
+    }
+
+    // MARK: Switch actions
+
+    private mutating func began(_ action: SwitchAction, at time: Double) -> [ScanAction] {
+        switch phase {
+        case .empty:
+            return [.ignored(action, reason: "the screen has no item to scan")]
+        case .stopped:
+            // Any switch starts scanning again, from the first entry; the press does nothing else.
+            return restart(at: time)
+        case .paused:
+            if action == .stop { return resume(at: time) }
+            return [.ignored(action, reason: "scanning is paused (the stop switch resumes it)")]
+        case .menu(var menu):
+            return menuAction(action, &menu, at: time)
+        case .autoTapPending(let item):
+            if action == .select {
+                // A second select within autoTapTime opens the menu.
+                var actions: [ScanAction] = [.cancel(.autoTap)]
+                actions += openMenu(for: item, at: time)
+                return actions
+            }
+            phase = .scanning
+            var actions: [ScanAction] = [.cancel(.autoTap)]
+            actions += began(action, at: time)
+            return actions
+        case .scanning:
+            return scanningAction(action, at: time)
+        }
+    }
+
+    private mutating func ended(_ action: SwitchAction, at time: Double) -> [ScanAction] {
+        guard heldMove == action else { return [] }
+        heldMove = nil
+        return [.cancel(.moveRepeat)]
+    }
+
+    private mutating func scanningAction(_ action: SwitchAction, at time: Double) -> [ScanAction] {
+        switch action {
+        case .select:
+            if let ignored = tooSoon(action, at: time) { return [ignored] }
+            if settings.scanning == .singleSwitchStep { return move(by: 1, at: time) }
+            return select(at: time)
+        case .next, .previous:
+            var actions = move(by: action == .next ? 1 : -1, at: time)
+            if let interval = settings.moveRepeat {
+                heldMove = action
+                actions.append(.schedule(.moveRepeat, at: time + interval))
+            }
+            return actions
+        case .tap:
+            if let ignored = tooSoon(action, at: time) { return [ignored] }
+            switch currentHighlight {
+            case .entry(let node) where !node.isGroup: return tap(node.element, at: time)
+            case .entry, .groupExit, .menuButton: return select(at: time)
+            case .none: return [.ignored(action, reason: "nothing is highlighted")]
+            }
+        case .menu:
+            switch currentHighlight {
+            case .entry(let node) where !node.isGroup: return openMenu(for: node.element, at: time)
+            default: return openMenu(for: nil, at: time)
+            }
+        case .escape:
+            return escape(at: time)
+        case .stop:
+            return pause(at: time)
+        }
+    }
+
+    /// `minimumDisplayTime`: a press that comes before the user can have perceived the
+    /// highlight is ignored.
+    private func tooSoon(_ action: SwitchAction, at time: Double) -> ScanAction? {
+        guard let minimum = settings.minimumDisplayTime, time - highlightTime < minimum else { return nil }
+        return .ignored(action, reason: "pressed \(formatSeconds(time - highlightTime)) after the highlight moved, under minimumDisplayTime \(formatSeconds(minimum))")
+    }
+
+    private mutating func select(at time: Double) -> [ScanAction] {
+        switch currentHighlight {
+        case .none:
+            return [.ignored(.select, reason: "nothing is highlighted")]
+        case .menuButton:
+            return openMenu(for: nil, at: time)
+        case .groupExit:
+            return leaveGroup(at: time)
+        case .entry(let node):
+            if node.isGroup { return enter(node, at: time) }
+            switch settings.tapBehavior {
+            case .default:
+                return openMenu(for: node.element, at: time)
+            case .alwaysTap:
+                return tap(node.element, at: time)
+            case .autoTap:
+                phase = .autoTapPending(node.element)
+                return [.cancel(.advance), .schedule(.autoTap, at: time + settings.autoTapTime)]
+            }
+        }
+    }
+
+    private mutating func tap(_ element: Element, at time: Double) -> [ScanAction] {
+        phase = .scanning
+        if element.traits.contains(.notEnabled) {
+            var actions = flash("Not enabled", at: time)
+            actions += restartTimer(at: time)
+            return actions
+        }
+        pendingFocusAfterTap = settings.focusedItemAfterTap
+        var actions: [ScanAction] = [.cancel(.advance)]
+        actions.append(.perform(.activate, element: element))
+        return actions
+    }
+
+    private mutating func escape(at time: Double) -> [ScanAction] {
+        if case .entry(let node) = currentHighlight, !node.isGroup, structure.escapable.contains(node.id) {
+            return [.perform(.escape, element: node.element)]
+        }
+        if structure.screenHandlesEscape { return [.perform(.escape, element: nil)] }
+        // Inside a group, escape leaves it, as on iOS.
+        if levels.count > 1 { return leaveGroup(at: time) }
+        return [.ignored(.escape, reason: "nothing here handles escape")]
+    }
+
+    private mutating func pause(at time: Double) -> [ScanAction] {
+        phase = .paused
+        return [.cancel(.advance), .cancel(.dwell), .scanning(running: false)]
+    }
+
+    private mutating func resume(at time: Double) -> [ScanAction] {
+        phase = .scanning
+        var actions: [ScanAction] = [.scanning(running: true), .highlight(currentHighlight)]
+        actions += restartTimer(at: time)
+        return actions
+    }
+
+    private mutating func restart(at time: Double) -> [ScanAction] {
+        levels = [Level(entries: structure.nodes, group: nil, index: 0, cycles: 0)]
+        phase = .scanning
+        var actions: [ScanAction] = [.scanning(running: true)]
+        actions += highlightCurrent(at: time)
+        return actions
+    }
+
+    // MARK: Moving
+
+    private mutating func move(by step: Int, at time: Double) -> [ScanAction] {
+        guard var level = levels.last else { return [] }
+        let positions = positionCount(of: level)
+        guard positions > 0 else { return [] }
+        var next = level.index + step
+        var actions = [ScanAction]()
+        if next >= positions {
+            next = 0
+            level.cycles += 1
+            if settings.scanning == .auto, level.cycles >= settings.loops {
+                levels[levels.count - 1] = level
+                return loopsExhausted(at: time)
+            }
+        } else if next < 0 {
+            next = positions - 1
+        }
+        level.index = next
+        levels[levels.count - 1] = level
+        actions += highlightCurrent(at: time)
+        return actions
+    }
+
+    /// The number of positions in a level: its entries, plus the group exit or the menu button.
+    private func positionCount(of level: Level) -> Int {
+        let hasTerminal = level.group != nil || settings.tapBehavior == .alwaysTap
+        return level.entries.count + (hasTerminal ? 1 : 0)
+    }
+
+    private mutating func loopsExhausted(at time: Double) -> [ScanAction] {
+        if levels.count > 1 {
+            // In a group: leave it.
+            return leaveGroup(at: time)
+        }
+        phase = .stopped
+        return [.cancel(.advance), .cancel(.dwell), .highlight(.none), .scanning(running: false)]
+    }
+
+    private mutating func enter(_ group: ScanNode, at time: Double) -> [ScanAction] {
+        levels.append(Level(entries: group.children, group: group, index: 0, cycles: 0))
+        return highlightCurrent(at: time)
+    }
+
+    private mutating func leaveGroup(at time: Double) -> [ScanAction] {
+        guard levels.count > 1 else { return [] }
+        levels.removeLast()
+        return highlightCurrent(at: time)
+    }
+
+    private var currentHighlight: Highlight {
+        guard let level = levels.last else { return .none }
+        if level.index < level.entries.count { return .entry(level.entries[level.index]) }
+        if let group = level.group { return .groupExit(group) }
+        if settings.tapBehavior == .alwaysTap { return .menuButton }
+        return .none
+    }
+
+    /// Shows the current highlight and starts its timer.
+    private mutating func highlightCurrent(at time: Double) -> [ScanAction] {
+        highlightTime = time
+        var actions: [ScanAction] = [.highlight(currentHighlight)]
+        actions += restartTimer(at: time)
+        return actions
+    }
+
+    /// The timer of the current position: auto scanning's step (longer on a level's first entry
+    /// with pauseOnFirstItem), or singleSwitchStep's dwell.
+    private func restartTimer(at time: Double) -> [ScanAction] {
+        switch settings.scanning {
+        case .auto:
+            var delay = settings.autoScanningTime
+            if let pause = settings.pauseOnFirstItem, levels.last?.index == 0 { delay += pause }
+            return [.schedule(.advance, at: time + delay)]
+        case .singleSwitchStep:
+            return [.schedule(.dwell, at: time + settings.dwellTime)]
+        case .manual:
+            return []
+        }
+    }
+
+    // MARK: Timers
+
+    private mutating func timerFired(_ timer: ScanTimer, at time: Double) -> [ScanAction] {
+        switch timer {
+        case .flash:
+            guard flashText != nil else { return [] }
+            flashText = nil
+            return [.flashEnded]
+        case .advance:
+            switch phase {
+            case .scanning: return move(by: 1, at: time)
+            case .menu(var menu): return moveMenu(&menu, by: 1, at: time)
+            default: return []
+            }
+        case .dwell:
+            switch phase {
+            case .scanning: return select(at: time)
+            case .menu(var menu): return selectMenuEntry(&menu, at: time)
+            default: return []
+            }
+        case .autoTap:
+            guard case .autoTapPending(let item) = phase else { return [] }
+            return tap(item, at: time)
+        case .moveRepeat:
+            guard let held = heldMove, let interval = settings.moveRepeat else { return [] }
+            var actions: [ScanAction]
+            switch phase {
+            case .scanning: actions = move(by: held == .next ? 1 : -1, at: time)
+            case .menu(var menu): actions = moveMenu(&menu, by: held == .next ? 1 : -1, at: time)
+            default: return []
+            }
+            actions.append(.schedule(.moveRepeat, at: time + interval))
+            return actions
+        }
+    }
+
+    // MARK: The scanner menu
+
+    /// The menu for an item (Tap; Increment/Decrement for adjustable elements; custom actions by
+    /// name; More content; Escape when handled) or, with no item, the screen's menu.
+    func menuEntries(for item: Element?) -> [MenuEntry] {
+        var entries = [MenuEntry]()
+        if let item {
+            entries.append(MenuEntry(title: "Tap", kind: .perform(.activate)))
+            if item.traits.contains(.adjustable) {
+                entries.append(MenuEntry(title: "Increment", kind: .perform(.increment)))
+                entries.append(MenuEntry(title: "Decrement", kind: .perform(.decrement)))
+            }
+            for action in item.customActions {
+                entries.append(MenuEntry(title: action.name, kind: .perform(.customAction(action.name))))
+            }
+            if !item.customContent.isEmpty { entries.append(MenuEntry(title: "More content", kind: .moreContent)) }
+            if structure.escapable.contains(item.id) || structure.screenHandlesEscape {
+                entries.append(MenuEntry(title: "Escape", kind: .perform(.escape)))
+            }
+        } else {
+            if structure.screenHandlesEscape { entries.append(MenuEntry(title: "Escape", kind: .perform(.escape))) }
+            if structure.screenHandlesMagicTap { entries.append(MenuEntry(title: "Magic tap", kind: .perform(.magicTap))) }
+        }
+        entries.append(MenuEntry(title: "Exit menu", kind: .exit))
+        return entries
+    }
+
+    private mutating func openMenu(for item: Element?, at time: Double) -> [ScanAction] {
+        let menu = MenuState(item: item, entries: menuEntries(for: item), index: 0, cycles: 0)
+        phase = .menu(menu)
+        highlightTime = time
+        var actions: [ScanAction] = [.cancel(.advance), .cancel(.dwell), .menu(entries: menu.entries, focus: 0)]
+        actions += menuTimer(at: time)
+        return actions
+    }
+
+    private func menuTimer(at time: Double) -> [ScanAction] {
+        switch settings.scanning {
+        case .auto: return [.schedule(.advance, at: time + settings.autoScanningTime)]
+        case .singleSwitchStep: return [.schedule(.dwell, at: time + settings.dwellTime)]
+        case .manual: return []
+        }
+    }
+
+    private mutating func menuAction(_ action: SwitchAction, _ menu: inout MenuState, at time: Double) -> [ScanAction] {
+        switch action {
+        case .select:
+            if let ignored = tooSoon(action, at: time) { return [ignored] }
+            if settings.scanning == .singleSwitchStep { return moveMenu(&menu, by: 1, at: time) }
+            return selectMenuEntry(&menu, at: time)
+        case .next, .previous:
+            var actions = moveMenu(&menu, by: action == .next ? 1 : -1, at: time)
+            if let interval = settings.moveRepeat {
+                heldMove = action
+                actions.append(.schedule(.moveRepeat, at: time + interval))
+            }
+            return actions
+        case .menu, .escape:
+            return closeMenu(at: time)
+        case .tap:
+            if let item = menu.item {
+                var actions = closeMenuQuietly()
+                actions += tap(item, at: time)
+                return actions
+            }
+            return selectMenuEntry(&menu, at: time)
+        case .stop:
+            var actions = closeMenuQuietly()
+            actions += pause(at: time)
+            return actions
+        }
+    }
+
+    private mutating func moveMenu(_ menu: inout MenuState, by step: Int, at time: Double) -> [ScanAction] {
+        var next = menu.index + step
+        if next >= menu.entries.count {
+            next = 0
+            menu.cycles += 1
+            if settings.scanning == .auto, menu.cycles >= settings.loops { return closeMenu(at: time) }
+        } else if next < 0 {
+            next = menu.entries.count - 1
+        }
+        menu.index = next
+        phase = .menu(menu)
+        highlightTime = time
+        var actions: [ScanAction] = [.menu(entries: menu.entries, focus: next)]
+        actions += menuTimer(at: time)
+        return actions
+    }
+
+    private mutating func selectMenuEntry(_ menu: inout MenuState, at time: Double) -> [ScanAction] {
+        let entry = menu.entries[menu.index]
+        switch entry.kind {
+        case .exit:
+            return closeMenu(at: time)
+        case .moreContent:
+            let text = (menu.item?.customContent ?? []).map { "\($0.label): \($0.value)" }.joined(separator: "; ")
+            var actions = flash(text, at: time)
+            actions += menuTimer(at: time)
+            return actions
+        case .perform(let command):
+            switch command {
+            case .increment, .decrement:
+                // The menu stays open on the same entry, so repeated steps are cheap.
+                var actions: [ScanAction] = [.perform(command, element: menu.item)]
+                actions += menuTimer(at: time)
+                return actions
+            case .activate:
+                guard let item = menu.item else { return closeMenu(at: time) }
+                var actions = closeMenuQuietly()
+                actions += tap(item, at: time)
+                return actions
+            case .customAction, .escape, .magicTap:
+                var actions = closeMenuQuietly()
+                actions.append(.perform(command, element: menu.item))
+                actions += highlightCurrent(at: time)
+                return actions
+            }
+        }
+    }
+
+    /// Closes the menu and shows the highlight again.
+    private mutating func closeMenu(at time: Double) -> [ScanAction] {
+        var actions = closeMenuQuietly()
+        actions += highlightCurrent(at: time)
+        return actions
+    }
+
+    private mutating func closeMenuQuietly() -> [ScanAction] {
+        phase = .scanning
+        return [.cancel(.advance), .cancel(.dwell), .menuClosed]
+    }
+
+    // MARK: Messages
+
+    private mutating func flash(_ text: String, at time: Double) -> [ScanAction] {
+        flashText = text
+        let until = time + settings.flashDuration
+        return [.flash(text, until: until), .schedule(.flash, at: until)]
+    }
+
+    // MARK: Structure changes
+
+    private mutating func structureChanged(_ new: ScanStructure, _ change: StructureChange, at time: Double) -> [ScanAction] {
+        let oldItems = structure.nodes.flatMap(\.items)
+        let oldHighlight = currentHighlight
+        let focusAfterTap = pendingFocusAfterTap
+        pendingFocusAfterTap = nil
+        structure = new
+
+        guard !new.nodes.isEmpty else {
+            let wasRunning = phase != .empty
+            levels = []
+            phase = .empty
+            var actions: [ScanAction] = [.cancel(.advance), .cancel(.dwell), .cancel(.autoTap)]
+            if wasRunning { actions.append(.menuClosed) }
+            actions.append(.highlight(.none))
+            return actions
+        }
+        var actions = [ScanAction]()
+        if case .menu = phase {
+            // The menu's element may be gone or changed: close it. Increment and decrement keep it
+            // open (adjusting is cheap), so a refresh of the same element keeps the menu.
+            if case .refreshed = change, case .menu(var menu) = phase, let item = menu.item,
+               let updated = new.nodes.flatMap(\.items).first(where: { $0.id == item.id }) {
+                menu.item = updated
+                menu.entries = menuEntries(for: updated)
+                menu.index = min(menu.index, menu.entries.count - 1)
+                phase = .menu(menu)
+                return [.menu(entries: menu.entries, focus: menu.index)]
+            }
+            actions += closeMenuQuietly()
+        }
+        if case .autoTapPending = phase {
+            actions.append(.cancel(.autoTap))
+            phase = .scanning
+        }
+        if phase == .empty { phase = .scanning }
+
+        switch change {
+        case .initial:
+            levels = [Level(entries: new.nodes, group: nil, index: 0, cycles: 0)]
+            actions += summary(of: new, at: time)
+        case .screenChanged(let focus):
+            levels = [Level(entries: new.nodes, group: nil, index: 0, cycles: 0)]
+            if let focus, let path = path(to: focus, in: new.nodes) { levels = path }
+            actions += summary(of: new, at: time)
+        case .layoutChanged(let focus):
+            levels = relocate(oldHighlight, oldItems: oldItems, focus: focus, after: focusAfterTap, in: new.nodes)
+        case .refreshed:
+            levels = relocate(oldHighlight, oldItems: oldItems, focus: nil, after: focusAfterTap, in: new.nodes)
+        }
+        if phase == .stopped || phase == .paused {
+            actions.append(.highlight(phase == .paused ? currentHighlight : .none))
+            return actions
+        }
+        actions += highlightCurrent(at: time)
+        return actions
+    }
+
+    /// The levels that put the highlight where it belongs after a layout change: on the same
+    /// element (by id, else by the most overlapping frame), else on `focus`, else on the nearest
+    /// following item that still exists; never silently at the top. After a tap,
+    /// `focusedItemAfterTap: first` starts again at the first item.
+    private func relocate(
+        _ old: Highlight, oldItems: [Element], focus: ElementID?, after tap: ScanSettings.FocusAfterTap?,
+        in nodes: [ScanNode]
+    ) -> [Level] {
+        let top = [Level(entries: nodes, group: nil, index: 0, cycles: 0)]
+        if tap == .first { return top }
+        guard let oldNode: ScanNode = {
+            switch old {
+            case .entry(let node), .groupExit(let node): return node
+            default: return nil
+            }
+        }() else {
+            if let focus, let path = path(to: focus, in: nodes) { return path }
+            return top
+        }
+        if var path = path(to: oldNode.id, in: nodes) {
+            if case .groupExit = old, path.last?.group == nil, let group = path.last?.entries[path.last!.index], group.isGroup {
+                // Keep the outline of the same group highlighted.
+                path.append(Level(entries: group.children, group: group, index: group.children.count, cycles: 0))
+            }
+            return path
+        }
+        if let frame = oldNode.element.resolvedFrame ?? oldNode.items.first?.resolvedFrame,
+           let overlapping = mostOverlapping(frame, in: nodes), let path = path(to: overlapping, in: nodes) {
+            return path
+        }
+        if let focus, let path = path(to: focus, in: nodes) { return path }
+        let newIDs = Set(nodes.flatMap(\.items).map(\.id))
+        if let position = oldItems.firstIndex(where: { $0.id == oldNode.id || $0.id == oldNode.items.first?.id }) {
+            for candidate in oldItems[position...] + oldItems[..<position].reversed() where newIDs.contains(candidate.id) {
+                if let path = path(to: candidate.id, in: nodes) { return path }
+            }
+        }
+        return top
+    }
+
+    private func mostOverlapping(_ frame: Rect, in nodes: [ScanNode]) -> ElementID? {
+        var best: (id: ElementID, area: Double)?
+        for item in nodes.flatMap(\.items) {
+            guard let itemFrame = item.resolvedFrame, let overlap = frame.intersection(itemFrame) else { continue }
+            if best == nil || overlap.area > best!.area { best = (item.id, overlap.area) }
+        }
+        return best?.id
+    }
+
+    /// The levels from the top to the entry with `id` (an item or a group).
+    private func path(to id: ElementID, in nodes: [ScanNode]) -> [Level]? {
+        func search(_ entries: [ScanNode], group: ScanNode?) -> [Level]? {
+            for (index, node) in entries.enumerated() {
+                let level = Level(entries: entries, group: group, index: index, cycles: 0)
+                if node.id == id { return [level] }
+                if node.isGroup, let below = search(node.children, group: node) { return [level] + below }
+            }
+            return nil
+        }
+        return search(nodes, group: nil)
+    }
+
+    /// `summaryElement`: announced first when a screen appears.
+    private mutating func summary(of structure: ScanStructure, at time: Double) -> [ScanAction] {
+        guard let element = structure.nodes.flatMap(\.items).first(where: { $0.traits.contains(.summaryElement) }) else { return [] }
+        let text = [element.label, element.value].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        guard !text.isEmpty else { return [] }
+        return flash(text, at: time)
+    }
+}
+
+func formatSeconds(_ seconds: Double) -> String {
+    let milliseconds = (seconds * 1000).rounded()
+    return "\(formatPoints(milliseconds / 1000)) s"
+}

@@ -1,0 +1,354 @@
+import AccessibilityModel
+import Scanning
+import SwitchInput
+import Testing
+
+// The engine driven with a manual clock: every test feeds events with explicit times and checks
+// the returned actions, timers included.
+
+private func item(_ id: String, _ traits: Traits = [.button], x: Double = 0, y: Double = 0,
+                  actions: [String] = [], content: [CustomContent] = []) -> ScanNode {
+    .item(Element(
+        id: id, label: id.capitalized, traits: traits, frame: Rect(x: x, y: y, width: 40, height: 40),
+        customActions: actions.map { CustomAction(name: $0, effects: []) }, customContent: content))
+}
+
+private func group(_ id: String, _ children: [ScanNode], style: NavigationStyle = .combined) -> ScanNode {
+    .group(Element(id: id, navigationStyle: style), children)
+}
+
+private func engine(_ configure: (inout ScanSettings) -> Void = { _ in }) -> ScanningEngine {
+    var settings = ScanSettings()
+    configure(&settings)
+    return ScanningEngine(settings: settings)
+}
+
+private func highlighted(_ actions: [ScanAction]) -> [ElementID?] {
+    actions.compactMap { if case .highlight(let highlight) = $0 { return highlight.focusID } else { return nil } }
+}
+
+private func scheduled(_ actions: [ScanAction]) -> [ScanTimer: Double] {
+    var result = [ScanTimer: Double]()
+    for case .schedule(let timer, let at) in actions { result[timer] = at }
+    return result
+}
+
+private func performed(_ actions: [ScanAction]) -> [String] {
+    actions.compactMap { if case .perform(let command, let element) = $0 { return "\(command) \(element?.id ?? "screen")" } else { return nil } }
+}
+
+private let flat = ScanStructure(nodes: [item("a"), item("b"), item("c")])
+
+@Suite("Scanning engine: auto scanning")
+struct AutoScanningTests {
+    @Test func startsOnTheFirstItemAndSchedulesTheStep() {
+        var scanner = engine()
+        let actions = scanner.handle(.structureChanged(flat, .initial, time: 10))
+        #expect(actions == [.highlight(.entry(item("a"))), .schedule(.advance, at: 11)])
+        #expect(scanner.highlight.focusID == "a")
+        #expect(scanner.isRunning)
+    }
+
+    @Test func eachStepMovesAndSchedulesTheNext() {
+        var scanner = engine { $0.autoScanningTime = 0.5 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        #expect(scanner.handle(.timerFired(.advance, time: 0.5)) == [.highlight(.entry(item("b"))), .schedule(.advance, at: 1.0)])
+        #expect(highlighted(scanner.handle(.timerFired(.advance, time: 1.0))) == ["c"])
+        #expect(highlighted(scanner.handle(.timerFired(.advance, time: 1.5))) == ["a"])
+    }
+
+    @Test func pauseOnFirstItemLengthensTheFirstStepOfEveryCycle() {
+        var scanner = engine { $0.pauseOnFirstItem = 1.5 }
+        #expect(scheduled(scanner.handle(.structureChanged(flat, .initial, time: 0))) == [.advance: 2.5])
+        #expect(scheduled(scanner.handle(.timerFired(.advance, time: 2.5))) == [.advance: 3.5])
+        _ = scanner.handle(.timerFired(.advance, time: 3.5))
+        #expect(scheduled(scanner.handle(.timerFired(.advance, time: 4.5))) == [.advance: 7.0])
+    }
+
+    @Test func afterLoopsCyclesScanningStopsAndAnySwitchRestartsIt() {
+        var scanner = engine { $0.loops = 2 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        var time = 0.0
+        for _ in 0..<5 {
+            time += 1
+            _ = scanner.handle(.timerFired(.advance, time: time))
+        }
+        // a b c a b c: the sixth step would start a third cycle.
+        let stop = scanner.handle(.timerFired(.advance, time: 6))
+        #expect(stop == [.cancel(.advance), .cancel(.dwell), .highlight(.none), .scanning(running: false)])
+        #expect(scanner.highlight == .none)
+        #expect(!scanner.isRunning)
+        let restart = scanner.handle(.began(.select, time: 20))
+        #expect(restart == [.scanning(running: true), .highlight(.entry(item("a"))), .schedule(.advance, at: 21)])
+        #expect(performed(restart).isEmpty)
+    }
+
+    @Test func theStopSwitchPausesAndResumes() {
+        var scanner = engine()
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.timerFired(.advance, time: 1))
+        #expect(scanner.handle(.began(.stop, time: 1.2)) == [.cancel(.advance), .cancel(.dwell), .scanning(running: false)])
+        #expect(scanner.highlight.focusID == "b")
+        #expect(scanner.handle(.began(.select, time: 2)) == [.ignored(.select, reason: "scanning is paused (the stop switch resumes it)")])
+        #expect(scanner.handle(.began(.stop, time: 3)) == [.scanning(running: true), .highlight(.entry(item("b"))), .schedule(.advance, at: 4)])
+    }
+
+    @Test func minimumDisplayTimeIgnoresAPressBeforeTheUserCanSeeTheHighlight() {
+        var scanner = engine { $0.minimumDisplayTime = 0.3; $0.tapBehavior = .alwaysTap }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.timerFired(.advance, time: 1))
+        let early = scanner.handle(.began(.select, time: 1.1))
+        #expect(early.count == 1)
+        if case .ignored(.select, let reason) = early.first { #expect(reason.contains("minimumDisplayTime")) } else { Issue.record("not ignored: \(early)") }
+        #expect(performed(scanner.handle(.began(.select, time: 1.4))) == ["activate b"])
+    }
+}
+
+@Suite("Scanning engine: groups")
+struct GroupTests {
+    let structure = ScanStructure(nodes: [group("wrap", [item("t1"), item("t2")]), item("btn")])
+
+    @Test func selectEntersACombinedGroupAndItsOutlineLeavesIt() {
+        var scanner = engine()
+        _ = scanner.handle(.structureChanged(structure, .initial, time: 0))
+        #expect(scanner.highlight.focusID == "wrap")
+        #expect(highlighted(scanner.handle(.began(.select, time: 0.5))) == ["t1"])
+        #expect(highlighted(scanner.handle(.timerFired(.advance, time: 1.5))) == ["t2"])
+        let outline = scanner.handle(.timerFired(.advance, time: 2.5))
+        #expect(outline.first == .highlight(.groupExit(group("wrap", [item("t1"), item("t2")]))))
+        // Selecting the outline leaves the group, highlighting it in its parent.
+        #expect(scanner.handle(.began(.select, time: 3)) == [.highlight(.entry(structure.nodes[0])), .schedule(.advance, at: 4)])
+        #expect(highlighted(scanner.handle(.timerFired(.advance, time: 4))) == ["btn"])
+    }
+
+    @Test func aGroupIsLeftAfterItsLoops() {
+        var scanner = engine { $0.loops = 1 }
+        _ = scanner.handle(.structureChanged(structure, .initial, time: 0))
+        _ = scanner.handle(.began(.select, time: 0.5))  // t1
+        _ = scanner.handle(.timerFired(.advance, time: 1.5))  // t2
+        _ = scanner.handle(.timerFired(.advance, time: 2.5))  // outline
+        #expect(highlighted(scanner.handle(.timerFired(.advance, time: 3.5))) == ["wrap"])
+        #expect(scanner.isRunning)
+    }
+
+    @Test func escapeLeavesAGroupWhenNothingHandlesIt() {
+        var scanner = engine { $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(structure, .initial, time: 0))
+        _ = scanner.handle(.began(.select, time: 1))
+        #expect(scanner.highlight.focusID == "t1")
+        #expect(highlighted(scanner.handle(.began(.escape, time: 2))) == ["wrap"])
+    }
+}
+
+@Suite("Scanning engine: tap behaviours and the menu")
+struct MenuTests {
+    @Test func defaultTapBehaviourOpensTheMenu() {
+        var scanner = engine()
+        let adjustable = ScanStructure(nodes: [
+            item("volume", [.adjustable], actions: ["Reset"], content: [CustomContent(label: "Max", value: "10")]),
+        ], escapable: ["volume"])
+        _ = scanner.handle(.structureChanged(adjustable, .initial, time: 0))
+        let opened = scanner.handle(.began(.select, time: 0.4))
+        #expect(scanner.menu?.entries.map(\.title) == ["Tap", "Increment", "Decrement", "Reset", "More content", "Escape", "Exit menu"])
+        #expect(opened.contains(.schedule(.advance, at: 1.4)))
+        #expect(scanner.highlight.focusID == "volume")
+    }
+
+    @Test func incrementKeepsTheMenuOpenOnTheSameEntry() {
+        var scanner = engine { $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(ScanStructure(nodes: [item("volume", [.adjustable])]), .initial, time: 0))
+        _ = scanner.handle(.began(.select, time: 1))
+        _ = scanner.handle(.began(.next, time: 2))
+        #expect(scanner.menu?.focus == 1)
+        #expect(performed(scanner.handle(.began(.select, time: 3))) == ["increment volume"])
+        #expect(performed(scanner.handle(.began(.select, time: 4))) == ["increment volume"])
+        #expect(scanner.menu?.focus == 1)
+    }
+
+    @Test func tapFromTheMenuActsAndClosesIt() {
+        var scanner = engine { $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.began(.select, time: 1))
+        let tapped = scanner.handle(.began(.select, time: 2))
+        #expect(tapped.contains(.menuClosed))
+        #expect(performed(tapped) == ["activate a"])
+        #expect(scanner.menu == nil)
+    }
+
+    @Test func exitMenuAndTheMenuSwitchClose() {
+        var scanner = engine { $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.began(.next, time: 0.5))
+        _ = scanner.handle(.began(.select, time: 1))
+        _ = scanner.handle(.began(.next, time: 2))  // Exit menu
+        #expect(scanner.menu.map { $0.entries[$0.focus].title } == "Exit menu")
+        let closed = scanner.handle(.began(.select, time: 3))
+        #expect(closed.contains(.menuClosed))
+        #expect(scanner.highlight.focusID == "b")
+        _ = scanner.handle(.began(.menu, time: 4))
+        #expect(scanner.menu != nil)
+        #expect(scanner.handle(.began(.menu, time: 5)).contains(.menuClosed))
+    }
+
+    @Test func theMenuClosesAfterItsLoops() {
+        var scanner = engine { $0.loops = 1 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.began(.select, time: 0.5))  // Tap, Exit menu
+        _ = scanner.handle(.timerFired(.advance, time: 1.5))
+        let closed = scanner.handle(.timerFired(.advance, time: 2.5))
+        #expect(closed.contains(.menuClosed))
+        #expect(scanner.highlight.focusID == "a")
+    }
+
+    @Test func alwaysTapActsAtOnceAndOffersTheMenuAtTheEndOfACycle() {
+        var scanner = engine { $0.tapBehavior = .alwaysTap; $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(ScanStructure(nodes: [item("a"), item("b")], screenHandlesEscape: true), .initial, time: 0))
+        #expect(performed(scanner.handle(.began(.select, time: 1))) == ["activate a"])
+        _ = scanner.handle(.began(.next, time: 2))
+        _ = scanner.handle(.began(.next, time: 3))
+        #expect(scanner.highlight == .menuButton)
+        _ = scanner.handle(.began(.select, time: 4))
+        #expect(scanner.menu?.entries.map(\.title) == ["Escape", "Exit menu"])
+        #expect(performed(scanner.handle(.began(.select, time: 5))) == ["escape screen"])
+    }
+
+    @Test func autoTapTapsUnlessASecondSelectComes() {
+        var scanner = engine { $0.tapBehavior = .autoTap; $0.autoTapTime = 0.75 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        #expect(scanner.handle(.began(.select, time: 0.5)) == [.cancel(.advance), .schedule(.autoTap, at: 1.25)])
+        #expect(performed(scanner.handle(.timerFired(.autoTap, time: 1.25))) == ["activate a"])
+
+        var second = engine { $0.tapBehavior = .autoTap }
+        _ = second.handle(.structureChanged(flat, .initial, time: 0))
+        _ = second.handle(.began(.select, time: 0.5))
+        let menu = second.handle(.began(.select, time: 0.9))
+        #expect(menu.first == .cancel(.autoTap))
+        #expect(second.menu?.entries.first?.title == "Tap")
+        #expect(performed(menu).isEmpty)
+    }
+
+    @Test func aNotEnabledItemIsShownButNotActivated() {
+        var scanner = engine { $0.tapBehavior = .alwaysTap }
+        _ = scanner.handle(.structureChanged(ScanStructure(nodes: [item("send", [.button, .notEnabled])]), .initial, time: 0))
+        #expect(scanner.highlight.focusID == "send")
+        let actions = scanner.handle(.began(.select, time: 0.5))
+        #expect(performed(actions).isEmpty)
+        #expect(actions.contains(.flash("Not enabled", until: 4.5)))
+    }
+}
+
+@Suite("Scanning engine: manual and single-switch step scanning")
+struct ManualScanningTests {
+    @Test func nextAndPreviousMoveWithoutTimers() {
+        var scanner = engine { $0.scanning = .manual }
+        #expect(scanner.handle(.structureChanged(flat, .initial, time: 0)) == [.highlight(.entry(item("a")))])
+        #expect(scanner.handle(.began(.next, time: 1)) == [.highlight(.entry(item("b")))])
+        #expect(scanner.handle(.began(.previous, time: 2)) == [.highlight(.entry(item("a")))])
+        #expect(scanner.handle(.began(.previous, time: 3)) == [.highlight(.entry(item("c")))])
+    }
+
+    @Test func moveRepeatRepeatsWhileHeld() {
+        var scanner = engine { $0.scanning = .manual; $0.moveRepeat = 0.5 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        #expect(scanner.handle(.began(.next, time: 1)) == [.highlight(.entry(item("b"))), .schedule(.moveRepeat, at: 1.5)])
+        #expect(scanner.handle(.timerFired(.moveRepeat, time: 1.5)) == [.highlight(.entry(item("c"))), .schedule(.moveRepeat, at: 2.0)])
+        #expect(scanner.handle(.ended(.next, time: 1.7)) == [.cancel(.moveRepeat)])
+    }
+
+    @Test func singleSwitchStepMovesAndDwellSelects() {
+        var scanner = engine { $0.scanning = .singleSwitchStep; $0.dwellTime = 2; $0.tapBehavior = .alwaysTap }
+        #expect(scheduled(scanner.handle(.structureChanged(flat, .initial, time: 0))) == [.dwell: 2])
+        #expect(scanner.handle(.began(.select, time: 1)) == [.highlight(.entry(item("b"))), .schedule(.dwell, at: 3)])
+        #expect(performed(scanner.handle(.timerFired(.dwell, time: 3))) == ["activate b"])
+    }
+}
+
+@Suite("Scanning engine: screen changes")
+struct ScreenChangeTests {
+    @Test func layoutChangedKeepsTheHighlightOnTheSameElement() {
+        var scanner = engine { $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.began(.next, time: 1))
+        let moved = ScanStructure(nodes: [item("new"), item("a"), item("b"), item("c")])
+        _ = scanner.handle(.structureChanged(moved, .layoutChanged(focus: nil), time: 2))
+        #expect(scanner.highlight.focusID == "b")
+    }
+
+    @Test func layoutChangedFindsTheElementByItsFrameWhenTheIdChanged() {
+        var scanner = engine { $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(ScanStructure(nodes: [item("q", x: 0), item("w", x: 50)]), .initial, time: 0))
+        _ = scanner.handle(.began(.next, time: 1))
+        let shifted = ScanStructure(nodes: [item("Q", x: 0), item("W", x: 50)])
+        _ = scanner.handle(.structureChanged(shifted, .layoutChanged(focus: nil), time: 2))
+        #expect(scanner.highlight.focusID == "W")
+    }
+
+    @Test func layoutChangedMovesToTheNearestFollowingItemWhenTheElementIsGone() {
+        var scanner = engine { $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(ScanStructure(nodes: [item("a", x: 0), item("b", x: 100), item("c", x: 200)]), .initial, time: 0))
+        _ = scanner.handle(.began(.next, time: 1))
+        let without = ScanStructure(nodes: [item("a", x: 0), item("c", x: 200)])
+        _ = scanner.handle(.structureChanged(without, .layoutChanged(focus: nil), time: 2))
+        #expect(scanner.highlight.focusID == "c")
+    }
+
+    @Test func layoutChangedUsesTheGivenFocusWhenNothingElseMatches() {
+        var scanner = engine { $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(ScanStructure(nodes: [item("a", x: 0), item("b", x: 100)]), .initial, time: 0))
+        _ = scanner.handle(.began(.next, time: 1))
+        let replaced = ScanStructure(nodes: [item("x", x: 300), item("status", x: 400)])
+        _ = scanner.handle(.structureChanged(replaced, .layoutChanged(focus: "status"), time: 2))
+        #expect(scanner.highlight.focusID == "status")
+    }
+
+    @Test func screenChangedStartsAtTheFirstItemAndAnnouncesTheSummary() {
+        var scanner = engine()
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.timerFired(.advance, time: 1))
+        let summary = Element(id: "score", label: "Score", value: "13", traits: [.summaryElement])
+        let next = ScanStructure(nodes: [item("done"), .item(summary)])
+        let actions = scanner.handle(.structureChanged(next, .screenChanged(focus: nil), time: 2))
+        #expect(scanner.highlight.focusID == "done")
+        #expect(actions.contains(.flash("Score 13", until: 6)))
+        #expect(scanner.flashMessage == "Score 13")
+        #expect(scanner.handle(.timerFired(.flash, time: 6)) == [.flashEnded])
+        #expect(scanner.flashMessage == nil)
+    }
+
+    @Test func screenChangedHighlightsTheGivenElement() {
+        var scanner = engine()
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.structureChanged(ScanStructure(nodes: [item("x"), group("g", [item("y"), item("z")])]), .screenChanged(focus: "z"), time: 1))
+        #expect(scanner.highlight.focusID == "z")
+    }
+
+    @Test func focusedItemAfterTapFirstRestartsAtTheTop() {
+        var scanner = engine { $0.tapBehavior = .alwaysTap; $0.scanning = .manual }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.began(.next, time: 1))
+        _ = scanner.handle(.began(.select, time: 2))
+        _ = scanner.handle(.structureChanged(flat, .refreshed, time: 2))
+        #expect(scanner.highlight.focusID == "a")
+
+        var current = engine { $0.tapBehavior = .alwaysTap; $0.scanning = .manual; $0.focusedItemAfterTap = .current }
+        _ = current.handle(.structureChanged(flat, .initial, time: 0))
+        _ = current.handle(.began(.next, time: 1))
+        _ = current.handle(.began(.select, time: 2))
+        _ = current.handle(.structureChanged(flat, .refreshed, time: 2))
+        #expect(current.highlight.focusID == "b")
+    }
+
+    @Test func announcementsFlashForFlashDuration() {
+        var scanner = engine { $0.flashDuration = 2 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        #expect(scanner.handle(.message("Message sent.", time: 0.5)) == [.flash("Message sent.", until: 2.5), .schedule(.flash, at: 2.5)])
+        #expect(scanner.flashMessage == "Message sent.")
+    }
+
+    @Test func aScreenWithoutItemsHasNoHighlight() {
+        var scanner = engine()
+        _ = scanner.handle(.structureChanged(ScanStructure(nodes: []), .initial, time: 0))
+        #expect(scanner.highlight == .none)
+        #expect(scanner.handle(.began(.select, time: 1)) == [.ignored(.select, reason: "the screen has no item to scan")])
+    }
+}
