@@ -280,15 +280,15 @@ public struct ScanSession: Sendable {
     private mutating func updateBraille() -> [TraceEvent] {
         let text: String
         if let flash = engine.flashMessage {
-            text = formatter.message(flash).text
+            text = formatter.flash(flash).text
         } else if let menu = engine.menu {
             text = formatter.menuEntry(menu.entries[menu.focus].title).text
         } else {
             switch engine.highlight {
             case .none: text = ""
-            case .menuButton: text = formatter.menuEntry("Scanner menu").text
+            case .menuButton: text = formatter.flash("Scanner menu").text
             case .entry(let node): text = formatter.line(for: node).text
-            case .groupExit(let node): text = formatter.exitLine(for: node).text
+            case .groupExit(let node): text = formatter.outline(of: node).text
             }
         }
         guard text != brailleText else { return [] }
