@@ -21,6 +21,11 @@ public struct TraceEvent: Hashable, Sendable {
 
     public var time: Double
     public var kind: Kind
+
+    public init(time: Double, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
 }
 
 /// A scene operated by the scanner: the scene's state, the engine, the input stabilisation and

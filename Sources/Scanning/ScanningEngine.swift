@@ -529,6 +529,9 @@ public struct ScanningEngine: Sendable {
                 menu.entries = menuEntries(for: updated)
                 menu.index = min(menu.index, menu.entries.count - 1)
                 phase = .menu(menu)
+                // The walk holds the element too: take the updated one, so the line shows the
+                // new value once the menu closes.
+                levels = relocate(oldHighlight, oldItems: oldItems, focus: nil, after: nil, in: new.nodes)
                 return [.menu(entries: menu.entries, focus: menu.index)]
             }
             actions += closeMenuQuietly()

@@ -1,0 +1,392 @@
+import AccessibilityModel
+import Scenes
+import SwitchInput
+
+/// Runs a scene's scripted tests (`tests:` in a scene file, `shared/design/scene-format.md`,
+/// "Scripted tests") in virtual time.
+///
+/// Each test runs on a fresh `ScanSession` — the same code the live runtime drives — started at
+/// virtual time 0 with `ScanSettings()` plus the test's `settings`, applied in order with
+/// `ScanSettings.set(_:_:)`. Steps only ever call the session's public driving API (`start()`,
+/// `input(_:)`, `advance(to:)`) and read its state; there is no test-only path. It is pure: no
+/// I/O, no clock.
+///
+/// Steps:
+/// - `press: X` presses the virtual switch named `X` (the session's default bindings,
+///   `ScanSession.actionSwitches`, name one switch per action): down now, up `pressDuration`
+///   later — 0.05 s, or `holdDuration` + 0.05 s when `holdDuration` is set, so that a press
+///   counts — and the time advances to the release; timers due on the way fire in order.
+/// - `hold: {switch: X, seconds: s}`: down now, up `s` seconds later (timers fire in between).
+/// - `wait: s`: time advances by `s` seconds, firing every timer due.
+/// - `route: n`: a braille routing key on cell `n` (0 is the first cell). For now it acts as
+///   `select` on what is highlighted (a press of the `select` switch), when `n` is within the
+///   braille line's length; beyond the line the test fails.
+/// - `key: {code, value}`: a raw evdev key event, at the current time, through the default
+///   keyboard profile (`ScriptRunner.keyboardProfile`): KEY_SPACE → select, KEY_ENTER → next,
+///   KEY_BACKSPACE → previous, KEY_M → menu, KEY_T → tap, KEY_ESC → escape, KEY_S → stop.
+///   Value 1 is a down, 0 an up, 2 a kernel autorepeat. Key steps do not advance the time: put
+///   a `wait` between a down and its up (an up at the same instant is contact bounce to the
+///   stabiliser, accepted only when its debounce window ends). Another code fails the test.
+/// - `expect:` compares each given key with the session: `focus` (the highlighted item or
+///   group), `braille` (the line before translation to dots), `menu` (the open menu's entry
+///   titles; expecting a menu when none is open fails), `menuFocus`, `screen`, `state` (only
+///   the names listed), `announcement` (the last announcement or page-scrolled message),
+///   `scanning` (`running` or `stopped`). Every mismatch of the step is reported together.
+///
+/// Pressing speed: `press`, `hold` and `route` never press a switch again within the
+/// stabiliser's `debounceTime` of that switch's previous edge (no person can; the stabiliser
+/// would take it for contact bounce): such a press starts when the window ends. So
+/// `press: next` twice in a row is two presses, 0.075 s apart by default. Raw `key` steps are
+/// sent exactly when written.
+///
+/// A failure names the step by its number (1 is the first step) and its file, line and column:
+/// `Scenarios/switch-control-groups.yaml:45:9: test "a combined group is entered": step 5
+/// (expect): focus is 'test-1', expected 'test-2'`, with the last trace lines.
+public struct ScriptRunner: Sendable {
+    public let scene: Scene
+    /// How many of the last trace events a failure shows.
+    public var recentTraceCount: Int = 10
+
+    public init(scene: Scene) {
+        self.scene = scene
+    }
+
+    /// A press held this long counts: 0.05 s, plus `holdDuration` when it is set.
+    public static func pressDuration(for settings: ScanSettings) -> Double {
+        basePressDuration + (settings.holdDuration ?? 0)
+    }
+
+    /// How long a `press` step holds its switch when no `holdDuration` is set.
+    public static let basePressDuration = 0.05
+
+    /// The default keyboard profile: evdev key code → the virtual switch (named after its action).
+    public static let keyboardProfile: [(code: String, action: SwitchAction)] = [
+        ("KEY_SPACE", .select), ("KEY_ENTER", .next), ("KEY_BACKSPACE", .previous), ("KEY_M", .menu),
+        ("KEY_T", .tap), ("KEY_ESC", .escape), ("KEY_S", .stop),
+    ]
+
+    /// Runs every test of the scene, in file order.
+    public func runAll() -> [ScriptResult] {
+        scene.tests.map { run($0) }
+    }
+
+    /// Runs one test on a fresh session.
+    public func run(_ test: ScriptedTest) -> ScriptResult {
+        var execution = Execution(scene: scene, test: test, recentTraceCount: recentTraceCount)
+        let failure = execution.run()
+        return ScriptResult(
+            testName: test.name, location: test.location, failure: failure, trace: execution.trace,
+            endTime: execution.session?.time ?? 0)
+    }
+}
+
+/// The outcome of one scripted test.
+public struct ScriptResult: Hashable, Sendable {
+    public var testName: String
+    /// Where the test is declared.
+    public var location: SourceLocation
+    /// Nil when the test passed.
+    public var failure: ScriptFailure?
+    /// Everything that happened, from the start of the session.
+    public var trace: [TraceEvent]
+    /// The virtual time when the test ended (or failed).
+    public var endTime: Double
+
+    public var passed: Bool { failure == nil }
+    public var file: String { location.file }
+}
+
+/// Why a scripted test failed.
+public struct ScriptFailure: Hashable, Sendable, CustomStringConvertible {
+    public enum Cause: Hashable, Sendable {
+        /// A setting could not be applied.
+        case setting(name: String, message: String)
+        /// An `expect` step found other values.
+        case expectation([Mismatch])
+        /// A step could not be performed (a route beyond the braille line, an unknown key code).
+        case step(String)
+    }
+
+    /// The failing step, 0-based (nil when a setting failed).
+    public var stepIndex: Int?
+    /// The failing step's kind (`press`, `hold`, `wait`, `route`, `key`, `expect`).
+    public var stepKind: String?
+    /// The failing step's location, or the setting's value.
+    public var location: SourceLocation
+    public var testName: String
+    public var cause: Cause
+    /// The last trace events before the failure, one line each (`1.050 highlight test-2 "Test 2"`).
+    public var recentTrace: [String]
+
+    /// The step's number as the message shows it (1 is the first step).
+    public var stepNumber: Int? { stepIndex.map { $0 + 1 } }
+
+    /// The mismatches of a failed `expect` step (empty for other failures).
+    public var mismatches: [Mismatch] {
+        if case .expectation(let mismatches) = cause { return mismatches }
+        return []
+    }
+
+    /// One line: `file:line:column: test "name": step 5 (expect): focus is 'test-1', expected 'test-2'`.
+    public var message: String {
+        var text = "\(location): test \"\(testName)\": "
+        if let stepNumber, let stepKind { text += "step \(stepNumber) (\(stepKind)): " }
+        switch cause {
+        case .setting(let name, let message): text += "setting '\(name)': \(message)"
+        case .expectation(let mismatches): text += mismatches.map(\.description).joined(separator: "; ")
+        case .step(let message): text += message
+        }
+        return text
+    }
+
+    /// The message, then the recent trace lines, indented.
+    public var report: String {
+        guard !recentTrace.isEmpty else { return message }
+        return ([message, "  recent trace:"] + recentTrace.map { "    " + $0 }).joined(separator: "\n")
+    }
+
+    public var description: String { report }
+}
+
+/// One key of an `expect` step that differed. Values are shown as in the message: strings in
+/// single quotes, lists as `['Tap', 'Exit menu']`, numbers and booleans bare, and words such as
+/// `none` or `not open` when there is nothing.
+public struct Mismatch: Hashable, Sendable, CustomStringConvertible {
+    /// `focus`, `braille`, `menu`, `menuFocus`, `screen`, `state.NAME`, `announcement`, `scanning`.
+    public var key: String
+    public var expected: String
+    public var actual: String
+
+    public init(key: String, expected: String, actual: String) {
+        self.key = key
+        self.expected = expected
+        self.actual = actual
+    }
+
+    /// `focus is 'test-1', expected 'test-2'`.
+    public var description: String { "\(key) is \(actual), expected \(expected)" }
+}
+
+// MARK: - Running
+
+/// One test's run: the session, the trace so far, and each switch's last edge.
+private struct Execution {
+    let scene: Scene
+    let test: ScriptedTest
+    let recentTraceCount: Int
+    var session: ScanSession?
+    var trace: [TraceEvent] = []
+    /// Each virtual switch's last edge sent, to keep presses out of the debounce window.
+    var lastEdge: [SwitchID: Double] = [:]
+
+    init(scene: Scene, test: ScriptedTest, recentTraceCount: Int) {
+        self.scene = scene
+        self.test = test
+        self.recentTraceCount = recentTraceCount
+    }
+
+    mutating func run() -> ScriptFailure? {
+        var settings = ScanSettings()
+        for setting in test.settings {
+            do {
+                try settings.set(setting.name, setting.value)
+            } catch {
+                return ScriptFailure(
+                    stepIndex: nil, stepKind: nil, location: setting.location, testName: test.name,
+                    cause: .setting(name: setting.name, message: error.message), recentTrace: [])
+            }
+        }
+        var session = ScanSession(scene: scene, settings: settings)
+        trace += session.start()
+        self.session = session
+        for (index, step) in test.steps.enumerated() {
+            if let cause = perform(step) {
+                return ScriptFailure(
+                    stepIndex: index, stepKind: step.kindName, location: step.location, testName: test.name,
+                    cause: cause, recentTrace: trace.suffix(recentTraceCount).map(ScriptRunner.describe))
+            }
+        }
+        return nil
+    }
+
+    /// Performs a step; a cause when it fails.
+    mutating func perform(_ step: TestStep) -> ScriptFailure.Cause? {
+        guard let current = session else { return nil }
+        let settings = current.settings
+        switch step.kind {
+        case .press(let action):
+            press(action.rawValue, for: ScriptRunner.pressDuration(for: settings))
+        case .hold(let action, let seconds):
+            press(action.rawValue, for: seconds)
+        case .wait(let seconds):
+            trace += session!.advance(to: current.time + seconds)
+        case .route(let cell):
+            let cells = current.brailleText.count
+            guard cell < cells else {
+                let line = cells == 0 ? "the braille line is empty" : "the braille line has \(cells) cells ('\(current.brailleText)')"
+                return .step("cell \(cell) is beyond the braille line: \(line); cells are numbered from 0")
+            }
+            press(SwitchAction.select.rawValue, for: ScriptRunner.pressDuration(for: settings))
+        case .key(let code, let value):
+            guard let action = ScriptRunner.keyboardProfile.first(where: { $0.code == code })?.action else {
+                let known = ScriptRunner.keyboardProfile.map { "\($0.code) (\($0.action.rawValue))" }.joined(separator: ", ")
+                return .step("\(code) is not a key of the default keyboard profile; its keys are \(known)")
+            }
+            let kind: SwitchEdge.Kind = value == 1 ? .down : value == 0 ? .up : .repeat
+            send(SwitchEdge(switchID: action.rawValue, kind: kind, time: current.time))
+        case .expect(let expectation):
+            let mismatches = compare(expectation, with: current)
+            return mismatches.isEmpty ? nil : .expectation(mismatches)
+        }
+        return nil
+    }
+
+    /// Down, then up `duration` later; the time advances to the release. A press never starts
+    /// within the debounce window of the switch's previous edge.
+    mutating func press(_ switchID: SwitchID, for duration: Double) {
+        guard let current = session else { return }
+        var start = current.time
+        if let debounce = current.settings.debounceTime, debounce > 0, let last = lastEdge[switchID] {
+            var earliest = last + debounce
+            while earliest - last < debounce { earliest = earliest.nextUp }
+            start = max(start, earliest)
+        }
+        send(SwitchEdge(switchID: switchID, kind: .down, time: start))
+        send(SwitchEdge(switchID: switchID, kind: .up, time: start + duration))
+    }
+
+    mutating func send(_ edge: SwitchEdge) {
+        lastEdge[edge.switchID] = edge.time
+        trace += session!.input(edge)
+    }
+
+    func compare(_ expected: Expectation, with session: ScanSession) -> [Mismatch] {
+        var mismatches = [Mismatch]()
+        func check(_ key: String, _ expected: String, _ actual: String) {
+            if expected != actual { mismatches.append(Mismatch(key: key, expected: expected, actual: actual)) }
+        }
+        if let focus = expected.focus {
+            let actual: String
+            if let id = session.focusID {
+                actual = quote(id)
+            } else if session.engine.highlight == .menuButton {
+                actual = "none (the scanner menu button is highlighted)"
+            } else {
+                actual = "none"
+            }
+            check("focus", quote(focus), actual)
+        }
+        if let braille = expected.braille {
+            check("braille", quote(braille), quote(session.brailleText))
+        }
+        if let menu = expected.menu {
+            check("menu", list(menu), session.menuTitles.map(list) ?? "not open")
+        }
+        if let menuFocus = expected.menuFocus {
+            check("menuFocus", quote(menuFocus), session.menuFocusTitle.map(quote) ?? "none (no menu is open)")
+        }
+        if let screen = expected.screen {
+            check("screen", quote(screen), quote(session.screen))
+        }
+        if let state = expected.state {
+            let values = session.state
+            for (name, value) in state {
+                guard let actual = values[name] else {
+                    mismatches.append(Mismatch(key: "state.\(name)", expected: show(value), actual: "none"))
+                    continue
+                }
+                if !same(actual, value) {
+                    mismatches.append(Mismatch(key: "state.\(name)", expected: show(value), actual: show(actual)))
+                }
+            }
+        }
+        if let announcement = expected.announcement {
+            check("announcement", quote(announcement), session.lastAnnouncement.map(quote) ?? "none")
+        }
+        if let scanning = expected.scanning {
+            let actual: Expectation.ScanningStatus = session.isScanning ? .running : .stopped
+            check("scanning", scanning.rawValue, actual.rawValue)
+        }
+        return mismatches
+    }
+
+    /// State values compare exactly, but numbers within 1e-9 (sums of steps such as 0.1).
+    func same(_ a: StateValue, _ b: StateValue) -> Bool {
+        if case .number(let x) = a, case .number(let y) = b { return abs(x - y) <= 1e-9 * max(1, abs(x), abs(y)) }
+        return a == b
+    }
+
+    func show(_ value: StateValue) -> String {
+        if case .string(let text) = value { return quote(text) }
+        return value.description
+    }
+
+    func quote(_ text: String) -> String { "'\(text)'" }
+
+    func list(_ items: [String]) -> String { "[" + items.map(quote).joined(separator: ", ") + "]" }
+}
+
+extension TestStep {
+    /// The step's kind as written in the file.
+    public var kindName: String {
+        switch kind {
+        case .press: return "press"
+        case .hold: return "hold"
+        case .wait: return "wait"
+        case .route: return "route"
+        case .key: return "key"
+        case .expect: return "expect"
+        }
+    }
+}
+
+// MARK: - Trace lines
+
+extension ScriptRunner {
+    /// One trace event as a line: the time in seconds (3 decimals), then what happened.
+    /// `0.000 screen main`, `1.000 highlight test-2 "Test 2"`, `1.050 input select down`,
+    /// `1.075 input select down rejected (bounce)`, `2.000 menu ['Tap', 'Exit menu'] focus 'Tap'`,
+    /// `2.100 perform activate on test-2`, `2.100 braille 'Test 2 btn'`.
+    public static func describe(_ event: TraceEvent) -> String {
+        let what: String
+        switch event.kind {
+        case let .input(switchID, edge, accepted, reason):
+            what = "input \(switchID) \(edge)" + (accepted ? "" : " rejected (\(reason ?? "no reason"))")
+        case let .highlight(id, label):
+            if let id {
+                what = "highlight \(id)" + (label.map { " \"\($0)\"" } ?? "")
+            } else {
+                what = "highlight none"
+            }
+        case let .menu(entries, focus):
+            if entries.isEmpty {
+                what = "menu closed"
+            } else {
+                let focused = focus.flatMap { entries.indices.contains($0) ? " focus '\(entries[$0])'" : nil } ?? ""
+                what = "menu [" + entries.map { "'\($0)'" }.joined(separator: ", ") + "]" + focused
+            }
+        case let .perform(id, action):
+            what = "perform \(action) on \(id ?? "the screen")"
+        case .screen(let name):
+            what = "screen \(name)"
+        case .announcement(let text):
+            what = "announcement '\(text)'"
+        case .braille(let text):
+            what = "braille '\(text)'"
+        case let .ignored(action, reason):
+            what = "ignored \(action): \(reason)"
+        case .scanning(let running):
+            what = "scanning \(running ? "running" : "stopped")"
+        }
+        return "\(formatTime(event.time)) \(what)"
+    }
+
+    /// Seconds with three decimals: `1.050`.
+    static func formatTime(_ seconds: Double) -> String {
+        let milliseconds = Int64((seconds * 1000).rounded())
+        let sign = milliseconds < 0 ? "-" : ""
+        let whole = abs(milliseconds) / 1000, fraction = abs(milliseconds) % 1000
+        let digits = String(fraction)
+        return "\(sign)\(whole).\(String(repeating: "0", count: 3 - digits.count))\(digits)"
+    }
+}

@@ -1,0 +1,204 @@
+import ArgumentParser
+import Foundation
+import Scanning
+import Scenes
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run the scripted tests (tests:) of scene files in virtual time.",
+        discussion: """
+            Prints one line per test, PASS or FAIL with the file and the test's name; a failure is \
+            followed by its message (file:line:column of the step, what was expected and what was \
+            found) and the last trace lines. The last line is "N passed, M failed".
+
+            Exits 1 when a test fails, 2 when a file cannot be loaded (its problems are printed). \
+            Step semantics and the default keyboard profile: docs/scene-format-additions.md, \
+            "Scripted tests".
+            """)
+
+    @Argument(help: "Scene files or folders (searched for .yaml, .yml and .json files).")
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Run only the tests whose name contains this text (ignoring case).", valueName: "text"))
+    var filter: String?
+
+    func run() throws {
+        let files = try SceneFiles.expand(paths)
+        var suites = [JUnitReport.Suite]()
+        var passed = 0, failed = 0, unloadable = 0
+        for file in files {
+            switch SceneFiles.load(file) {
+            case .failure(let error):
+                unloadable += 1
+                for problem in error.problems { print(problem) }
+                suites.append(JUnitReport.Suite(
+                    name: file, cases: [], loadError: error.problems.map(\.description).joined(separator: "\n")))
+            case .success(let scene):
+                let runner = ScriptRunner(scene: scene)
+                var cases = [JUnitReport.Case]()
+                for test in scene.tests where matches(test.name) {
+                    let clock = ContinuousClock()
+                    var result: ScriptResult?
+                    let elapsed = clock.measure { result = runner.run(test) }
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                    if let failure = result!.failure {
+                        failed += 1
+                        print("FAIL \(file): \(test.name)")
+                        for line in failure.report.split(separator: "\n", omittingEmptySubsequences: false) {
+                            print("  " + line)
+                        }
+                        cases.append(JUnitReport.Case(
+                            name: test.name, seconds: seconds, failureMessage: failure.message, failureText: failure.report))
+                    } else {
+                        passed += 1
+                        print("PASS \(file): \(test.name)")
+                        cases.append(JUnitReport.Case(name: test.name, seconds: seconds, failureMessage: nil, failureText: nil))
+                    }
+                }
+                if !cases.isEmpty { suites.append(JUnitReport.Suite(name: file, cases: cases, loadError: nil)) }
+            }
+        }
+        print("\(passed) passed, \(failed) failed")
+        if let junit {
+            do {
+                try JUnitReport.write(JUnitReport.xml(suites), to: junit)
+            } catch {
+                printError("\(junit): cannot write the JUnit report: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        if unloadable > 0 { throw ExitCode(2) }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    func matches(_ name: String) -> Bool {
+        guard let filter, !filter.isEmpty else { return true }
+        return name.range(of: filter, options: .caseInsensitive) != nil
+    }
+}
+
+/// JUnit XML, as CI servers read it: `testsuites` > one `testsuite` per scene file > one
+/// `testcase` per test, with a `failure` for a failed test. A file that cannot be loaded is a
+/// suite with `errors="1"` and one `testcase` named `(load)` holding an `error` with its problems.
+enum JUnitReport {
+    struct Case {
+        var name: String
+        var seconds: Double
+        var failureMessage: String?
+        var failureText: String?
+    }
+
+    struct Suite {
+        var name: String
+        var cases: [Case]
+        var loadError: String?
+
+        var testCount: Int { cases.count + (loadError == nil ? 0 : 1) }
+        var failureCount: Int { cases.filter { $0.failureMessage != nil }.count }
+        var errorCount: Int { loadError == nil ? 0 : 1 }
+        var seconds: Double { cases.map(\.seconds).reduce(0, +) }
+    }
+
+    static func xml(_ suites: [Suite]) -> String {
+        var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
+        let tests = suites.map(\.testCount).reduce(0, +)
+        let failures = suites.map(\.failureCount).reduce(0, +)
+        let errors = suites.map(\.errorCount).reduce(0, +)
+        let time = suites.map(\.seconds).reduce(0, +)
+        lines.append(#"<testsuites name="switchscan test" tests="\#(tests)" failures="\#(failures)" errors="\#(errors)" time="\#(format(time))">"#)
+        for suite in suites {
+            let name = attribute(suite.name)
+            lines.append(#"  <testsuite name="\#(name)" tests="\#(suite.testCount)" failures="\#(suite.failureCount)" errors="\#(suite.errorCount)" skipped="0" time="\#(format(suite.seconds))">"#)
+            if let loadError = suite.loadError {
+                lines.append(#"    <testcase classname="\#(name)" name="(load)" time="0.000">"#)
+                let first = loadError.split(separator: "\n").first.map(String.init) ?? loadError
+                lines.append(#"      <error message="\#(attribute(first))" type="load">\#(text(loadError))</error>"#)
+                lines.append("    </testcase>")
+            }
+            for test in suite.cases {
+                let opening = #"    <testcase classname="\#(name)" name="\#(attribute(test.name))" time="\#(format(test.seconds))""#
+                if let message = test.failureMessage {
+                    lines.append(opening + ">")
+                    lines.append(#"      <failure message="\#(attribute(message))" type="expectation">\#(text(test.failureText ?? message))</failure>"#)
+                    lines.append("    </testcase>")
+                } else {
+                    lines.append(opening + "/>")
+                }
+            }
+            lines.append("  </testsuite>")
+        }
+        lines.append("</testsuites>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+
+    /// Character data: `&`, `<`, `>` escaped; characters XML 1.0 cannot hold become U+FFFD.
+    static func text(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(allowed(scalar) ? scalar : "\u{FFFD}")
+            }
+        }
+        return out
+    }
+
+    /// An attribute value in double quotes: also `"` and `'`, and line breaks and tabs as
+    /// character references so that they survive attribute normalisation.
+    static func attribute(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            default: out.unicodeScalars.append(allowed(scalar) ? scalar : "\u{FFFD}")
+            }
+        }
+        return out
+    }
+
+    /// XML 1.0's Char production.
+    static func allowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
+    }
+
+    /// Writes to a temporary file next to `path`, then renames it over `path`: a reader never
+    /// sees a half-written report.
+    static func write(_ contents: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try Data(contents.utf8).write(to: temporary)
+            guard rename(temporary.path, url.path) == 0 else {
+                throw CommandFailure("cannot rename \(temporary.path) to \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `switchscan test`: PASS/FAIL lines, the summary, exit status, --filter, and the JUnit report.
+@Suite struct TestCommandTests {
+    static let passing = """
+        scene: Two buttons
+        size: [390, 844]
+        start: main
+        screens:
+          main:
+            elements:
+              - {id: a, label: A, traits: [button], frame: [20, 100, 350, 44]}
+              - {id: b, label: B, traits: [button], frame: [20, 160, 350, 44]}
+        tests:
+          - name: next moves to B
+            settings: {scanning: manual, groupItems: false}
+            steps:
+              - expect: {focus: a}
+              - press: next
+              - expect: {focus: b, braille: B btn}
+
+        """
+
+    /// Its second test expects the wrong focus (step 2, line 18, column 9); its name needs XML escaping.
+    static let failing = """
+        scene: Two buttons
+        size: [390, 844]
+        start: main
+        screens:
+          main:
+            elements:
+              - {id: a, label: A, traits: [button], frame: [20, 100, 350, 44]}
+              - {id: b, label: B, traits: [button], frame: [20, 160, 350, 44]}
+        tests:
+          - name: starts on A
+            settings: {groupItems: false}
+            steps:
+              - expect: {focus: a, scanning: running}
+          - name: "next stays on <A> & 'A'"
+            settings: {scanning: manual, groupItems: false}
+            steps:
+              - press: next
+              - expect: {focus: a}
+
+        """
+
+    static let failureMessage = #"scenes/fail.yaml:18:9: test "next stays on <A> & 'A'": step 2 (expect): focus is 'b', expected 'a'"#
+
+    /// A folder `scenes` with the given files, inside a fresh temporary folder.
+    static func folder(_ files: [String: String]) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("scenes"), withIntermediateDirectories: true)
+        for (name, text) in files { try folder.write("scenes/" + name, text) }
+        return folder
+    }
+
+    @Test("a passing and a failing scene: PASS and FAIL lines, the failure indented, the summary, exit 1")
+    func passAndFail() throws {
+        let folder = try Self.folder(["pass.yaml": Self.passing, "fail.yaml": Self.failing])
+        let result = try CLI.run(["test", "scenes"], in: folder.url)
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdoutLines
+        #expect(lines.first == "PASS scenes/fail.yaml: starts on A", "\(result)")
+        #expect(lines.dropFirst().first == "FAIL scenes/fail.yaml: next stays on <A> & 'A'")
+        #expect(lines.dropFirst(2).first == "  " + Self.failureMessage)
+        #expect(lines.dropFirst(3).first == "    recent trace:")
+        let trace = lines.dropFirst(4).prefix { $0.hasPrefix("      ") }
+        #expect(!trace.isEmpty && trace.count <= 10)
+        #expect(trace.first?.hasPrefix("      0.000 ") == true)
+        #expect(trace.contains("      0.000 highlight b \"B\""), "\(trace)")
+        #expect(Array(lines.suffix(2)) == ["PASS scenes/pass.yaml: next moves to B", "2 passed, 1 failed"])
+        #expect(lines.count == 4 + trace.count + 2)
+    }
+
+    @Test("only passing tests: exit 0")
+    func onlyPassing() throws {
+        let folder = try Self.folder(["pass.yaml": Self.passing])
+        let result = try CLI.run(["test", "scenes/pass.yaml"], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines == ["PASS scenes/pass.yaml: next moves to B", "1 passed, 0 failed"])
+        #expect(result.stderr == "")
+    }
+
+    @Test("--filter runs only the tests whose name contains the text, ignoring case")
+    func filter() throws {
+        let folder = try Self.folder(["pass.yaml": Self.passing, "fail.yaml": Self.failing])
+        let result = try CLI.run(["test", "scenes", "--filter", "STARTS"], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines == ["PASS scenes/fail.yaml: starts on A", "1 passed, 0 failed"])
+    }
+
+    @Test("a file that cannot be loaded: its problems, the other files' tests, exit 2")
+    func unloadable() throws {
+        let folder = try Self.folder(["bad.yaml": "scene: Broken\nsize: [390, 844]\n", "pass.yaml": Self.passing])
+        let junit = folder.url.appendingPathComponent("report.xml")
+        let result = try CLI.run(["test", "scenes", "--junit", junit.path], in: folder.url)
+        #expect(result.status == 2, "\(result)")
+        let lines = result.stdoutLines
+        #expect(lines.first?.hasPrefix("scenes/bad.yaml:") == true, "\(result)")
+        #expect(lines.first?.contains("error:") == true)
+        #expect(Array(lines.suffix(2)) == ["PASS scenes/pass.yaml: next moves to B", "1 passed, 0 failed"])
+        let report = try JUnit.read(junit)
+        #expect(report.root == ["tests": "2", "failures": "0", "errors": "1"])
+        #expect(report.suites.map(\.name) == ["scenes/bad.yaml", "scenes/pass.yaml"])
+        #expect(report.suites.first?.errors == "1")
+        #expect(report.suites.first?.cases.map(\.name) == ["(load)"])
+        #expect(report.suites.first?.cases.first?.error?.hasPrefix("scenes/bad.yaml:") == true)
+    }
+
+    @Test("--junit writes a report that parses, with a suite per file, a case per test, the failure")
+    func junit() throws {
+        let folder = try Self.folder(["pass.yaml": Self.passing, "fail.yaml": Self.failing])
+        let junit = folder.url.appendingPathComponent("out/report.xml")
+        try FileManager.default.createDirectory(at: junit.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("old contents".utf8).write(to: junit)
+        let result = try CLI.run(["test", "scenes", "--junit", "out/report.xml"], in: folder.url)
+        #expect(result.status == 1, "\(result)")
+        let report = try JUnit.read(junit)
+        #expect(report.root == ["tests": "3", "failures": "1", "errors": "0"])
+        #expect(report.suites.map(\.name) == ["scenes/fail.yaml", "scenes/pass.yaml"])
+        #expect(report.suites.map(\.tests) == ["2", "1"])
+        #expect(report.suites.map(\.failures) == ["1", "0"])
+        let failCases = try #require(report.suites.first?.cases)
+        #expect(failCases.map(\.name) == ["starts on A", "next stays on <A> & 'A'"])
+        #expect(failCases.map(\.classname) == ["scenes/fail.yaml", "scenes/fail.yaml"])
+        #expect(failCases[0].failureMessage == nil)
+        #expect(failCases[1].failureMessage == Self.failureMessage)
+        #expect(failCases[1].failureText?.hasPrefix(Self.failureMessage + "\n  recent trace:\n") == true)
+        #expect(report.suites.last?.cases.map(\.name) == ["next moves to B"])
+        #expect(report.suites.last?.cases.first?.failureMessage == nil)
+        // Written by rename: no temporary file is left beside it.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: junit.deletingLastPathComponent().path)
+        #expect(leftovers == ["report.xml"])
+    }
+}
+
+/// A JUnit report read back with XMLParser.
+final class JUnit: NSObject, XMLParserDelegate {
+    struct Case {
+        var name: String
+        var classname: String
+        var failureMessage: String?
+        var failureText: String?
+        var error: String?
+    }
+
+    struct Suite {
+        var name: String
+        var tests: String
+        var failures: String
+        var errors: String
+        var cases: [Case] = []
+    }
+
+    var root: [String: String] = [:]
+    var suites: [Suite] = []
+    private var text = ""
+    private var parseError: Error?
+
+    static func read(_ url: URL) throws -> JUnit {
+        let data = try Data(contentsOf: url)
+        let parser = XMLParser(data: data)
+        let report = JUnit()
+        parser.delegate = report
+        guard parser.parse() else {
+            throw CLIError("the JUnit report does not parse: \(String(describing: parser.parserError))\n\(String(decoding: data, as: UTF8.self))")
+        }
+        return report
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        text = ""
+        switch elementName {
+        case "testsuites":
+            root = ["tests": attributes["tests"] ?? "", "failures": attributes["failures"] ?? "", "errors": attributes["errors"] ?? ""]
+        case "testsuite":
+            suites.append(Suite(
+                name: attributes["name"] ?? "", tests: attributes["tests"] ?? "", failures: attributes["failures"] ?? "",
+                errors: attributes["errors"] ?? ""))
+        case "testcase":
+            suites[suites.count - 1].cases.append(Case(name: attributes["name"] ?? "", classname: attributes["classname"] ?? ""))
+        case "failure":
+            modifyLastCase { $0.failureMessage = attributes["message"] }
+        default:
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        text += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        switch elementName {
+        case "failure": modifyLastCase { [text] in $0.failureText = text }
+        case "error": modifyLastCase { [text] in $0.error = text }
+        default: break
+        }
+    }
+
+    private func modifyLastCase(_ change: (inout Case) -> Void) {
+        guard !suites.isEmpty, !suites[suites.count - 1].cases.isEmpty else { return }
+        let suite = suites.count - 1
+        change(&suites[suite].cases[suites[suite].cases.count - 1])
+    }
+}
