@@ -58,11 +58,12 @@ public struct ScanSession: Sendable {
 
     public init(
         scene: Scene, settings: ScanSettings, bindings: [SwitchID: SwitchBinding] = ScanSession.actionSwitches,
-        pulseOnly: Bool = false, time: Double = 0
+        pulseOnly: Bool = false, time: Double = 0, screen: String? = nil
     ) {
         self.scene = scene
         self.settings = settings
         self.sceneState = SceneState(scene: scene)
+        if let screen, scene.screenTemplate(named: screen) != nil { self.sceneState.screen = screen }
         self.engine = ScanningEngine(settings: settings)
         self.stabilizer = Stabilizer(
             configuration: Stabilizer.Configuration(

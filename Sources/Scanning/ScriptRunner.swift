@@ -196,7 +196,7 @@ private struct Execution {
                     cause: .setting(name: setting.name, message: error.message), recentTrace: [])
             }
         }
-        var session = ScanSession(scene: scene, settings: settings)
+        var session = ScanSession(scene: scene, settings: settings, screen: test.screen)
         trace += session.start()
         self.session = session
         for (index, step) in test.steps.enumerated() {

@@ -162,6 +162,9 @@ public struct ElementTemplate: Sendable {
 /// A scripted test: settings, then steps run in virtual time on a fresh copy of the scene.
 public struct ScriptedTest: Sendable {
     public var name: String
+    /// The screen the test starts on (default: the scene's `start`), so every screen of a scene
+    /// can be tested, including variants no `go` leads to.
+    public var screen: String?
     public var settings: [(name: String, value: StateValue, location: SourceLocation)]
     public var steps: [TestStep]
     public var location: SourceLocation

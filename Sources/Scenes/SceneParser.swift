@@ -579,7 +579,13 @@ final class SceneReader {
 
     func readTest(_ node: DocumentNode) -> ScriptedTest? {
         guard let pairs = mapping(node, "a test") else { return nil }
-        let keys = checkKeys(pairs, allowed: ["name", "settings", "steps"], in: "a test")
+        let keys = checkKeys(pairs, allowed: ["name", "screen", "settings", "steps"], in: "a test")
+        var screen: String?
+        if let screenNode = keys["screen"], let name = string(screenNode, "screen") {
+            if screenNames.contains(name) { screen = name } else {
+                report(screenNode, "screen '\(name)' is not in screens (\(screenNames.sorted().joined(separator: ", ")))")
+            }
+        }
         let name = required(keys, "name", in: node, "the test's name").flatMap { string($0, "name") }
         var settings = [(name: String, value: StateValue, location: SourceLocation)]()
         if let settingsNode = keys["settings"], let settingPairs = mapping(settingsNode, "settings") {
@@ -599,7 +605,7 @@ final class SceneReader {
             for item in items { if let step = readStep(item) { steps.append(step) } }
         }
         guard let name else { return nil }
-        return ScriptedTest(name: name, settings: settings, steps: steps, location: location(node))
+        return ScriptedTest(name: name, screen: screen, settings: settings, steps: steps, location: location(node))
     }
 
     func settingValue(_ node: DocumentNode, shape: SettingShape, name: String) -> StateValue? {

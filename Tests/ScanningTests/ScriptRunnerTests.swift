@@ -174,6 +174,17 @@ enum RunnerSupport {
 
     /// An Increment in the open menu refreshes the structure: the highlighted node must be the
     /// updated element once the menu closes (this once showed the old value, `Level 5 sldr`).
+    @Test("a test may start on another screen than the scene's start")
+    func startsOnTheTestsScreen() throws {
+        try RunnerSupport.expectPass("""
+              - name: starts on other
+                screen: other
+                settings: {scanning: manual}
+                steps:
+                  - expect: {screen: other, focus: back, braille: Back btn}
+            """)
+    }
+
     @Test("after adjusting in the menu and closing it, the braille line shows the new value")
     func adjustedValueAfterTheMenuCloses() throws {
         let result = try RunnerSupport.run("""

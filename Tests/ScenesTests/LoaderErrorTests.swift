@@ -593,6 +593,24 @@ struct TestErrorTests {
         only(step("hold: {switch: nxt, seconds: 1}"), 12, 24, "unknown switch action 'nxt'", "(did you mean 'next'?)")
     }
 
+    @Test("a test's starting screen must exist")
+    func testScreenMustExist() {
+        let yaml = """
+            scene: T
+            size: [100, 100]
+            start: main
+            screens:
+              main:
+                elements:
+                  - {id: a, frame: [0, 0, 10, 10]}
+            tests:
+              - name: t
+                screen: mian
+                steps: []
+            """
+        only(yaml, 10, 13, "screen 'mian' is not in screens (main)")
+    }
+
     @Test("hold needs a switch and positive seconds; wait needs seconds ≥ 0")
     func holdAndWait() {
         only(step("hold: {switch: select}"), 12, 15, "missing 'seconds'")
