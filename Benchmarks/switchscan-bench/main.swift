@@ -1,6 +1,8 @@
 // Benchmarks for the model and scene loader. Prints figures; asserts nothing about speed.
 //
 //   swift run -c release switchscan-bench [elements] [runs] [yaml|json]
+//   swift run -c release switchscan-bench grouping   (automatic grouping against linear and the bound)
+//   swift run -c release switchscan-bench events     (handling one switch event on a 10,000-item scene)
 //
 // Scale: a generated scene of `elements` elements (default 100,000): rows of buttons grouped in
 // containers, with labels, traits, frames and a binding. Reports medians over `runs` runs of
@@ -9,6 +11,9 @@
 import AccessibilityModel
 import Foundation
 import Scenes
+
+if CommandLine.arguments.dropFirst().first == "grouping" { runGroupingBenchmark(); exit(0) }
+if CommandLine.arguments.dropFirst().first == "events" { runEventBenchmark(); exit(0) }
 
 let arguments = CommandLine.arguments
 let elementTarget = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000

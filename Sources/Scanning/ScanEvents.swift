@@ -135,6 +135,8 @@ public enum ScanAction: Hashable, Sendable {
     case menu(entries: [MenuEntry], focus: Int)
     case menuClosed
     /// Run the element's behaviour; `element` is nil for the screen (escape, magic tap).
+    /// The host then always reports back with `structureChanged` (`.refreshed` when nothing
+    /// changed): the engine waits for it to place the highlight and restart its timer.
     case perform(ElementCommand, element: Element?)
     /// Show a message instead of the highlight until `until`.
     case flash(String, until: Double)
@@ -145,4 +147,11 @@ public enum ScanAction: Hashable, Sendable {
     case scanning(running: Bool)
     /// A switch action that had no effect, and why (visible in the trace).
     case ignored(SwitchAction, reason: String)
+}
+
+extension ScanAction {
+    var isIgnored: Bool {
+        if case .ignored = self { return true }
+        return false
+    }
 }

@@ -223,7 +223,11 @@ public struct ScanSession: Sendable {
             case .magicTap: return nearest(\.magicTap, from: element, in: present)
             }
         }()
-        guard let effects else { return [] }
+        guard let effects else {
+            // Nothing handles it (a tap where no element has `activate`): the scene is unchanged,
+            // and the engine still hears back, so it places the highlight and scans on.
+            return apply(engine.handle(.structureChanged(currentStructure(), .refreshed, time: time)))
+        }
         let previousScreen = sceneState.screen
         let notifications = sceneState.perform(effects)
         var trace = [TraceEvent]()

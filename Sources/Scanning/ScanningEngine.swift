@@ -12,19 +12,21 @@ import SwitchInput
 /// Walking: a level is a list of entries (items and groups). In a group, after the last child
 /// the group's outline is highlighted (`Highlight.groupExit`): selecting it leaves the group.
 /// At the top level with `alwaysTap`, the menu button takes that place. A full pass over a level
-/// is a cycle; after `loops` cycles without a selection a group is left, the menu closes, and at
+/// is a cycle; after `loops` steps without a selection a group is left, the menu closes, and at
 /// the top level scanning stops with the highlight hidden (any switch then starts again).
 public struct ScanningEngine: Sendable {
     public private(set) var settings: ScanSettings
 
-    /// One level of the walk: the entries, where the highlight is, how many cycles passed.
+    /// One level of the walk: the entries, where the highlight is, how many steps passed.
     struct Level: Hashable, Sendable {
         var entries: [ScanNode]
         /// nil at the top level.
         var group: ScanNode?
         /// `entries.count` means the terminal position: the group's exit, or the menu button.
         var index: Int
-        var cycles: Int
+        /// Steps since the level was entered or something was selected: `loops` full cycles are
+        /// `loops` × the number of positions.
+        var steps: Int
     }
 
     struct MenuState: Hashable, Sendable {
@@ -32,7 +34,7 @@ public struct ScanningEngine: Sendable {
         var item: Element?
         var entries: [MenuEntry]
         var index: Int
-        var cycles: Int
+        var steps: Int
     }
 
     enum Phase: Hashable, Sendable {
@@ -53,6 +55,9 @@ public struct ScanningEngine: Sendable {
     private var phase: Phase = .empty
     private var highlightTime = 0.0
     private var flashText: String?
+    private var flashQueue: [String] = []
+    /// When the message shown was posted (queued ones keep their turn from then).
+    private var flashStart = -Double.infinity
     /// After a tap, where the highlight goes when the scene reports back.
     private var pendingFocusAfterTap: ScanSettings.FocusAfterTap?
     private var heldMove: SwitchAction?
@@ -129,7 +134,12 @@ public struct ScanningEngine: Sendable {
             actions += began(action, at: time)
             return actions
         case .scanning:
-            return scanningAction(action, at: time)
+            let actions = scanningAction(action, at: time)
+            if action == .select || action == .tap, !actions.contains(where: \.isIgnored) {
+                // Loops count steps without a selection: a selection starts the count again.
+                for index in levels.indices { levels[index].steps = 0 }
+            }
+            return actions
         }
     }
 
@@ -236,7 +246,7 @@ public struct ScanningEngine: Sendable {
     }
 
     private mutating func restart(at time: Double) -> [ScanAction] {
-        levels = [Level(entries: structure.nodes, group: nil, index: 0, cycles: 0)]
+        levels = [Level(entries: structure.nodes, group: nil, index: 0, steps: 0)]
         phase = .scanning
         var actions: [ScanAction] = [.scanning(running: true)]
         actions += highlightCurrent(at: time)
@@ -251,13 +261,13 @@ public struct ScanningEngine: Sendable {
         guard positions > 0 else { return [] }
         var next = level.index + step
         var actions = [ScanAction]()
+        level.steps += 1
+        if settings.scanning == .auto, level.steps >= positions * settings.loops {
+            levels[levels.count - 1] = level
+            return loopsExhausted(at: time)
+        }
         if next >= positions {
             next = 0
-            level.cycles += 1
-            if settings.scanning == .auto, level.cycles >= settings.loops {
-                levels[levels.count - 1] = level
-                return loopsExhausted(at: time)
-            }
         } else if next < 0 {
             next = positions - 1
         }
@@ -283,7 +293,7 @@ public struct ScanningEngine: Sendable {
     }
 
     private mutating func enter(_ group: ScanNode, at time: Double) -> [ScanAction] {
-        levels.append(Level(entries: group.children, group: group, index: 0, cycles: 0))
+        levels.append(Level(entries: group.children, group: group, index: 0, steps: 0))
         return highlightCurrent(at: time)
     }
 
@@ -331,6 +341,7 @@ public struct ScanningEngine: Sendable {
         case .flash:
             guard flashText != nil else { return [] }
             flashText = nil
+            if !flashQueue.isEmpty { return show(flashQueue.removeFirst(), at: time) }
             return [.flashEnded]
         case .advance:
             switch phase {
@@ -388,7 +399,7 @@ public struct ScanningEngine: Sendable {
     }
 
     private mutating func openMenu(for item: Element?, at time: Double) -> [ScanAction] {
-        let menu = MenuState(item: item, entries: menuEntries(for: item), index: 0, cycles: 0)
+        let menu = MenuState(item: item, entries: menuEntries(for: item), index: 0, steps: 0)
         phase = .menu(menu)
         highlightTime = time
         var actions: [ScanAction] = [.cancel(.advance), .cancel(.dwell), .menu(entries: menu.entries, focus: 0)]
@@ -435,10 +446,10 @@ public struct ScanningEngine: Sendable {
 
     private mutating func moveMenu(_ menu: inout MenuState, by step: Int, at time: Double) -> [ScanAction] {
         var next = menu.index + step
+        menu.steps += 1
+        if settings.scanning == .auto, menu.steps >= menu.entries.count * settings.loops { return closeMenu(at: time) }
         if next >= menu.entries.count {
             next = 0
-            menu.cycles += 1
-            if settings.scanning == .auto, menu.cycles >= settings.loops { return closeMenu(at: time) }
         } else if next < 0 {
             next = menu.entries.count - 1
         }
@@ -452,6 +463,9 @@ public struct ScanningEngine: Sendable {
 
     private mutating func selectMenuEntry(_ menu: inout MenuState, at time: Double) -> [ScanAction] {
         let entry = menu.entries[menu.index]
+        menu.steps = 0
+        phase = .menu(menu)
+        for index in levels.indices { levels[index].steps = 0 }
         switch entry.kind {
         case .exit:
             return closeMenu(at: time)
@@ -473,9 +487,9 @@ public struct ScanningEngine: Sendable {
                 actions += tap(item, at: time)
                 return actions
             case .customAction, .escape, .magicTap:
+                // The highlight is shown again when the scene reports back (structureChanged).
                 var actions = closeMenuQuietly()
                 actions.append(.perform(command, element: menu.item))
-                actions += highlightCurrent(at: time)
                 return actions
             }
         }
@@ -495,8 +509,21 @@ public struct ScanningEngine: Sendable {
 
     // MARK: Messages
 
+    /// Shows a message for `flashDuration`. Messages posted at the same instant (one behaviour
+    /// announcing twice) are shown in turn, so both are read; a later message replaces the one
+    /// shown, as screen readers interrupt a stale announcement.
     private mutating func flash(_ text: String, at time: Double) -> [ScanAction] {
+        if flashText != nil, time == flashStart {
+            flashQueue.append(text)
+            return []
+        }
+        flashQueue.removeAll()
+        return show(text, at: time)
+    }
+
+    private mutating func show(_ text: String, at time: Double) -> [ScanAction] {
         flashText = text
+        flashStart = time
         let until = time + settings.flashDuration
         return [.flash(text, until: until), .schedule(.flash, at: until)]
     }
@@ -511,11 +538,11 @@ public struct ScanningEngine: Sendable {
         structure = new
 
         guard !new.nodes.isEmpty else {
-            let wasRunning = phase != .empty
+            let menuWasOpen: Bool = { if case .menu = phase { return true } else { return false } }()
             levels = []
             phase = .empty
             var actions: [ScanAction] = [.cancel(.advance), .cancel(.dwell), .cancel(.autoTap)]
-            if wasRunning { actions.append(.menuClosed) }
+            if menuWasOpen { actions.append(.menuClosed) }
             actions.append(.highlight(.none))
             return actions
         }
@@ -544,10 +571,10 @@ public struct ScanningEngine: Sendable {
 
         switch change {
         case .initial:
-            levels = [Level(entries: new.nodes, group: nil, index: 0, cycles: 0)]
+            levels = [Level(entries: new.nodes, group: nil, index: 0, steps: 0)]
             actions += summary(of: new, at: time)
         case .screenChanged(let focus):
-            levels = [Level(entries: new.nodes, group: nil, index: 0, cycles: 0)]
+            levels = [Level(entries: new.nodes, group: nil, index: 0, steps: 0)]
             if let focus, let path = path(to: focus, in: new.nodes) { levels = path }
             actions += summary(of: new, at: time)
         case .layoutChanged(let focus):
@@ -571,7 +598,7 @@ public struct ScanningEngine: Sendable {
         _ old: Highlight, oldItems: [Element], focus: ElementID?, after tap: ScanSettings.FocusAfterTap?,
         in nodes: [ScanNode]
     ) -> [Level] {
-        let top = [Level(entries: nodes, group: nil, index: 0, cycles: 0)]
+        let top = [Level(entries: nodes, group: nil, index: 0, steps: 0)]
         if tap == .first { return top }
         guard let oldNode: ScanNode = {
             switch old {
@@ -585,7 +612,7 @@ public struct ScanningEngine: Sendable {
         if var path = path(to: oldNode.id, in: nodes) {
             if case .groupExit = old, path.last?.group == nil, let group = path.last?.entries[path.last!.index], group.isGroup {
                 // Keep the outline of the same group highlighted.
-                path.append(Level(entries: group.children, group: group, index: group.children.count, cycles: 0))
+                path.append(Level(entries: group.children, group: group, index: group.children.count, steps: 0))
             }
             return path
         }
@@ -616,7 +643,7 @@ public struct ScanningEngine: Sendable {
     private func path(to id: ElementID, in nodes: [ScanNode]) -> [Level]? {
         func search(_ entries: [ScanNode], group: ScanNode?) -> [Level]? {
             for (index, node) in entries.enumerated() {
-                let level = Level(entries: entries, group: group, index: index, cycles: 0)
+                let level = Level(entries: entries, group: group, index: index, steps: 0)
                 if node.id == id { return [level] }
                 if node.isGroup, let below = search(node.children, group: node) { return [level] + below }
             }

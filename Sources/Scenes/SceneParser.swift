@@ -135,7 +135,8 @@ final class SceneReader {
         if let node = keys["tests"], let items = sequence(node, "tests") {
             for item in items { if let test = readTest(item) { tests.append(test) } }
         }
-        for reference in pendingIDReferences where idLocations[reference.id] == nil {
+        // `auto:…` names a group the scanner builds itself (automatic grouping), not an element.
+        for reference in pendingIDReferences where idLocations[reference.id] == nil && !reference.id.hasPrefix("auto:") {
             report(reference.location, "\(reference.what) '\(reference.id)' is not the id of any element in the scene")
         }
         guard let title, let size, let startName, problems.isEmpty else { return nil }

@@ -1,0 +1,259 @@
+import AccessibilityModel
+import ArgumentParser
+import Foundation
+import Scanning
+import Scenes
+
+struct CostCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cost",
+        abstract: "Report the steps and seconds to reach and act on every item of a screen.",
+        discussion: """
+            For each item, in scan order (after automatic grouping when groupItems is on): the
+            steps and seconds to reach it from the start of the scan and act on it, with one
+            switch auto scanning and with two switches scanning manually (next and select), then
+            the mean (every item equally likely) and the worst.
+
+            Conventions: on every level the highlight starts on the first entry, which counts as
+            step 1. Auto: each highlight step lasts autoScanningTime (plus pauseOnFirstItem on a
+            level's first entry); each select (entering a group, then the item) is one more step
+            and takes no time of its own. Manual: steps are presses (moving to entry p takes p - 1
+            nexts, then a select); seconds are presses times --press-interval. Acting: with
+            tapBehavior default the menu opens on Tap (auto: 2 more steps, one highlight time;
+            manual: 1 more press); autoTap waits autoTapTime; alwaysTap acts on the select.
+            See docs/automatic-grouping.md.
+            """)
+
+    @Argument(help: "The scene file.")
+    var scene: String
+
+    @Option(help: "The screen to report (default: the scene's start screen).")
+    var screen: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Set a scanning setting by its name (repeatable): numbers in seconds, true/false, off, or a choice name.",
+        valueName: "name=value"))
+    var settingOverrides: [String] = []
+
+    @Option(name: .customLong("state"), help: ArgumentHelp("Override a state value (repeatable).", valueName: "name=value"))
+    var stateOverrides: [String] = []
+
+    @Option(help: ArgumentHelp("Seconds per press when scanning manually.", valueName: "seconds"))
+    var pressInterval: Double = ScanCost.defaultPressInterval
+
+    @Flag(help: "Print JSON: the settings, every item's costs, the mean and the worst.")
+    var json = false
+
+    func run() throws {
+        let scene: Scene
+        switch SceneFiles.load(self.scene) {
+        case .success(let loaded): scene = loaded
+        case .failure(let error):
+            for problem in error.problems { printError(problem.description) }
+            throw ExitCode(1)
+        }
+        guard pressInterval > 0 else { throw CommandFailure("--press-interval: expected a positive number of seconds") }
+        let settings = try Self.settings(from: settingOverrides)
+        let name = screen ?? scene.start
+        var state = scene.initialState
+        for override in stateOverrides {
+            let (key, value) = try InspectCommand().parseOverride(override, scene: scene)
+            state[key] = value
+        }
+        guard let resolved = scene.screen(name, state: state) else {
+            throw CommandFailure("scene '\(scene.title)' has no screen '\(name)'; its screens are: \(scene.screens.map(\.name).joined(separator: ", "))")
+        }
+        let report = ScanCost.report(for: resolved, settings: settings, pressInterval: pressInterval)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let document = CostJSON(scene: scene.title, file: self.scene, screen: name, report: report)
+            print(String(decoding: try encoder.encode(document), as: UTF8.self))
+        } else {
+            print(CostText.render(scene: scene, screen: name, report: report))
+        }
+    }
+
+    /// Scanning settings from `name=value` texts, applied in order through `ScanSettings.set`.
+    static func settings(from overrides: [String]) throws -> ScanSettings {
+        var settings = ScanSettings()
+        for text in overrides {
+            guard let equals = text.firstIndex(of: "=") else { throw CommandFailure("--set \(text): expected name=value") }
+            let name = String(text[..<equals]), raw = String(text[text.index(after: equals)...])
+            let value: StateValue
+            switch raw {
+            case "true": value = .bool(true)
+            case "false", "off": value = .bool(false)
+            default: value = Double(raw).map(StateValue.number) ?? .string(raw)
+            }
+            do {
+                try settings.set(name, value)
+            } catch {
+                throw CommandFailure("--set \(text): \(error.message)\(error.message == "unknown setting" ? " (settings: \(SettingNames.shapes.map(\.name).joined(separator: ", ")))" : "")")
+            }
+        }
+        return settings
+    }
+}
+
+/// Numbers as the report prints them: up to two decimals, without needless zeros.
+func formatCost(_ value: Double) -> String {
+    var text = String(format: "%.2f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+}
+
+/// The text report: a table, then the mean and the worst.
+enum CostText {
+    static func render(scene: Scene, screen: String, report: ScanCost.Report) -> String {
+        let settings = report.settings
+        func seconds(_ value: Double?) -> String { value.map { "\(formatCost($0)) s" } ?? "off" }
+        var lines = [
+            "\(scene.title) — screen \(screen): \(report.items.count) items, groupItems \(settings.groupItems ? "on" : "off"), tapBehavior \(settings.tapBehavior.rawValue)\(settings.tapBehavior == .autoTap ? " (autoTapTime \(seconds(settings.autoTapTime)))" : "")",
+            "auto: one switch, autoScanningTime \(seconds(settings.autoScanningTime)), pauseOnFirstItem \(seconds(settings.pauseOnFirstItem)); manual: two switches (next, select), \(seconds(report.pressInterval)) per press",
+            "steps to reach and act from the start of the scan; the first highlight of a level counts as step 1",
+            "",
+        ]
+        let header = ["position", "id", "label", "auto steps", "auto s", "manual steps", "manual s"]
+        var rows = report.items.map { item in
+            [item.positionText, item.id + (item.isEnabled ? "" : " (dimmed)"), item.label ?? "", String(item.autoSteps),
+             formatCost(item.autoSeconds), String(item.manualSteps), formatCost(item.manualSeconds)]
+        }
+        let mean = report.mean, worst = report.worst
+        let summary = [
+            ["mean", "", "", formatCost(mean.autoSteps), formatCost(mean.autoSeconds), formatCost(mean.manualSteps), formatCost(mean.manualSeconds)],
+            ["worst", report.worstItem()?.id ?? "", "", formatCost(worst.autoSteps), formatCost(worst.autoSeconds), formatCost(worst.manualSteps), formatCost(worst.manualSeconds)],
+        ]
+        rows += summary
+        var widths = header.map(\.count)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        widths[2] = min(widths[2], 40)
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                let shown = cell.count > widths[index] ? String(cell.prefix(widths[index] - 1)) + "…" : cell
+                let padding = String(repeating: " ", count: max(0, widths[index] - shown.count))
+                return index < 3 ? shown + padding : padding + shown  // numbers right-aligned
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        lines.append(line(header))
+        for row in rows.dropLast(2) { lines.append(line(row)) }
+        lines.append(line(widths.map { String(repeating: "-", count: $0) }))
+        for row in summary { lines.append(line(row)) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The JSON report.
+struct CostJSON: Encodable {
+    var scene: String
+    var file: String
+    var screen: String
+    var settings: Settings
+    var pressInterval: Double
+    var items: [Item]
+    var mean: Figures
+    var worst: Figures
+    /// The first item with the most auto steps.
+    var worstItem: String?
+
+    init(scene: String, file: String, screen: String, report: ScanCost.Report) {
+        self.scene = scene
+        self.file = file
+        self.screen = screen
+        let settings = report.settings
+        self.settings = Settings(
+            groupItems: settings.groupItems, autoScanningTime: settings.autoScanningTime,
+            pauseOnFirstItem: settings.pauseOnFirstItem, tapBehavior: settings.tapBehavior.rawValue,
+            autoTapTime: settings.autoTapTime)
+        pressInterval = report.pressInterval
+        items = report.items.map(Item.init)
+        mean = Figures(report.mean)
+        worst = Figures(report.worst)
+        worstItem = report.worstItem()?.id
+    }
+
+    struct Settings: Encodable {
+        var groupItems: Bool
+        var autoScanningTime: Double
+        var pauseOnFirstItem: Double?
+        var tapBehavior: String
+        var autoTapTime: Double
+
+        enum CodingKeys: String, CodingKey { case groupItems, autoScanningTime, pauseOnFirstItem, tapBehavior, autoTapTime }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(groupItems, forKey: .groupItems)
+            try container.encode(autoScanningTime, forKey: .autoScanningTime)
+            try container.encode(pauseOnFirstItem, forKey: .pauseOnFirstItem)  // null when off
+            try container.encode(tapBehavior, forKey: .tapBehavior)
+            try container.encode(autoTapTime, forKey: .autoTapTime)
+        }
+    }
+
+    struct Item: Encodable {
+        var id: String
+        var label: String?
+        var path: [String]
+        var position: String
+        var enabled: Bool
+        var autoSelectSteps: Int
+        var autoSteps: Int
+        var autoSeconds: Double
+        var manualSelectPresses: Int
+        var manualSteps: Int
+        var manualSeconds: Double
+
+        init(_ item: ScanCost.ItemCost) {
+            id = item.id
+            label = item.label
+            path = item.path
+            position = item.positionText
+            enabled = item.isEnabled
+            autoSelectSteps = item.autoSelectSteps
+            autoSteps = item.autoSteps
+            autoSeconds = item.autoSeconds
+            manualSelectPresses = item.manualSelectPresses
+            manualSteps = item.manualSteps
+            manualSeconds = item.manualSeconds
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, label, path, position, enabled, autoSelectSteps, autoSteps, autoSeconds, manualSelectPresses, manualSteps, manualSeconds
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(label, forKey: .label)  // null when there is none
+            try container.encode(path, forKey: .path)
+            try container.encode(position, forKey: .position)
+            try container.encode(enabled, forKey: .enabled)
+            try container.encode(autoSelectSteps, forKey: .autoSelectSteps)
+            try container.encode(autoSteps, forKey: .autoSteps)
+            try container.encode(autoSeconds, forKey: .autoSeconds)
+            try container.encode(manualSelectPresses, forKey: .manualSelectPresses)
+            try container.encode(manualSteps, forKey: .manualSteps)
+            try container.encode(manualSeconds, forKey: .manualSeconds)
+        }
+    }
+
+    struct Figures: Encodable {
+        var autoSelectSteps: Double
+        var autoSteps: Double
+        var autoSeconds: Double
+        var manualSelectPresses: Double
+        var manualSteps: Double
+        var manualSeconds: Double
+
+        init(_ figures: ScanCost.Figures) {
+            autoSelectSteps = figures.autoSelectSteps
+            autoSteps = figures.autoSteps
+            autoSeconds = figures.autoSeconds
+            manualSelectPresses = figures.manualSelectPresses
+            manualSteps = figures.manualSteps
+            manualSeconds = figures.manualSeconds
+        }
+    }
+}
