@@ -352,3 +352,57 @@ struct ScreenChangeTests {
         #expect(scanner.handle(.began(.select, time: 1)) == [.ignored(.select, reason: "the screen has no item to scan")])
     }
 }
+
+@Suite("Scanning engine: loops, messages and reporting back")
+struct LoopAndMessageTests {
+    @Test func aSelectionStartsTheLoopCountAgain() {
+        // loops 1, three items: a full cycle is three steps from the last selection.
+        var scanner = engine { $0.loops = 1 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.timerFired(.advance, time: 1))  // b
+        _ = scanner.handle(.began(.select, time: 1.5))  // menu on b
+        _ = scanner.handle(.began(.menu, time: 1.6))  // close: back on b
+        #expect(highlighted(scanner.handle(.timerFired(.advance, time: 2.6))) == ["c"])
+        #expect(highlighted(scanner.handle(.timerFired(.advance, time: 3.6))) == ["a"])
+        // Without the selection, the wrap to a would have been the end (two steps were taken
+        // before it); now the cycle ends on the third step after the selection.
+        #expect(scanner.isRunning)
+        let stop = scanner.handle(.timerFired(.advance, time: 4.6))
+        #expect(stop.contains(.scanning(running: false)))
+    }
+
+    @Test func messagesPostedTogetherAreShownInTurnALaterOneReplaces() {
+        var scanner = engine { $0.flashDuration = 2 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        #expect(scanner.handle(.message("2 pins hit.", time: 1)) == [.flash("2 pins hit.", until: 3), .schedule(.flash, at: 3)])
+        #expect(scanner.handle(.message("Starting frame 3.", time: 1)) == [])
+        #expect(scanner.flashMessage == "2 pins hit.")
+        #expect(scanner.handle(.timerFired(.flash, time: 3)) == [.flash("Starting frame 3.", until: 5), .schedule(.flash, at: 5)])
+        #expect(scanner.handle(.message("Saved.", time: 4)) == [.flash("Saved.", until: 6), .schedule(.flash, at: 6)])
+        #expect(scanner.handle(.timerFired(.flash, time: 6)) == [.flashEnded])
+        #expect(scanner.flashMessage == nil)
+    }
+
+    @Test func afterATapTheHighlightWaitsForTheSceneAndThenScansOn() {
+        var scanner = engine { $0.tapBehavior = .alwaysTap }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.timerFired(.advance, time: 1))
+        let tap = scanner.handle(.began(.select, time: 1.5))
+        #expect(tap == [.cancel(.advance), .perform(.activate, element: item("b").element)])
+        // The host reports back (nothing changed): focusedItemAfterTap first, and the timer again.
+        #expect(scanner.handle(.structureChanged(flat, .refreshed, time: 1.5)) == [.highlight(.entry(item("a"))), .schedule(.advance, at: 2.5)])
+    }
+
+    @Test func aCustomActionFromTheMenuKeepsTheHighlightOnTheElementOnceTheSceneReportsBack() {
+        var scanner = engine { $0.scanning = .manual }
+        let structure = ScanStructure(nodes: [item("mail", actions: ["Delete"]), item("next")])
+        _ = scanner.handle(.structureChanged(structure, .initial, time: 0))
+        _ = scanner.handle(.began(.select, time: 1))
+        _ = scanner.handle(.began(.next, time: 2))  // Delete
+        let performed = scanner.handle(.began(.select, time: 3))
+        #expect(performed == [.cancel(.advance), .cancel(.dwell), .menuClosed, .perform(.customAction("Delete"), element: item("mail", actions: ["Delete"]).element)])
+        // The element was deleted: the highlight goes to the nearest following item.
+        _ = scanner.handle(.structureChanged(ScanStructure(nodes: [item("next")]), .layoutChanged(focus: nil), time: 3))
+        #expect(scanner.highlight.focusID == "next")
+    }
+}
