@@ -6,9 +6,9 @@ struct SwitchScan: ParsableCommand {
         commandName: "switchscan",
         abstract: "Switch Control item-mode scanning of accessibility scenes, on Linux.",
         discussion: """
-            A scene is an interface described as an accessibility tree (labels, values, hints, traits,
-            frames, containers, groups, custom actions, adjustable elements) with its behaviour, in a
-            YAML file. Examples are under Scenarios/.
+            A scene is an interface described as an accessibility tree (labels, values, hints, \
+            traits, frames, containers, groups, custom actions, adjustable elements) with its \
+            behaviour, in a YAML file. Examples are under Scenarios/.
             """,
         subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self])
 }
