@@ -24,7 +24,7 @@ import AccessibilityModel
 ///   item), the quantity that automatic grouping minimises and the benchmark reports.
 public enum ScanCost {
     /// One item's costs.
-    public struct ItemCost: Hashable, Sendable {
+    public struct ItemCost: Hashable, Sendable, Encodable {
         public var id: ElementID
         public var label: String?
         /// The ids of the groups entered on the way, outermost first.
@@ -46,10 +46,31 @@ public enum ScanCost {
 
         /// The positions written as in `switchscan inspect`: `2.1.3`.
         public var positionText: String { positions.map(String.init).joined(separator: ".") }
+
+        enum CodingKeys: String, CodingKey {
+            case id, label, path, position, enabled, autoSelectSteps, autoSteps, autoSeconds
+            case manualSelectPresses, manualSteps, manualSeconds
+        }
+
+        /// The JSON of `switchscan cost --json`: every key present, `label` null when absent.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(label, forKey: .label)
+            try container.encode(path, forKey: .path)
+            try container.encode(positionText, forKey: .position)
+            try container.encode(isEnabled, forKey: .enabled)
+            try container.encode(autoSelectSteps, forKey: .autoSelectSteps)
+            try container.encode(autoSteps, forKey: .autoSteps)
+            try container.encode(autoSeconds, forKey: .autoSeconds)
+            try container.encode(manualSelectPresses, forKey: .manualSelectPresses)
+            try container.encode(manualSteps, forKey: .manualSteps)
+            try container.encode(manualSeconds, forKey: .manualSeconds)
+        }
     }
 
     /// A mean or a worst case of every figure.
-    public struct Figures: Hashable, Sendable {
+    public struct Figures: Hashable, Sendable, Encodable {
         public var autoSelectSteps: Double
         public var autoSteps: Double
         public var autoSeconds: Double

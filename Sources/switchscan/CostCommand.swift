@@ -151,9 +151,9 @@ struct CostJSON: Encodable {
     var screen: String
     var settings: Settings
     var pressInterval: Double
-    var items: [Item]
-    var mean: Figures
-    var worst: Figures
+    var items: [ScanCost.ItemCost]
+    var mean: ScanCost.Figures
+    var worst: ScanCost.Figures
     /// The first item with the most auto steps.
     var worstItem: String?
 
@@ -167,9 +167,9 @@ struct CostJSON: Encodable {
             pauseOnFirstItem: settings.pauseOnFirstItem, tapBehavior: settings.tapBehavior.rawValue,
             autoTapTime: settings.autoTapTime)
         pressInterval = report.pressInterval
-        items = report.items.map(Item.init)
-        mean = Figures(report.mean)
-        worst = Figures(report.worst)
+        items = report.items
+        mean = report.mean
+        worst = report.worst
         worstItem = report.worstItem()?.id
     }
 
@@ -189,71 +189,6 @@ struct CostJSON: Encodable {
             try container.encode(pauseOnFirstItem, forKey: .pauseOnFirstItem)  // null when off
             try container.encode(tapBehavior, forKey: .tapBehavior)
             try container.encode(autoTapTime, forKey: .autoTapTime)
-        }
-    }
-
-    struct Item: Encodable {
-        var id: String
-        var label: String?
-        var path: [String]
-        var position: String
-        var enabled: Bool
-        var autoSelectSteps: Int
-        var autoSteps: Int
-        var autoSeconds: Double
-        var manualSelectPresses: Int
-        var manualSteps: Int
-        var manualSeconds: Double
-
-        init(_ item: ScanCost.ItemCost) {
-            id = item.id
-            label = item.label
-            path = item.path
-            position = item.positionText
-            enabled = item.isEnabled
-            autoSelectSteps = item.autoSelectSteps
-            autoSteps = item.autoSteps
-            autoSeconds = item.autoSeconds
-            manualSelectPresses = item.manualSelectPresses
-            manualSteps = item.manualSteps
-            manualSeconds = item.manualSeconds
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case id, label, path, position, enabled, autoSelectSteps, autoSteps, autoSeconds, manualSelectPresses, manualSteps, manualSeconds
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(label, forKey: .label)  // null when there is none
-            try container.encode(path, forKey: .path)
-            try container.encode(position, forKey: .position)
-            try container.encode(enabled, forKey: .enabled)
-            try container.encode(autoSelectSteps, forKey: .autoSelectSteps)
-            try container.encode(autoSteps, forKey: .autoSteps)
-            try container.encode(autoSeconds, forKey: .autoSeconds)
-            try container.encode(manualSelectPresses, forKey: .manualSelectPresses)
-            try container.encode(manualSteps, forKey: .manualSteps)
-            try container.encode(manualSeconds, forKey: .manualSeconds)
-        }
-    }
-
-    struct Figures: Encodable {
-        var autoSelectSteps: Double
-        var autoSteps: Double
-        var autoSeconds: Double
-        var manualSelectPresses: Double
-        var manualSteps: Double
-        var manualSeconds: Double
-
-        init(_ figures: ScanCost.Figures) {
-            autoSelectSteps = figures.autoSelectSteps
-            autoSteps = figures.autoSteps
-            autoSeconds = figures.autoSeconds
-            manualSelectPresses = figures.manualSelectPresses
-            manualSteps = figures.manualSteps
-            manualSeconds = figures.manualSeconds
         }
     }
 }
