@@ -32,9 +32,26 @@ let package = Package(
         // Pure: the item-mode scanning engine (events in, actions out, timers as actions), its
         // settings, automatic grouping, scan cost, and the session that joins engine and scene.
         .target(name: "Scanning", dependencies: ["AccessibilityModel", "Scenes", "SwitchInput", "BrailleFormatting"]),
+        // C libraries, each imported once through a module map and a small shim, and wrapped once
+        // in a thin typed Swift module (no C type past it; errors name the C call).
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CBrlAPI", providers: [.apt(["libbrlapi-dev"])]),
+        .systemLibrary(name: "CLouis", pkgConfig: "liblouis", providers: [.apt(["liblouis-dev"])]),
+        .target(name: "Evdev", dependencies: ["CEvdev"]),
+        .target(name: "BrlAPI", dependencies: ["CBrlAPI"]),
+        .target(name: "Louis", dependencies: ["CLouis"]),
+        // Pure: switch interface and braille display profiles (Devices/), evemu and raw decoding.
+        .target(name: "DeviceProfiles", dependencies: [
+            "SwitchInput", .product(name: "Yams", package: "Yams"),
+        ]),
+        // The only module with file descriptors, threads, clocks and the event loop.
+        .target(name: "Runtime", dependencies: [
+            "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
+            "DeviceProfiles", "Evdev", "BrlAPI", "Louis",
+        ]),
         // The CLI: thin; reads files and prints.
         .executableTarget(name: "switchscan", dependencies: [
-            "AccessibilityModel", "Scenes", "Scanning",
+            "AccessibilityModel", "Scenes", "Scanning", "Runtime", "DeviceProfiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Benchmarks print figures; they are never run as tests.
@@ -45,6 +62,11 @@ let package = Package(
         .testTarget(name: "SwitchInputTests", dependencies: ["SwitchInput"]),
         .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
+        .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI"]),
+        .testTarget(name: "LouisTests", dependencies: ["Louis"]),
+        .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput"]),
         .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan"]),
     ]
 )
