@@ -49,6 +49,9 @@ let package = Package(
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
             "DeviceProfiles", "Evdev", "BrlAPI", "Louis",
         ]),
+        // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
+        // and stopped by PID, shared by the BrlAPI and runtime tests.
+        .target(name: "BrailleTestSupport", path: "Sources/BrailleTestSupport"),
         // The CLI: thin; reads files and prints.
         .executableTarget(name: "switchscan", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "Runtime", "DeviceProfiles",
@@ -63,10 +66,12 @@ let package = Package(
         .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
-        .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI"]),
+        .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport"]),
+        // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
+        .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
         .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan"]),
     ]
 )
