@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CBrlAPI", providers: [.apt(["libbrlapi-dev"])]),
         .systemLibrary(name: "CLouis", pkgConfig: "liblouis", providers: [.apt(["liblouis-dev"])]),
+        // Linux interfaces Glibc does not import (signalfd, inotify), for the runtime.
+        .systemLibrary(name: "CLinux"),
         .target(name: "Evdev", dependencies: ["CEvdev"]),
         .target(name: "BrlAPI", dependencies: ["CBrlAPI"]),
         .target(name: "Louis", dependencies: ["CLouis"]),
@@ -47,7 +49,7 @@ let package = Package(
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Evdev", "BrlAPI", "Louis",
+            "DeviceProfiles", "Evdev", "BrlAPI", "Louis", "CLinux",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.

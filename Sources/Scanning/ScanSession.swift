@@ -58,7 +58,7 @@ public struct ScanSession: Sendable {
 
     public init(
         scene: Scene, settings: ScanSettings, bindings: [SwitchID: SwitchBinding] = ScanSession.actionSwitches,
-        pulseOnly: Bool = false, time: Double = 0, screen: String? = nil
+        pulseOnly: Bool = false, pulseOnlySwitches: Set<SwitchID> = [], time: Double = 0, screen: String? = nil
     ) {
         self.scene = scene
         self.settings = settings
@@ -68,7 +68,8 @@ public struct ScanSession: Sendable {
         self.stabilizer = Stabilizer(
             configuration: Stabilizer.Configuration(
                 debounceTime: settings.debounceTime, holdDuration: settings.holdDuration,
-                ignoreRepeat: settings.ignoreRepeat, longPress: settings.longPress, pulseOnly: pulseOnly),
+                ignoreRepeat: settings.ignoreRepeat, longPress: settings.longPress, pulseOnly: pulseOnly,
+                pulseOnlySwitches: pulseOnlySwitches),
             bindings: bindings)
         self.time = time
         self.formatter = BrailleFormatter(showHints: settings.brailleHints)

@@ -59,19 +59,24 @@ public struct Stabilizer: Sendable {
         /// The interface sends pulses (no release timing): hold and long press are off; each
         /// accepted down is `began` and `ended` at once; ups are rejected as `pulseRelease`.
         public var pulseOnly: Bool
+        /// Switches that are pulse-only whatever `pulseOnly` says: a source with no release
+        /// timing (a terminal's keystrokes) next to real switches.
+        public var pulseOnlySwitches: Set<SwitchID>
 
         public init(
             debounceTime: Double? = 0.025,
             holdDuration: Double? = nil,
             ignoreRepeat: Double? = nil,
             longPress: Double? = nil,
-            pulseOnly: Bool = false
+            pulseOnly: Bool = false,
+            pulseOnlySwitches: Set<SwitchID> = []
         ) {
             self.debounceTime = debounceTime
             self.holdDuration = holdDuration
             self.ignoreRepeat = ignoreRepeat
             self.longPress = longPress
             self.pulseOnly = pulseOnly
+            self.pulseOnlySwitches = pulseOnlySwitches
         }
 
         /// The settings in force: nil or non-positive times are off; pulse-only turns off hold and
@@ -155,7 +160,14 @@ public struct Stabilizer: Sendable {
     }
 
     private func context(_ id: SwitchID) -> Context {
-        Context(id: id, settings: settings, binding: bindings[id])
+        guard !settings.pulseOnly, configuration.pulseOnlySwitches.contains(id) else {
+            return Context(id: id, settings: settings, binding: bindings[id])
+        }
+        var pulse = settings
+        pulse.pulseOnly = true
+        pulse.hold = nil
+        pulse.longPress = nil
+        return Context(id: id, settings: pulse, binding: bindings[id])
     }
 
     /// The timers the stabilizer expects to fire, by identity, with their deadlines.

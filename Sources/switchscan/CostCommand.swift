@@ -53,7 +53,7 @@ struct CostCommand: ParsableCommand {
             throw ExitCode(1)
         }
         guard pressInterval > 0 else { throw CommandFailure("--press-interval: expected a positive number of seconds") }
-        let settings = try Self.settings(from: settingOverrides)
+        let settings = try SettingOverrides.settings(from: settingOverrides)
         let name = screen ?? scene.start
         var state = scene.initialState
         for override in stateOverrides {
@@ -72,27 +72,6 @@ struct CostCommand: ParsableCommand {
         } else {
             print(CostText.render(scene: scene, screen: name, report: report))
         }
-    }
-
-    /// Scanning settings from `name=value` texts, applied in order through `ScanSettings.set`.
-    static func settings(from overrides: [String]) throws -> ScanSettings {
-        var settings = ScanSettings()
-        for text in overrides {
-            guard let equals = text.firstIndex(of: "=") else { throw CommandFailure("--set \(text): expected name=value") }
-            let name = String(text[..<equals]), raw = String(text[text.index(after: equals)...])
-            let value: StateValue
-            switch raw {
-            case "true": value = .bool(true)
-            case "false", "off": value = .bool(false)
-            default: value = Double(raw).map(StateValue.number) ?? .string(raw)
-            }
-            do {
-                try settings.set(name, value)
-            } catch {
-                throw CommandFailure("--set \(text): \(error.message)\(error.message == "unknown setting" ? " (settings: \(SettingNames.shapes.map(\.name).joined(separator: ", ")))" : "")")
-            }
-        }
-        return settings
     }
 }
 

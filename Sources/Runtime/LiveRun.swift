@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AccessibilityModel
+import BrailleFormatting
+import Scanning
+import Scenes
+import SwitchInput
+
+/// `switchscan run`: a scene operated live. One thread, one loop: poll(2) over every input's
+/// descriptor and the signal descriptor, with a timeout to the earliest deadline (the session's
+/// timers, the inputs' own); nothing polls on a period, so an idle scanner sleeps.
+public final class LiveRun {
+    public struct Options {
+        public var scene: Scene
+        public var settings: ScanSettings
+        /// Read keystrokes from standard input (a terminal, or a pipe whose end stops the run).
+        public var terminalInput: Bool
+        /// Draw the screen, the highlight, the menu and the braille line on standard output.
+        public var terminalView: Bool
+        public var tracePath: String?
+        /// Stop after this many seconds (for unattended runs).
+        public var duration: Double?
+        /// Turns braille text into cells (U+28xx) for the terminal view, when available.
+        public var brailleCells: ((String, String?) -> String?)?
+
+        public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
+                    tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil) {
+            self.scene = scene
+            self.settings = settings
+            self.terminalInput = terminalInput
+            self.terminalView = terminalView
+            self.tracePath = tracePath
+            self.duration = duration
+            self.brailleCells = brailleCells
+        }
+    }
+
+    /// Why the run ended.
+    public enum Ending: Equatable, Sendable {
+        case quit
+        case signal(Int32)
+        case endOfInput
+        case durationElapsed
+    }
+
+    private let options: Options
+    private var session: ScanSession
+    private let origin: Double
+    private let signals: SignalDescriptor
+    private let terminal: TerminalSession?
+    private let trace: TraceWriter?
+    private var lastFrame: String?
+    private var status: String?
+
+    public init(_ options: Options) throws(SystemCallError) {
+        self.options = options
+        var bindings = ScanSession.actionSwitches
+        bindings.merge(TerminalKeys.bindings) { $1 }
+        session = ScanSession(
+            scene: options.scene, settings: options.settings, bindings: bindings,
+            pulseOnlySwitches: Set(TerminalKeys.bindings.keys))
+        origin = MonotonicClock.now()
+        signals = try SignalDescriptor()
+        trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
+        let interactive = TerminalSession.isTerminal(STDIN_FILENO) && TerminalSession.isTerminal(STDOUT_FILENO)
+        terminal = options.terminalView && interactive ? TerminalSession() : nil
+    }
+
+    private var now: Double { MonotonicClock.now() - origin }
+
+    /// Runs until `q`, Ctrl-C, SIGTERM, the end of piped input, or `duration`.
+    public func run() throws(SystemCallError) -> Ending {
+        if let terminal {
+            try terminal.enterRawMode()
+        } else if options.terminalInput {
+            // A pipe: non-blocking reads, end of file ends the run.
+            let flags = fcntl(STDIN_FILENO, F_GETFL)
+            _ = fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK)
+        }
+        defer { terminal?.restore() }
+        record(session.start())
+        draw()
+        while true {
+            var deadline = session.nextDeadline.map { $0 }
+            if let duration = options.duration { deadline = min(deadline ?? duration, duration) }
+            let timeout = deadline.map { max(0, $0 - now) }
+            var descriptors = [signals.descriptor]
+            if options.terminalInput { descriptors.append(STDIN_FILENO) }
+            let ready = try Poll.readable(descriptors, timeout: timeout)
+
+            if ready.contains(signals.descriptor) {
+                for signal in signals.pending() {
+                    if signal == SIGWINCH { lastFrame = nil; continue }
+                    return .signal(signal)
+                }
+            }
+            if ready.contains(STDIN_FILENO) {
+                guard let bytes = try FileIO.read(STDIN_FILENO) else { continue }
+                if bytes.isEmpty { return .endOfInput }
+                let time = now
+                for key in TerminalKeys.decode(bytes) {
+                    if TerminalKeys.isQuit(key) { return .quit }
+                    guard let id = TerminalKeys.switchID(for: key) else { continue }
+                    record(session.input(SwitchEdge(switchID: id, kind: .down, time: time)))
+                }
+            }
+            record(session.advance(to: now))
+            if let duration = options.duration, now >= duration { return .durationElapsed }
+            draw()
+        }
+    }
+
+    private func record(_ events: [TraceEvent]) {
+        trace?.write(events)
+    }
+
+    /// Redraws the terminal when what it shows changed.
+    private func draw() {
+        guard let terminal, let size = terminal.size() else { return }
+        let frame = TerminalFrame(snapshot(), columns: size.columns, rows: size.rows, help: TerminalKeys.help).ansi
+        guard frame != lastFrame else { return }
+        lastFrame = frame
+        try? FileIO.writeAll(terminal.output, frame)
+    }
+
+    /// What the terminal view shows now.
+    func snapshot() -> TerminalFrame.Snapshot {
+        let structure = session.currentStructure()
+        let items = structure.nodes.flatMap(\.items)
+        var highlighted = Set<ElementID>()
+        var note: String?
+        switch session.engine.highlight {
+        case .entry(let node) where node.isGroup:
+            highlighted = Set(node.items.map(\.id))
+            note = "group: select enters it"
+        case .entry(let node):
+            highlighted = [node.id]
+        case .groupExit(let node):
+            highlighted = Set(node.items.map(\.id))
+            note = "end of group: select leaves it"
+        case .menuButton:
+            note = "scanner menu: select opens it"
+        case .none:
+            note = session.isScanning ? nil : "scanning stopped: any switch starts it again"
+        }
+        let language = items.first { highlighted.contains($0.id) }?.language ?? options.scene.language
+        return TerminalFrame.Snapshot(
+            title: options.scene.title, screen: session.screen,
+            sceneSize: (options.scene.size.width, options.scene.size.height), items: items,
+            highlighted: highlighted, highlightNote: note,
+            menu: session.engine.menu.map { ($0.entries.map(\.title), $0.focus) },
+            brailleText: session.brailleText,
+            brailleCells: options.brailleCells?(session.brailleText, language),
+            scanning: session.isScanning, status: status)
+    }
+}

@@ -1,0 +1,79 @@
+import Scanning
+
+/// The trace as JSON lines, one per event: `time` (seconds since start) and `kind`, with the
+/// fields of that kind (issue 6's format).
+public enum TraceFormat {
+    public static func jsonLine(_ event: TraceEvent) -> String {
+        var fields: [(String, String)] = [("time", number(event.time))]
+        switch event.kind {
+        case let .input(switchID, edge, accepted, reason):
+            fields += [("kind", string("input")), ("switch", string(switchID)), ("edge", string(edge)),
+                       ("accepted", accepted ? "true" : "false")]
+            if let reason { fields.append(("reason", string(reason))) }
+        case let .highlight(id, label):
+            fields += [("kind", string("highlight")), ("id", id.map(string) ?? "null"), ("label", label.map(string) ?? "null")]
+        case let .menu(entries, focus):
+            fields += [("kind", string("menu")), ("entries", "[" + entries.map(string).joined(separator: ",") + "]"),
+                       ("focus", focus.map { entries.indices.contains($0) ? string(entries[$0]) : "null" } ?? "null")]
+        case let .perform(id, action):
+            fields += [("kind", string("perform")), ("id", id.map(string) ?? "null"), ("action", string(action))]
+        case .screen(let name):
+            fields += [("kind", string("screen")), ("name", string(name))]
+        case .announcement(let text):
+            fields += [("kind", string("announcement")), ("text", string(text))]
+        case .braille(let text):
+            fields += [("kind", string("braille")), ("text", string(text))]
+        case let .ignored(action, reason):
+            fields += [("kind", string("ignored")), ("action", string(action)), ("reason", string(reason))]
+        case .scanning(let running):
+            fields += [("kind", string("scanning")), ("running", running ? "true" : "false")]
+        }
+        return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        if rounded == rounded.rounded() { return String(Int64(rounded)) }
+        return String(rounded)
+    }
+
+    /// A JSON string literal.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// Appends trace lines to a file, flushing each line (a trace must survive a crash).
+public final class TraceWriter {
+    private let descriptor: Int32
+
+    public init(path: String) throws(SystemCallError) {
+        descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND)
+    }
+
+    public func write(_ events: [TraceEvent]) {
+        guard !events.isEmpty else { return }
+        let text = events.map(TraceFormat.jsonLine).joined(separator: "\n") + "\n"
+        try? FileIO.writeAll(descriptor, text)
+    }
+
+    deinit { FileIO.close(descriptor) }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Runtime
+import Scanning
+import Scenes
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Operate a scene live: the terminal keyboard as switches, the screen and the braille line drawn in the terminal.",
+        discussion: """
+            Keys: Space select, Enter next, Backspace previous, m menu, t tap, Esc escape, \\
+            s stop (pause and resume), arrows move; q or Ctrl-C quits and restores the terminal. \\
+            When standard input is a pipe, its bytes are read as keystrokes and its end stops the run.
+            """)
+
+    @Argument(help: "The scene file.")
+    var scene: String
+
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Set a scanning setting by its name (repeatable), e.g. --set autoScanningTime=1.5 --set tapBehavior=alwaysTap.",
+        valueName: "name=value"))
+    var settingOverrides: [String] = []
+
+    @Option(help: ArgumentHelp("Write the trace as JSON lines, one per event.", valueName: "file"))
+    var trace: String?
+
+    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
+    var duration: Double?
+
+    @Flag(name: .customLong("no-view"), help: "Do not draw the screen (with --trace, for unattended runs).")
+    var noView = false
+
+    func run() throws {
+        let scene: Scene
+        switch SceneFiles.load(self.scene) {
+        case .success(let loaded): scene = loaded
+        case .failure(let error):
+            for problem in error.problems { printError(problem.description) }
+            throw ExitCode(1)
+        }
+        let settings = try SettingOverrides.settings(from: settingOverrides)
+        let options = LiveRun.Options(
+            scene: scene, settings: settings, terminalInput: true, terminalView: !noView,
+            tracePath: trace, duration: duration, brailleCells: BrailleCells.translate)
+        let ending: LiveRun.Ending
+        do {
+            ending = try LiveRun(options).run()
+        } catch {
+            throw CommandFailure("switchscan run: \(error)")
+        }
+        switch ending {
+        case .quit, .endOfInput, .durationElapsed: return
+        case .signal(let signal):
+            // The terminal is restored; exit as the shell expects after that signal.
+            throw ExitCode(128 + signal)
+        }
+    }
+}
+
+/// Braille cells for the terminal view: computer braille through liblouis, or the language's
+/// table when one is configured.
+enum BrailleCells {
+    static func translate(_ text: String, language: String?) -> String? {
+        guard !text.isEmpty else { return "" }
+        return nil
+    }
+}
