@@ -1,0 +1,294 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// BRLTTY started for a test, on a private BrlAPI host, and stopped by the process id it
+/// was started with.
+///
+/// The command line keeps BRLTTY away from the machine's own setup:
+///
+/// - `-n` stays in the foreground (so the PID is BRLTTY's), `-e` logs to standard error (the
+///   harness sends it to `logPath`), `-q` skips the start banner (which would hold the display
+///   for seconds after every start);
+/// - `-x no -s no` no screen and no speech driver: the display shows what BrlAPI clients write;
+/// - `-f /dev/null` ignores `/etc/brltty.conf`; `-U`/`-W` point the updatable and writable
+///   directories (preferences, runtime files) into a private temporary directory;
+/// - `-t en-nabcc` fixes the text table (otherwise it follows the locale);
+/// - `-b <driver> -d <device>` the display, e.g. `-b bm -d serial:/dev/pts/3`;
+/// - `-A auth=none,host=:N` BrlAPI without authentication on local socket N
+///   (`/var/lib/BrlAPI/N`), N chosen among the unused ones.
+///
+/// The child starts with no blocked signals and SIGPIPE, SIGTERM, SIGINT, SIGHUP at their
+/// defaults, whatever the test process did with them. Every wait is bounded.
+public final class BRLTTYProcess: @unchecked Sendable {
+    /// BrlAPI's host number N: the server listens on `/var/lib/BrlAPI/N`.
+    public let hostNumber: Int
+    /// The BrlAPI host for clients: `:N`.
+    public var host: String { ":\(hostNumber)" }
+    /// The braille driver code (`bm`, `vr`).
+    public let driver: String
+    /// The braille device (`serial:/dev/pts/3`, `client:/tmp/…/socket`).
+    public let device: String
+    /// The brltty executable.
+    public let executable: String
+    /// Everything after the executable's name.
+    public let arguments: [String]
+    /// The private directory (updatable and writable directories, log).
+    public let directory: String
+    /// BRLTTY's log (standard output and error of every start, appended).
+    public let logPath: String
+
+    private let lock = NSLock()
+    private var _pid: pid_t?
+
+    /// The directory of BrlAPI's local sockets.
+    public static let socketDirectory = "/var/lib/BrlAPI"
+
+    /// Prepares (does not start) BRLTTY.
+    ///
+    /// - Parameters:
+    ///   - driver: braille driver code, e.g. "bm" (Baum) or "vr" (Virtual).
+    ///   - device: braille device, e.g. "serial:/dev/pts/3".
+    ///   - hostNumber: BrlAPI host number; nil picks an unused one in 1000…9999.
+    ///   - logLevel: `-l` (e.g. "info", "debug", "info,server,inpkts,outpkts").
+    ///   - extraArguments: more options, appended.
+    public init(driver: String, device: String, hostNumber: Int? = nil, logLevel: String = "info",
+                extraArguments: [String] = []) throws(BrailleTestSupportError) {
+        guard let executable = Self.executablePath else {
+            throw BrailleTestSupportError("BRLTTYProcess", detail: "brltty is not installed (scripts/setup installs it)")
+        }
+        var template = Array((NSTemporaryDirectory() + "/switchscan-brltty-XXXXXX").utf8CString)
+        let directory: String = try template.withUnsafeMutableBufferPointer { buffer throws(BrailleTestSupportError) -> String in
+            guard let result = mkdtemp(buffer.baseAddress!) else { throw BrailleTestSupportError("mkdtemp", errno: errno) }
+            return String(cString: result)
+        }
+        for name in ["updatable", "writable"] {
+            guard mkdir(directory + "/" + name, 0o700) == 0 else { throw BrailleTestSupportError("mkdir", errno: errno, detail: directory) }
+        }
+        self.hostNumber = hostNumber ?? Self.unusedHostNumber()
+        self.driver = driver
+        self.device = device
+        self.executable = executable
+        self.directory = directory
+        self.logPath = directory + "/brltty.log"
+        self.arguments = [
+            "-n", "-e", "-q",
+            "-x", "no", "-s", "no",
+            "-f", "/dev/null",
+            "-U", directory + "/updatable", "-W", directory + "/writable",
+            "-t", "en-nabcc",
+            "-l", logLevel,
+            "-b", driver, "-d", device,
+            "-A", "auth=none,host=:\(self.hostNumber)",
+        ] + extraArguments
+    }
+
+    /// BRLTTY for a Baum display emulator: `-b bm -d serial:<slave>`.
+    public convenience init(baum emulator: BaumDisplayEmulator, hostNumber: Int? = nil, logLevel: String = "info",
+                            extraArguments: [String] = []) throws(BrailleTestSupportError) {
+        try self.init(driver: "bm", device: "serial:" + emulator.slavePath, hostNumber: hostNumber,
+                      logLevel: logLevel, extraArguments: extraArguments)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    // MARK: - The process
+
+    /// The running BRLTTY's process id, nil when stopped.
+    public var pid: pid_t? { lock.withLock { _pid } }
+
+    /// Whether the started process is still running (reaps it if it exited).
+    public var isRunning: Bool {
+        lock.withLock {
+            guard let pid = _pid else { return false }
+            if reap(pid, block: false) { _pid = nil; return false }
+            return true
+        }
+    }
+
+    /// Starts BRLTTY and waits (at most `timeout` s) until its BrlAPI server answers on
+    /// `host` (its lock file names this process, and a connection gets the server's first
+    /// packet). Throws, with the log's end, if BRLTTY exits or the time runs out.
+    public func start(timeout: Double = 5) throws(BrailleTestSupportError) {
+        lock.lock()
+        let pid: pid_t
+        if let running = _pid {
+            pid = running
+        } else {
+            do throws(BrailleTestSupportError) {
+                pid = try spawn()
+            } catch {
+                lock.unlock()
+                throw error
+            }
+            _pid = pid
+        }
+        lock.unlock()
+        let deadline = monotonicNow() + timeout
+        while true {
+            guard isRunning else {
+                throw BrailleTestSupportError("brltty", detail: "exited while starting; log:\n\(logTail())")
+            }
+            let remaining = max(0.05, deadline - monotonicNow())
+            if Self.lockOwner(hostNumber: hostNumber) == pid, Self.serverAnswers(hostNumber: hostNumber, timeout: remaining) {
+                return
+            }
+            if monotonicNow() > deadline {
+                stop()
+                throw BrailleTestSupportError("brltty", detail: "BrlAPI on \(host) not ready after \(timeout) s; log:\n\(logTail())")
+            }
+            sleepSeconds(0.02)
+        }
+    }
+
+    /// Stops BRLTTY: SIGTERM to its process id, SIGKILL if it is still there after `timeout`
+    /// seconds; waits for it. Does nothing when it is not running.
+    public func stop(timeout: Double = 2) {
+        lock.withLock {
+            guard let pid = _pid else { return }
+            _pid = nil
+            Glibc.kill(pid, SIGTERM)
+            let deadline = monotonicNow() + timeout
+            while monotonicNow() < deadline {
+                if reap(pid, block: false) { return }
+                sleepSeconds(0.01)
+            }
+            Glibc.kill(pid, SIGKILL)
+            _ = reap(pid, block: true)
+        }
+    }
+
+    /// Kills BRLTTY at once (SIGKILL), as a crash would, and waits for it. Its socket and lock
+    /// file stay behind, as after a crash.
+    public func kill() {
+        lock.withLock {
+            guard let pid = _pid else { return }
+            _pid = nil
+            Glibc.kill(pid, SIGKILL)
+            _ = reap(pid, block: true)
+        }
+    }
+
+    /// Stops BRLTTY (if running) and starts it again on the same host.
+    public func restart(timeout: Double = 5) throws(BrailleTestSupportError) {
+        stop()
+        try start(timeout: timeout)
+    }
+
+    /// BRLTTY's log so far.
+    public var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// The last lines of the log.
+    public func logTail(lines: Int = 40) -> String {
+        log.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
+    private func spawn() throws(BrailleTestSupportError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = (argv + [nil]).withUnsafeBufferPointer { argv in
+            posix_spawn(&pid, executable, &actions, &attributes, argv.baseAddress!, environ)
+        }
+        guard result == 0 else { throw BrailleTestSupportError("posix_spawn \(executable)", errno: result) }
+        return pid
+    }
+
+    /// waitpid for our child; true once it has exited (or is not our child any more).
+    private func reap(_ pid: pid_t, block: Bool) -> Bool {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, block ? 0 : WNOHANG)
+            if result == pid { return true }
+            if result == 0 { return false }
+            if errno == EINTR { continue }
+            return true  // ECHILD: already reaped
+        }
+    }
+
+    // MARK: - Facts about this machine
+
+    /// The brltty executable on PATH (or in /bin, /sbin, /usr/bin, /usr/sbin), if installed.
+    public static var executablePath: String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let directories = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]
+        return directories.map { $0 + "/brltty" }.first { access($0, X_OK) == 0 }
+    }
+
+    /// The directories BRLTTY's drivers may be in (Debian: /lib/brltty).
+    public static let driverDirectories = ["/lib/brltty", "/usr/lib/brltty", "/usr/lib/x86_64-linux-gnu/brltty",
+                                           "/usr/lib64/brltty", "/usr/local/lib/brltty"]
+
+    /// Whether this BRLTTY has the braille driver (`libbrlttyb<code>.so` in a drivers
+    /// directory). The Virtual driver (`vr`) was removed upstream in the 6.9 series.
+    public static func hasBrailleDriver(_ code: String) -> Bool {
+        executablePath != nil && driverDirectories.contains { access("\($0)/libbrlttyb\(code).so", R_OK) == 0 }
+    }
+
+    /// A host number in 1000…9999 with neither socket nor lock file in /var/lib/BrlAPI.
+    public static func unusedHostNumber() -> Int {
+        while true {
+            let number = Int.random(in: 1000...9999)
+            let socket = "\(socketDirectory)/\(number)"
+            if access(socket, F_OK) != 0 && access("\(socketDirectory)/.\(number)", F_OK) != 0 { return number }
+        }
+    }
+
+    /// Whether a BrlAPI server answers on local socket N within `timeout` seconds: it accepts
+    /// the connection and sends its first packet (the protocol version). BRLTTY 6.5's server
+    /// notices its new socket only after its 1-second select timeout, so a connection can be
+    /// accepted by the kernel a second before the server speaks.
+    public static func serverAnswers(hostNumber: Int, timeout: Double) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { Glibc.close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array("\(socketDirectory)/\(hostNumber)".utf8)
+        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path)
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0, pollDescriptor(descriptor, events: Int16(POLLIN), timeout: timeout) else { return false }
+        var byte: UInt8 = 0
+        return Glibc.read(descriptor, &byte, 1) == 1
+    }
+
+    /// The process id in BrlAPI's lock file for host N (`/var/lib/BrlAPI/.N`), if readable.
+    public static func lockOwner(hostNumber: Int) -> pid_t? {
+        guard let text = try? String(contentsOfFile: "\(socketDirectory)/.\(hostNumber)", encoding: .utf8) else { return nil }
+        return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

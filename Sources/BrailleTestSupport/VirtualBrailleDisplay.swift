@@ -1,0 +1,192 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The other end of BRLTTY's Virtual braille driver (`-b vr -d client:<socketPath>`): a
+/// local socket server that BRLTTY connects to.
+///
+/// The driver's text protocol: the display sends `cells 40`; BRLTTY sends lines such as
+/// `Visual "text"` and `Braille "1|12|14| |…"` (the dots of each cell, `|`-separated, a space
+/// for a blank cell); the display sends command names (`ROUTE 5`, `FWINLT`), which BRLTTY
+/// runs as if a key bound to them had been pressed (`ROUTE N` arrives as ROUTE with argument N;
+/// `ROUTE 0` is refused by the driver). The driver exists in BRLTTY 6.5 and was removed
+/// upstream in the 6.9 series: check `BRLTTYProcess.hasBrailleDriver("vr")`.
+public final class VirtualBrailleDisplay: @unchecked Sendable {
+    /// The socket BRLTTY connects to.
+    public let socketPath: String
+    /// BRLTTY's device for this display: `client:<socketPath>`.
+    public var device: String { "client:" + socketPath }
+    /// The cell count announced to BRLTTY.
+    public let cellCount: Int
+
+    private let directory: String
+    private let listener: Int32
+    private let condition = NSCondition()
+    private var _connection: Int32 = -1
+    private var _running = true
+    private var _finished = false
+    private var _cells: [UInt8]
+    private var _cellWrites = 0
+    private var _lines: [String] = []
+    private var input: [UInt8] = []
+
+    /// Listens on a new socket in a private temporary directory and starts the I/O thread.
+    public init(cells: Int = 40) throws(BrailleTestSupportError) {
+        var template = Array((NSTemporaryDirectory() + "/switchscan-vr-XXXXXX").utf8CString)
+        let directory: String = try template.withUnsafeMutableBufferPointer { buffer throws(BrailleTestSupportError) -> String in
+            guard let result = mkdtemp(buffer.baseAddress!) else { throw BrailleTestSupportError("mkdtemp", errno: errno) }
+            return String(cString: result)
+        }
+        let path = directory + "/display"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard listener >= 0 else { throw BrailleTestSupportError("socket", errno: errno) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            Glibc.close(listener)
+            throw BrailleTestSupportError("bind", detail: "socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(listener, 4) == 0 else {
+            let error = errno
+            Glibc.close(listener)
+            throw BrailleTestSupportError("bind/listen \(path)", errno: error)
+        }
+        makeNonBlockingCloseOnExec(listener)
+        self.directory = directory
+        self.socketPath = path
+        self.listener = listener
+        self.cellCount = cells
+        self._cells = [UInt8](repeating: 0, count: cells)
+        let thread = Thread { [weak self] in
+            while let display = self, display.step() {}
+            self?.finish()
+        }
+        thread.name = "VirtualBrailleDisplay"
+        thread.start()
+    }
+
+    deinit {
+        condition.lock()
+        _running = false
+        if _connection >= 0 { Glibc.close(_connection) }
+        condition.unlock()
+        Glibc.close(listener)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The cells of BRLTTY's latest `Braille` line.
+    public var cells: [UInt8] { locked { _cells } }
+    /// The latest cells as Unicode braille patterns.
+    public var text: String { BrailleCells.text(cells) }
+    /// How many `Braille` lines arrived.
+    public var cellWriteCount: Int { locked { _cellWrites } }
+    /// Every line BRLTTY sent.
+    public var lines: [String] { locked { _lines } }
+    /// Whether BRLTTY is connected.
+    public var isConnected: Bool { locked { _connection >= 0 } }
+
+    /// Waits until the cells satisfy `predicate`; returns them, or nil after `timeout` s.
+    public func waitForCells(timeout: Double, where predicate: ([UInt8]) -> Bool) -> [UInt8]? {
+        wait(on: condition, timeout: timeout) { predicate(_cells) ? _cells : nil }
+    }
+
+    /// Waits until BRLTTY is connected.
+    public func waitForConnection(timeout: Double) -> Bool {
+        wait(on: condition, timeout: timeout) { _connection >= 0 ? true : nil } ?? false
+    }
+
+    /// Sends a command line to BRLTTY, e.g. "ROUTE 5" or "FWINLT".
+    public func send(_ line: String) throws(BrailleTestSupportError) {
+        let connection = locked { _connection }
+        guard connection >= 0 else { throw BrailleTestSupportError("VirtualBrailleDisplay.send", detail: "BRLTTY is not connected") }
+        try writeAll(connection, Array((line + "\n").utf8), what: "Virtual display")
+    }
+
+    /// Stops the I/O thread (at most 2 s).
+    public func stop() {
+        locked { _running = false }
+        _ = wait(on: condition, timeout: 2) { _finished ? true : nil }
+    }
+
+    private func step() -> Bool {
+        guard locked({ _running }) else { return false }
+        let connection = locked { _connection }
+        if connection < 0 {
+            guard pollDescriptor(listener, events: Int16(POLLIN), timeout: 0.05) else { return true }
+            let accepted = accept(listener, nil, nil)
+            guard accepted >= 0 else { return true }
+            makeNonBlockingCloseOnExec(accepted)
+            try? writeAll(accepted, Array("cells \(cellCount)\n".utf8), what: "Virtual display")
+            locked {
+                _connection = accepted
+                input = []
+                condition.broadcast()
+            }
+            return true
+        }
+        guard pollDescriptor(connection, events: Int16(POLLIN), timeout: 0.05) else { return true }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(connection, $0.baseAddress, $0.count) }
+        if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) {
+            // BRLTTY went away: wait for it to connect again.
+            locked {
+                Glibc.close(connection)
+                _connection = -1
+                condition.broadcast()
+            }
+            return true
+        }
+        guard count > 0 else { return true }
+        input += buffer[0..<count]
+        while let newline = input.firstIndex(of: 0x0A) {
+            let line = String(decoding: input[..<newline], as: UTF8.self).trimmingCharacters(in: .init(charactersIn: "\r"))
+            input.removeSubrange(...newline)
+            handle(line)
+        }
+        return true
+    }
+
+    private func handle(_ line: String) {
+        locked {
+            _lines.append(line)
+            if line.hasPrefix("Braille \""), let cells = Self.parseDots(line) {
+                _cells = cells
+                _cellWrites += 1
+            }
+            condition.broadcast()
+        }
+    }
+
+    /// The cells of a `Braille "1|12| |…"` line.
+    static func parseDots(_ line: String) -> [UInt8]? {
+        guard let open = line.firstIndex(of: "\""), let close = line.lastIndex(of: "\""), open < close else { return nil }
+        let body = line[line.index(after: open)..<close]
+        return body.split(separator: "|", omittingEmptySubsequences: false).map { field in
+            field.reduce(UInt8(0)) { cell, digit in
+                guard let dot = digit.wholeNumberValue, (1...8).contains(dot) else { return cell }
+                return cell | UInt8(1 << (dot - 1))
+            }
+        }
+    }
+
+    private func finish() {
+        locked {
+            _finished = true
+            condition.broadcast()
+        }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+}
