@@ -70,6 +70,8 @@ struct SeedSceneTests {
         .init(file: "bowler.yaml", screen: "settings",
               items: "settings-title, settings-done, high-score, ball-color, blue-ball-color, red-ball-color, yellow-ball-color"),
         .init(file: "bowler.yaml", screen: "news", items: "news-title, news-done, news-cell-1, more-information"),
+        .init(file: "chinese-labels.yaml", screen: "main",
+              items: "add-button, play-button, delete-button, search-button, favorite-button, volume-button, play-music-button, add-name-button, add-event-button"),
     ]
 
     @Test("scan order of every seed screen", arguments: expected)
@@ -230,6 +232,7 @@ extension SeedSceneTests {
             }
         }
         let expected: Set<String> = [
+        "chinese-labels.yaml hint-period add-button",
         "activation-point.yaml hint-capital default-point-regrouping-elements",
         "activation-point.yaml hint-capital regrouping-elements",
         "activation-point.yaml hint-gesture default-point-regrouping-elements",
