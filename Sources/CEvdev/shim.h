@@ -23,10 +23,6 @@ static inline int switchscan_evdev_ioctl_eviocgkey(int fd, unsigned char *bits, 
     return ioctl(fd, EVIOCGKEY(length), bits);
 }
 
-/* errno itself, read right after a failed call (Swift's Glibc `errno` works too; this keeps the
- * wrapper's reads in one place). */
-static inline int switchscan_evdev_errno(void) { return errno; }
-
 /* The time fields of struct input_event, by the kernel header's portable macro names
  * (input_event_sec/usec are `time.tv_sec`/`time.tv_usec` on 64-bit, `__sec`/`__usec` with 64-bit
  * time on 32-bit). */

@@ -6,7 +6,7 @@ import Musl
 
 /// A POSIX error number, as apple/swift-system's `Errno` models it: the raw value, its symbolic
 /// name (`ENOTTY`) and the C library's message (`strerror`).
-public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: Int32
 
     public init(rawValue: Int32) {

@@ -1,0 +1,358 @@
+import SwitchInput
+import Yams
+
+extension SwitchProfile {
+    /// The keys a profile may have.
+    public static let topLevelKeys = ["name", "description", "match", "pulseOnly", "switches"]
+    /// The keys of one `match` entry.
+    public static let matchKeys = ["bus", "vendor", "product", "name", "phys", "uniq"]
+    /// The keys of one switch.
+    public static let switchKeys = ["id", "code", "action", "longPressAction"]
+
+    /// Largest profile accepted, in bytes.
+    public static let maxBytes = 1 << 20
+    /// Most YAML nodes visited (aliases count each time they are used).
+    public static let maxNodes = 100_000
+
+    /// Reads a profile from YAML text; `file` is used in messages and for `id`. Every problem is
+    /// reported with its line and column, one problem per error. No I/O: callers read the file.
+    public static func parse(yaml text: String, file: String) throws(ProfileLoadError) -> SwitchProfile {
+        let reader = ProfileReader(file: file)
+        let profile = reader.read(text)
+        guard reader.problems.isEmpty, let profile else {
+            throw ProfileLoadError(problems: reader.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        }
+        return profile
+    }
+}
+
+/// Walks the YAML nodes; each `read…` reports what it rejects and returns nil, so one pass finds
+/// every problem.
+private final class ProfileReader {
+    let file: String
+    var problems: [DeviceFileProblem] = []
+    private var budget = SwitchProfile.maxNodes
+    private var reportedBudget = false
+
+    init(file: String) {
+        self.file = file
+    }
+
+    func report(line: Int, column: Int, _ message: String) {
+        problems.append(DeviceFileProblem(file: file, line: line, column: column, message: message))
+    }
+
+    func report(_ node: Node, _ message: String) {
+        report(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, message)
+    }
+
+    /// Counts a visited node; false once the budget is spent (reported once).
+    func visit(_ node: Node) -> Bool {
+        budget -= 1
+        if budget < 0 {
+            if !reportedBudget {
+                reportedBudget = true
+                report(node, "the file has more than \(SwitchProfile.maxNodes) YAML nodes (aliases count each time they are used); it is refused")
+            }
+            return false
+        }
+        return true
+    }
+
+    // MARK: The profile
+
+    func read(_ text: String) -> SwitchProfile? {
+        guard text.utf8.count <= SwitchProfile.maxBytes else {
+            report(line: 1, column: 1, "the file is \(text.utf8.count) bytes; a profile is at most \(SwitchProfile.maxBytes)")
+            return nil
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text, .basic) else {
+                report(line: 1, column: 1, "the file is empty; expected a profile (a mapping with name and switches)")
+                return nil
+            }
+            root = node
+        } catch let error as YamlError {
+            reportYAMLError(error)
+            return nil
+        } catch {
+            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
+            return nil
+        }
+        guard let pairs = mapping(root, "the profile") else { return nil }
+        let keys = checkKeys(pairs, allowed: SwitchProfile.topLevelKeys, in: "a profile")
+
+        let name = required(keys, "name", in: root, "the interface's name").flatMap { string($0, "name") }
+        let description = keys["description"].flatMap { string($0, "description") }
+        var pulseOnly = false
+        if let node = keys["pulseOnly"] {
+            guard let value = bool(node, "pulseOnly") else { return nil }
+            pulseOnly = value
+        }
+        let matching = keys["match"].map(readMatching) ?? .manual
+        var switches: [SwitchProfile.Switch]?
+        if let node = required(keys, "switches", in: root, "a list of switches ({id, code, action})") {
+            switches = readSwitches(node, pulseOnly: pulseOnly)
+        }
+        guard let name, let matching, let switches, problems.isEmpty else { return nil }
+        return SwitchProfile(name: name, description: description, matching: matching, pulseOnly: pulseOnly, switches: switches, file: file)
+    }
+
+    func reportYAMLError(_ error: YamlError) {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+            let .composer(context, problem, mark, _):
+            let contextText = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
+            report(line: mark.line, column: mark.column, "invalid YAML: \(problem)\(contextText)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            report(line: context.mark.line, column: context.mark.column,
+                   "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; each key may appear once")
+        case let .reader(problem, offset, _, _):
+            report(line: 1, column: 1, "cannot read the file: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
+        default:
+            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
+        }
+    }
+
+    // MARK: match
+
+    /// `match:` is one entry, a list of entries, or `generic`.
+    func readMatching(_ node: Node) -> SwitchProfile.Matching? {
+        switch node {
+        case .scalar(let scalar):
+            if scalar.string == "generic" { return .generic }
+            report(node, "match is a mapping {bus, vendor, product, name}, a list of them, or 'generic'; found \(describe(node))")
+            return nil
+        case .mapping:
+            return readMatch(node).map { .devices([$0]) }
+        case .sequence(let items):
+            guard visit(node) else { return nil }
+            if items.isEmpty {
+                report(node, "match is an empty list; give at least one {bus, vendor, product, name}, or leave match out")
+                return nil
+            }
+            let matches = items.compactMap(readMatch)
+            return matches.count == items.count ? .devices(matches) : nil
+        case .alias:
+            report(node, "an alias that Yams did not resolve")
+            return nil
+        }
+    }
+
+    func readMatch(_ node: Node) -> SwitchProfile.Match? {
+        guard let pairs = mapping(node, "a match") else { return nil }
+        let keys = checkKeys(pairs, allowed: SwitchProfile.matchKeys, in: "a match")
+        var match = SwitchProfile.Match()
+        var ok = true
+        if let busNode = keys["bus"] {
+            if let text = string(busNode, "bus") {
+                if let bus = BusType.value(named: text) { match.bus = bus } else {
+                    let names = BusType.names.map(\.name)
+                    report(busNode, "unknown bus '\(text)'\(suggestion(text, among: names)); expected a bus name (usb, bluetooth, i8042, virtual, …) or four hex digits")
+                    ok = false
+                }
+            } else {
+                ok = false
+            }
+        }
+        for (key, path) in [("vendor", \SwitchProfile.Match.vendor), ("product", \SwitchProfile.Match.product)] {
+            guard let valueNode = keys[key] else { continue }
+            guard let text = string(valueNode, key) else { ok = false; continue }
+            guard let value = parseHexID(text) else {
+                report(valueNode, "\(key) '\(text)' is not a 16-bit hex id; write four hex digits in quotes, such as \"0c45\"")
+                ok = false
+                continue
+            }
+            match[keyPath: path] = value
+        }
+        match.name = keys["name"].flatMap { string($0, "the device name") }
+        match.phys = keys["phys"].flatMap { string($0, "phys") }
+        match.uniq = keys["uniq"].flatMap { string($0, "uniq") }
+        if (keys["vendor"] == nil) != (keys["product"] == nil) {
+            let given = keys["vendor"] == nil ? "product" : "vendor"
+            let missing = given == "vendor" ? "product" : "vendor"
+            report(node, "a match with \(given) needs \(missing) too: vendor and product identify a model together")
+            ok = false
+        }
+        if keys["vendor"] == nil, keys["product"] == nil, keys["name"] == nil, keys["phys"] == nil, keys["uniq"] == nil {
+            report(node, "a match needs vendor and product, or name (bus, phys and uniq narrow them down)")
+            ok = false
+        }
+        return ok ? match : nil
+    }
+
+    // MARK: switches
+
+    func readSwitches(_ node: Node, pulseOnly: Bool) -> [SwitchProfile.Switch]? {
+        guard let items = sequence(node, "switches") else { return nil }
+        if items.isEmpty {
+            report(node, "switches is empty; a profile needs at least one switch")
+            return nil
+        }
+        var switches = [SwitchProfile.Switch]()
+        var idLines = [String: Int]()
+        var codeLines = [UInt16: (line: Int, id: String)]()
+        var ok = true
+        for item in items {
+            guard let entry = readSwitch(item, pulseOnly: pulseOnly) else { ok = false; continue }
+            let line = item.mark?.line ?? 1
+            if let first = idLines[entry.value.id] {
+                report(entry.idNode, "switch id '\(entry.value.id)' is used twice (first at line \(first)); each switch needs its own id")
+                ok = false
+                continue
+            }
+            if let first = codeLines[entry.value.code] {
+                report(entry.codeNode, "code \(entry.value.codeName) is already switch '\(first.id)' (line \(first.line)); a code belongs to one switch")
+                ok = false
+                continue
+            }
+            idLines[entry.value.id] = line
+            codeLines[entry.value.code] = (line, entry.value.id)
+            switches.append(entry.value)
+        }
+        return ok ? switches : nil
+    }
+
+    func readSwitch(_ node: Node, pulseOnly: Bool) -> (value: SwitchProfile.Switch, idNode: Node, codeNode: Node)? {
+        guard let pairs = mapping(node, "a switch") else { return nil }
+        let keys = checkKeys(pairs, allowed: SwitchProfile.switchKeys, in: "a switch")
+        let idNode = required(keys, "id", in: node, "the switch's name (letters, digits, '-', '_', '.')")
+        let id = idNode.flatMap { idNode -> String? in
+            guard let id = string(idNode, "id") else { return nil }
+            guard isValidID(id) else {
+                report(idNode, "switch id '\(id)' must start with a letter or digit and use letters, digits, '-', '_' or '.'")
+                return nil
+            }
+            return id
+        }
+        let codeNode = required(keys, "code", in: node, "an evdev key name such as KEY_SPACE or BTN_TRIGGER")
+        let code = codeNode.flatMap(readCode)
+        let action = required(keys, "action", in: node, "the switch action (\(actionNames))").flatMap { switchAction($0, "action") }
+        var longPressAction: SwitchAction?
+        if let longNode = keys["longPressAction"] {
+            longPressAction = switchAction(longNode, "longPressAction")
+            if longPressAction == nil { return nil }
+            if pulseOnly {
+                report(longNode, "longPressAction cannot be used with pulseOnly: true; a pulse-only interface sends no release, so a press has no length")
+                return nil
+            }
+        }
+        guard let id, let idNode, let code, let codeNode, let action else { return nil }
+        return (SwitchProfile.Switch(id: id, code: code.code, codeName: code.name, action: action, longPressAction: longPressAction), idNode, codeNode)
+    }
+
+    /// A key name (`KEY_SPACE`, `BTN_TRIGGER`, an alias such as `BTN_A`) or a code number.
+    func readCode(_ node: Node) -> (code: UInt16, name: String)? {
+        guard let text = string(node, "code") else { return nil }
+        if let code = KeyCodes.code(named: text) { return (code, text) }
+        if let scalar = node.scalar, scalar.style == .plain, let number = Int(text), number >= 0, number <= 0x2ff {
+            return (UInt16(number), KeyCodes.name(for: UInt16(number)) ?? text)
+        }
+        if text.hasPrefix("KEY_") || text.hasPrefix("BTN_") {
+            report(node, "unknown key code '\(text)'\(suggestion(text, among: KeyCodes.allNames)); names are those of <linux/input-event-codes.h>")
+        } else if let upper = KeyCodes.code(named: "KEY_" + text.uppercased()).map({ _ in "KEY_" + text.uppercased() }) {
+            report(node, "code '\(text)' is not an evdev key name (did you mean '\(upper)'?)")
+        } else {
+            report(node, "code '\(text)' is not an evdev key name: expected KEY_… or BTN_… (as `switchscan devices` or evtest show them) or a code number up to 767")
+        }
+        return nil
+    }
+
+    var actionNames: String { SwitchAction.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    func switchAction(_ node: Node, _ what: String) -> SwitchAction? {
+        guard let name = string(node, what) else { return nil }
+        if let action = SwitchAction(rawValue: name) { return action }
+        let names = SwitchAction.allCases.map(\.rawValue)
+        report(node, "unknown \(what) '\(name)'\(suggestion(name, among: names)); expected one of: \(actionNames)")
+        return nil
+    }
+
+    func isValidID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }
+        return id.count <= 64 && id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
+    }
+
+    // MARK: Typed readers
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        case .scalar(let scalar):
+            if isNull(scalar) { return "nothing (null)" }
+            return "'\(scalar.string)'"
+        }
+    }
+
+    func isNull(_ scalar: Node.Scalar) -> Bool {
+        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    func mapping(_ node: Node, _ what: String) -> [(String, Node, Node)]? {
+        guard visit(node) else { return nil }
+        guard case .mapping(let mapping) = node else {
+            report(node, "expected a mapping for \(what), found \(describe(node))")
+            return nil
+        }
+        var result = [(String, Node, Node)]()
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else {
+                report(key, "a key in \(what) must be a plain name, found \(describe(key))")
+                continue
+            }
+            result.append((scalar.string, key, value))
+        }
+        return result
+    }
+
+    /// The allowed keys, by name; reports each unknown one with a suggestion.
+    func checkKeys(_ pairs: [(String, Node, Node)], allowed: [String], in what: String) -> [String: Node] {
+        var keys = [String: Node]()
+        for (key, keyNode, value) in pairs {
+            if allowed.contains(key) { keys[key] = value } else {
+                report(keyNode, "unknown key '\(key)' in \(what)\(suggestion(key, among: allowed)); expected one of: \(allowed.joined(separator: ", "))")
+            }
+        }
+        return keys
+    }
+
+    func required(_ keys: [String: Node], _ key: String, in node: Node, _ expected: String) -> Node? {
+        if let value = keys[key] { return value }
+        report(node, "missing '\(key)': expected \(expected)")
+        return nil
+    }
+
+    func sequence(_ node: Node, _ what: String) -> [Node]? {
+        guard visit(node) else { return nil }
+        guard case .sequence(let sequence) = node else {
+            report(node, "expected a list for \(what), found \(describe(node))")
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    func string(_ node: Node, _ what: String) -> String? {
+        guard visit(node) else { return nil }
+        guard case .scalar(let scalar) = node, !isNull(scalar) else {
+            report(node, "expected a string for \(what), found \(describe(node))")
+            return nil
+        }
+        guard scalar.string.count <= 1000 else {
+            report(node, "\(what) is \(scalar.string.count) characters long; at most 1000 are accepted")
+            return nil
+        }
+        return scalar.string
+    }
+
+    func bool(_ node: Node, _ what: String) -> Bool? {
+        guard visit(node) else { return nil }
+        if case .scalar(let scalar) = node, scalar.style == .plain, scalar.string == "true" || scalar.string == "false" {
+            return scalar.string == "true"
+        }
+        report(node, "expected true or false for \(what), found \(describe(node))")
+        return nil
+    }
+}

@@ -1,0 +1,297 @@
+import ArgumentParser
+import DeviceProfiles
+import Evdev
+import Foundation
+
+struct DevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List input devices (/dev/input/event*) with their identity and the switch profile that matches each.",
+        discussion: """
+            Profiles are read from $XDG_CONFIG_HOME/switchscan/switches (or ~/.config/switchscan/switches), \
+            then from the repository's Devices/switches; a profile matching vendor and product wins over one \
+            matching the name, which wins over a generic one. Devices that cannot be opened are listed with \
+            the reason and what to do. A profile with errors is reported (file:line:column) on standard \
+            error and skipped.
+            """)
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @Option(help: ArgumentHelp("The folder of evdev nodes.", valueName: "folder"))
+    var directory: String = Evdev.inputDirectory
+
+    @Option(name: .customLong("profiles"), help: ArgumentHelp(
+        "Another folder of switch profiles, searched first (repeatable).", valueName: "folder"))
+    var profileDirectories: [String] = []
+
+    func run() throws {
+        let catalog = SwitchProfileFiles.loadCatalog(extraDirectories: profileDirectories)
+        for problem in catalog.problems { printError(problem) }
+        if catalog.skippedFiles > 0 {
+            printError("\(catalog.skippedFiles) profile file\(catalog.skippedFiles == 1 ? " has errors and was" : "s have errors and were") skipped")
+        }
+
+        let entries: [EvdevScanEntry]
+        var directoryProblem: EvdevError?
+        do {
+            entries = try Evdev.scanDevices(in: directory)
+        } catch {
+            entries = []
+            directoryProblem = error
+        }
+        let reports = entries.map { DeviceReport(entry: $0, catalog: catalog.catalog) }
+        if json {
+            let output = DevicesJSON(
+                directory: directory, directoryError: directoryProblem.map(Self.directoryMessage),
+                devices: reports.map(\.json), profileDirectories: catalog.directories, profileProblems: catalog.problems)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(output), as: UTF8.self))
+            return
+        }
+        if let directoryProblem {
+            print(Self.directoryMessage(directoryProblem))
+            return
+        }
+        if reports.isEmpty {
+            print("No input devices: \(directory) has no event* nodes.")
+            return
+        }
+        for report in reports { print(report.text) }
+        let failed = reports.filter { $0.error != nil }.count
+        let noun = reports.count == 1 ? "input device" : "input devices"
+        print("\(reports.count) \(noun)\(failed > 0 ? ", \(failed) could not be opened" : "")")
+    }
+
+    static func directoryMessage(_ error: EvdevError) -> String {
+        switch error.kind {
+        case .notFound:
+            return "No input devices: \(error.path ?? "the folder") does not exist (this machine or container has no evdev devices)."
+        case .permissionDenied:
+            return "Cannot list \(error.path ?? "the folder"): \(error)"
+        default:
+            return "Cannot list \(error.path ?? "the folder"): \(error.call): \(error.errno)"
+        }
+    }
+}
+
+/// One device of the listing, text and JSON.
+private struct DeviceReport {
+    var path: String
+    var info: EvdevDeviceInfo?
+    var error: EvdevError?
+    var match: ProfileMatch?
+
+    init(entry: EvdevScanEntry, catalog: ProfileCatalog) {
+        path = entry.path
+        switch entry.outcome {
+        case .success(let info):
+            self.info = info
+            match = catalog.bestMatch(for: DeviceIdentity(evdev: info))
+        case .failure(let error):
+            self.error = error
+        }
+    }
+
+    var text: String {
+        guard let info else {
+            // The error names the path, the C call and what to do.
+            return error.map(String.init(describing:)) ?? "\(path): cannot open"
+        }
+        let identity = info.identity
+        var lines = ["\(path): \"\(identity.name)\" \(BusType.name(identity.bus)) \(hex4(identity.vendor)):\(hex4(identity.product)) version \(hex4(identity.version))"]
+        var details = [String]()
+        if let phys = identity.phys, !phys.isEmpty { details.append("phys \(phys)") }
+        if let uniq = identity.uniq, !uniq.isEmpty { details.append("uniq \(uniq)") }
+        details.append("\(info.keyCodes.count) key codes")
+        lines.append("  " + details.joined(separator: ", "))
+        if let match {
+            lines.append("  profile \(match.profile.id) (\(match.specificity)): \(match.profile.name) — \(match.profile.file)")
+        } else {
+            lines.append("  no matching profile: `switchscan learn --device \(path)` makes one")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    var json: DevicesJSON.Device {
+        let identity = info?.identity
+        return DevicesJSON.Device(
+            path: path, name: identity?.name, bus: identity.map { BusType.name($0.bus) },
+            vendor: identity.map { hex4($0.vendor) }, product: identity.map { hex4($0.product) },
+            version: identity.map { hex4($0.version) }, phys: identity?.phys, uniq: identity?.uniq,
+            keyCodes: info?.keyCodes.map { KeyCodes.name(for: $0) ?? String($0) },
+            profile: match.map { .init(id: $0.profile.id, name: $0.profile.name, file: $0.profile.file, match: $0.specificity.description) },
+            error: error.map(String.init(describing:)), errorCall: error?.call, errno: error?.errno.name)
+    }
+}
+
+private struct DevicesJSON: Encodable {
+    struct Profile: Encodable {
+        var id: String
+        var name: String
+        var file: String
+        var match: String
+    }
+
+    struct Device: Encodable {
+        var path: String
+        var name: String?
+        var bus: String?
+        var vendor: String?
+        var product: String?
+        var version: String?
+        var phys: String?
+        var uniq: String?
+        var keyCodes: [String]?
+        var profile: Profile?
+        var error: String?
+        var errorCall: String?
+        var errno: String?
+
+        func encode(to encoder: Encoder) throws {
+            // Every key present, null when absent.
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encode(name, forKey: .name)
+            try container.encode(bus, forKey: .bus)
+            try container.encode(vendor, forKey: .vendor)
+            try container.encode(product, forKey: .product)
+            try container.encode(version, forKey: .version)
+            try container.encode(phys, forKey: .phys)
+            try container.encode(uniq, forKey: .uniq)
+            try container.encode(keyCodes, forKey: .keyCodes)
+            try container.encode(profile, forKey: .profile)
+            try container.encode(error, forKey: .error)
+            try container.encode(errorCall, forKey: .errorCall)
+            try container.encode(errno, forKey: .errno)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case path, name, bus, vendor, product, version, phys, uniq, keyCodes, profile, error, errorCall, errno
+        }
+    }
+
+    var directory: String
+    var directoryError: String?
+    var devices: [Device]
+    var profileDirectories: [String]
+    var profileProblems: [String]
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(directory, forKey: .directory)
+        try container.encode(directoryError, forKey: .directoryError)
+        try container.encode(devices, forKey: .devices)
+        try container.encode(profileDirectories, forKey: .profileDirectories)
+        try container.encode(profileProblems, forKey: .profileProblems)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case directory, directoryError, devices, profileDirectories, profileProblems
+    }
+}
+
+extension DeviceIdentity {
+    /// The identity profiles match, from a device found by the scan.
+    init(evdev info: EvdevDeviceInfo) {
+        let identity = info.identity
+        self.init(
+            name: identity.name, bus: identity.bus, vendor: identity.vendor, product: identity.product,
+            version: identity.version, phys: identity.phys, uniq: identity.uniq, keyCodes: Set(info.keyCodes))
+    }
+}
+
+// MARK: - Profile files
+
+/// Reading switch profiles for the commands: the only I/O around the pure profile parser.
+enum SwitchProfileFiles {
+    /// The user's profiles: `$XDG_CONFIG_HOME/switchscan/switches`, or
+    /// `~/.config/switchscan/switches`.
+    static var userDirectory: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            return (config as NSString).appendingPathComponent("switchscan/switches")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(".config/switchscan/switches")
+    }
+
+    /// The repository's `Devices/switches`: under the current folder, or above the executable
+    /// (`.build/debug/switchscan` → the package root).
+    static var repositoryDirectory: String? {
+        let relative = "Devices/switches"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: relative, isDirectory: &isDirectory), isDirectory.boolValue {
+            return relative
+        }
+        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            let candidate = folder.appendingPathComponent(relative).path
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// The folders searched, first wins on a tie: `extra`, the user's, the repository's.
+    static func directories(extra: [String] = []) -> [String] {
+        var folders = extra + [userDirectory]
+        if let repository = repositoryDirectory { folders.append(repository) }
+        var seen = Set<String>()
+        return folders.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
+    }
+
+    struct Loaded {
+        var catalog: ProfileCatalog
+        var directories: [String]
+        /// `file:line:column: error: …` for each problem of the profiles that could not be loaded.
+        var problems: [String]
+        /// How many profile files could not be loaded.
+        var skippedFiles: Int
+    }
+
+    /// Every `.yaml`/`.yml` profile of the folders (missing folders are skipped), in folder order
+    /// and then file name order.
+    static func loadCatalog(extraDirectories: [String] = []) -> Loaded {
+        let folders = directories(extra: extraDirectories)
+        var profiles = [SwitchProfile]()
+        var problems = [String]()
+        var skipped = 0
+        for folder in folders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                let path = (folder as NSString).appendingPathComponent(name)
+                switch load(path) {
+                case .success(let profile): profiles.append(profile)
+                case .failure(let error):
+                    problems += error.problems.map(\.description)
+                    skipped += 1
+                }
+            }
+        }
+        return Loaded(catalog: ProfileCatalog(profiles), directories: folders, problems: problems, skippedFiles: skipped)
+    }
+
+    /// One profile; a file that cannot be read is a problem at line 1.
+    static func load(_ path: String) -> Result<SwitchProfile, ProfileLoadError> {
+        let text: String
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let decoded = String(data: data, encoding: .utf8) else {
+                return .failure(ProfileLoadError(problems: [DeviceFileProblem(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")]))
+            }
+            text = decoded
+        } catch {
+            return .failure(ProfileLoadError(problems: [DeviceFileProblem(
+                file: path, line: 1, column: 1, message: "cannot read the file: \((error as NSError).localizedDescription)")]))
+        }
+        do {
+            return .success(try SwitchProfile.parse(yaml: text, file: path))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
