@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "BrailleTestSupport", path: "Sources/BrailleTestSupport"),
         // The CLI: thin; reads files and prints.
         .executableTarget(name: "switchscan", dependencies: [
-            "AccessibilityModel", "Scenes", "Scanning", "Runtime", "DeviceProfiles",
+            "AccessibilityModel", "Scenes", "Scanning", "Runtime", "DeviceProfiles", "Evdev", "Louis", "BrailleFormatting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Benchmarks print figures; they are never run as tests.

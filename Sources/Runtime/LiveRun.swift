@@ -63,16 +63,19 @@ public final class LiveRun {
         origin = MonotonicClock.now()
         signals = try SignalDescriptor()
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
-        let interactive = TerminalSession.isTerminal(STDIN_FILENO) && TerminalSession.isTerminal(STDOUT_FILENO)
-        terminal = options.terminalView && interactive ? TerminalSession() : nil
+        terminal = options.terminalInput && TerminalSession.isTerminal(STDIN_FILENO) ? TerminalSession() : nil
+        drawsScreen = options.terminalView && TerminalSession.isTerminal(STDOUT_FILENO)
     }
+
+    /// Whether the screen is drawn (a view was asked for and standard output is a terminal).
+    private let drawsScreen: Bool
 
     private var now: Double { MonotonicClock.now() - origin }
 
     /// Runs until `q`, Ctrl-C, SIGTERM, the end of piped input, or `duration`.
     public func run() throws(SystemCallError) -> Ending {
         if let terminal {
-            try terminal.enterRawMode()
+            try terminal.enterRawMode(fullScreen: drawsScreen)
         } else if options.terminalInput {
             // A pipe: non-blocking reads, end of file ends the run.
             let flags = fcntl(STDIN_FILENO, F_GETFL)
@@ -117,7 +120,7 @@ public final class LiveRun {
 
     /// Redraws the terminal when what it shows changed.
     private func draw() {
-        guard let terminal, let size = terminal.size() else { return }
+        guard drawsScreen, let terminal, let size = terminal.size() else { return }
         let frame = TerminalFrame(snapshot(), columns: size.columns, rows: size.rows, help: TerminalKeys.help).ansi
         guard frame != lastFrame else { return }
         lastFrame = frame

@@ -59,8 +59,9 @@ public struct Stabilizer: Sendable {
         /// The interface sends pulses (no release timing): hold and long press are off; each
         /// accepted down is `began` and `ended` at once; ups are rejected as `pulseRelease`.
         public var pulseOnly: Bool
-        /// Switches that are pulse-only whatever `pulseOnly` says: a source with no release
-        /// timing (a terminal's keystrokes) next to real switches.
+        /// Switches that are pulse-only whatever `pulseOnly` says, with no bounce filter: a
+        /// source with no release timing whose keystrokes the keyboard has already debounced (a
+        /// terminal's keys), next to real switches. Two keystrokes read at once are two presses.
         public var pulseOnlySwitches: Set<SwitchID>
 
         public init(
@@ -167,6 +168,7 @@ public struct Stabilizer: Sendable {
         pulse.pulseOnly = true
         pulse.hold = nil
         pulse.longPress = nil
+        pulse.debounce = nil
         return Context(id: id, settings: pulse, binding: bindings[id])
     }
 

@@ -9,8 +9,8 @@ struct PulseOnlySwitchTests {
             bindings: ["terminal-space": SwitchBinding(action: .select), "jack": SwitchBinding(action: .next)])
         // The terminal's keystroke: no release timing; it acts at once, hold duration does not apply.
         #expect(stabilizer.handle(down(1.0, "terminal-space")) == [began(.select, 1.0, "terminal-space"), ended(.select, 1.0, "terminal-space")])
-        // A second keystroke 30 ms later is a new press (beyond the 25 ms bounce window).
-        #expect(stabilizer.handle(down(1.03, "terminal-space")) == [began(.select, 1.03, "terminal-space"), ended(.select, 1.03, "terminal-space")])
+        // A second keystroke read at the same time is a second press: the keyboard debounced it.
+        #expect(stabilizer.handle(down(1.0, "terminal-space")) == [began(.select, 1.0, "terminal-space"), ended(.select, 1.0, "terminal-space")])
         // The real switch still needs its hold duration.
         #expect(stabilizer.handle(down(2.0, "jack")) == [schedule(.hold, 2.2, "jack")])
         #expect(stabilizer.handle(up(2.1, "jack")) == [rejected(up(2.1, "jack"), .releasedBeforeHoldDuration), cancel(.hold, "jack")])

@@ -20,7 +20,7 @@ public final class TerminalSession {
     /// Raw-ish mode (tcgetattr/tcsetattr): no line buffering, no echo, non-blocking reads;
     /// ISIG stays on so Ctrl-C arrives as SIGINT and is handled like `q`. Switches to the
     /// alternate screen and hides the cursor.
-    public func enterRawMode() throws(SystemCallError) {
+    public func enterRawMode(fullScreen: Bool) throws(SystemCallError) {
         var settings = termios()
         try retryingInterrupts("tcgetattr", subject: "fd \(input)") { Int(tcgetattr(input, &settings)) }
         original = settings
@@ -33,8 +33,11 @@ public final class TerminalSession {
         try retryingInterrupts("tcsetattr", subject: "fd \(input)") { Int(tcsetattr(input, TCSANOW, &settings)) }
         let flags = fcntl(input, F_GETFL)
         _ = fcntl(input, F_SETFL, flags | O_NONBLOCK)
-        try FileIO.writeAll(output, "\u{1B}[?1049h\u{1B}[?25l")
+        fullScreenActive = fullScreen
+        if fullScreen { try FileIO.writeAll(output, "\u{1B}[?1049h\u{1B}[?25l") }
     }
+
+    private var fullScreenActive = false
 
     /// Restores the terminal as it was (idempotent): settings, main screen, cursor.
     public func restore() {
@@ -43,7 +46,8 @@ public final class TerminalSession {
         _ = tcsetattr(input, TCSANOW, &settings)
         let flags = fcntl(input, F_GETFL)
         _ = fcntl(input, F_SETFL, flags & ~O_NONBLOCK)
-        try? FileIO.writeAll(output, "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        if fullScreenActive { try? FileIO.writeAll(output, "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l") }
+        fullScreenActive = false
     }
 
     /// ioctl(TIOCGWINSZ): columns and rows; nil when the output is not a terminal.
