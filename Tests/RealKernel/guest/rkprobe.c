@@ -5,12 +5,12 @@
  * (qemu-xhci + usb-kbd) through libevdev, and prints one line per fact to stdout (the serial
  * console), each starting with "@@RK ", so that the host can assert on them:
  *
- *   @@RK DEVICE A path=/dev/input/event2 bus=0x0003 vendor=0x0627 product=0x0001 name="…"
+ *   @@RK DEVICE A path=/dev/input/event1 bus=0x0003 vendor=0x0627 product=0x0001 phys=… pid=… name="…"
  *   @@RK EV A <sec>.<usec> <type> <code> <value>      every event A reads (CLOCK_MONOTONIC)
  *   @@RK PHASE <name> t=<sec>.<usec>                  the host may now act for <name>
  *   @@RK GRAB A t=…  /  @@RK UNGRAB A t=…
  *   @@RK ENODEV A t=… held=<codes still down in libevdev's state>
- *   @@RK REOPENED A path=… t=…
+ *   @@RK REOPENED A path=… phys=… pid=… previous=… t=…
  *   @@RK DONE  /  @@RK FAIL <reason>
  *
  * Modes:
@@ -77,9 +77,10 @@ static int is_usb_keyboard(const char *path, char *desc, size_t desclen) {
              libevdev_has_event_code(dev, EV_KEY, KEY_SPACE) &&
              libevdev_has_event_code(dev, EV_KEY, KEY_ENTER);
         if (desc)
-            snprintf(desc, desclen, "path=%s bus=0x%04x vendor=0x%04x product=0x%04x name=\"%s\"", path,
-                     libevdev_get_id_bustype(dev), libevdev_get_id_vendor(dev),
-                     libevdev_get_id_product(dev), libevdev_get_name(dev));
+            snprintf(desc, desclen, "path=%s bus=0x%04x vendor=0x%04x product=0x%04x phys=%s pid=%d name=\"%s\"",
+                     path, libevdev_get_id_bustype(dev), libevdev_get_id_vendor(dev),
+                     libevdev_get_id_product(dev), libevdev_get_phys(dev) ? libevdev_get_phys(dev) : "-",
+                     (int)getpid(), libevdev_get_name(dev));
         libevdev_free(dev);
     }
     close(fd);
@@ -247,16 +248,80 @@ static int run_watch(const char *label, const char *path, int ready_fd) {
 }
 
 /*
+ * Unplug while a key is held, then replug; the host's side mirrors it. `busy_ms` > 0: after HELD
+ * the reader does not read for that long (as a reader busy elsewhere), so the device is gone
+ * before it reads again.
+ *   unplug<s>   host sends Space down (held), waits for A's HELD, then device_del. A reads until
+ *               ENODEV and reports whether the release came, and what libevdev still holds down.
+ *   replug<s>   A waits for the USB keyboard's new node (the host sends device_add), opens and
+ *               grabs it: the same process, no restart.
+ *   resumed<s>  host sends Space down/up, Enter down/up; A reads them from the new node.
+ */
+static int unplug_replug(struct reader *a, char *path, size_t pathlen, const char *suffix, int busy_ms,
+                         pid_t watcher) {
+    char name[64], desc[512];
+    snprintf(name, sizeof name, "unplug%s", suffix);
+    int rc = libevdev_grab(a->dev, LIBEVDEV_GRAB);
+    say("GRAB A rc=%d t=%.6f", rc, now_s());
+    phase(name);
+    static const struct want SPACE_DOWN[] = { { KEY_SPACE, 1 } };
+    if (expect_edges(a, name, SPACE_DOWN, 1) < 0) return -1;
+    say("HELD A code=%d t=%.6f", KEY_SPACE, now_s());
+    if (busy_ms > 0) {
+        sleep_ms(busy_ms);
+        say("BUSY A ms=%d t=%.6f", busy_ms, now_s());
+    }
+    int release_seen = 0, release_sync = -1;
+    double deadline = now_s() + PHASE_TIMEOUT_MS / 1000.0;
+    for (;;) {
+        int remaining = (int)((deadline - now_s()) * 1000);
+        if (remaining <= 0) { say("FAIL timeout waiting for ENODEV"); return -1; }
+        struct input_event ev;
+        rc = reader_next(a, &ev, remaining);
+        if (rc < 0) break;
+        if (ev.type == EV_KEY && ev.code == KEY_SPACE && ev.value == 0) release_seen = 1;
+        else if (release_seen && release_sync < 0 && ev.type == EV_SYN && ev.code == SYN_REPORT) release_sync = ev.value;
+    }
+    char held[256];
+    held_keys(a, held, sizeof held);
+    if (rc != -ENODEV) { say("FAIL read ended with %s, not ENODEV", strerror(-rc)); return -1; }
+    /* release_sync: the value of the SYN_REPORT after the release; 1 marks one the kernel's input
+     * core synthesized for the disconnect (input_dev_release_keys). */
+    say("ENODEV A t=%.6f release_seen=%d release_sync=%d held=%s", now_s(), release_seen, release_sync, held);
+    /* The fd of a removed device keeps answering ENODEV: a reader must close it. */
+    char old[320];
+    snprintf(old, sizeof old, "%s", path);
+    reader_close(a);
+    if (watcher > 0) {
+        int status = 0;
+        pid_t w = waitpid(watcher, &status, 0);
+        say("WATCHER B exited=%d status=%d", w == watcher, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+
+    snprintf(name, sizeof name, "replug%s", suffix);
+    phase(name);
+    if (!wait_for_keyboard(path, pathlen, NULL, PHASE_TIMEOUT_MS)) { say("FAIL the keyboard did not come back"); return -1; }
+    if (reader_open(a, "A", path) < 0) return -1;
+    is_usb_keyboard(path, desc, sizeof desc);
+    say("REOPENED A %s previous=%s t=%.6f", desc, old, now_s());
+    rc = libevdev_grab(a->dev, LIBEVDEV_GRAB);
+    say("GRAB A rc=%d t=%.6f", rc, now_s());
+
+    snprintf(name, sizeof name, "resumed%s", suffix);
+    phase(name);
+    if (expect_edges(a, name, SPACE_ENTER, 4) < 0) return -1;
+    drain(a, 200);
+    return 0;
+}
+
+/*
  * The scenario. Each PHASE line tells the host what to do next; the host's side is
  * Tests/RealKernel/harness.py (PROBE_STEPS).
  *   plain      A (no grab) and B both read; host sends Space down/up, Enter down/up.
  *   grab       A grabs; host sends the same; A waits 500 ms, then ungrabs.
  *   ungrabbed  host sends the same; both read again.
- *   unplug     A grabs; host sends Space down (held), waits for A's HELD, then device_del.
- *              A reads until ENODEV and reports what it got and what libevdev still holds.
- *   replug     A waits for a new node of the USB keyboard (the host sends device_add), opens
- *              and grabs it: no restart.
- *   resumed    host sends Space down/up, Enter down/up; A reads them from the new node.
+ *   unplug, replug, resumed                 (unplug_replug: A reading when the device goes)
+ *   unplug-busy, replug-busy, resumed-busy  (the same with A not reading for 1 s after HELD)
  */
 static int run_scenario(void) {
     char path[320], desc[512];
@@ -297,48 +362,8 @@ static int run_scenario(void) {
     if (expect_edges(&a, "ungrabbed", SPACE_ENTER, 4) < 0) return 1;
     drain(&a, 300);
 
-    rc = libevdev_grab(a.dev, LIBEVDEV_GRAB);
-    say("GRAB A rc=%d t=%.6f", rc, now_s());
-    phase("unplug");
-    static const struct want SPACE_DOWN[] = { { KEY_SPACE, 1 } };
-    if (expect_edges(&a, "unplug", SPACE_DOWN, 1) < 0) return 1;
-    say("HELD A code=%d t=%.6f", KEY_SPACE, now_s());
-    int release_seen = 0;
-    double deadline = now_s() + PHASE_TIMEOUT_MS / 1000.0;
-    for (;;) {
-        int remaining = (int)((deadline - now_s()) * 1000);
-        if (remaining <= 0) { say("FAIL timeout waiting for ENODEV"); return 1; }
-        struct input_event ev;
-        rc = reader_next(&a, &ev, remaining);
-        if (rc == 1 && ev.type == EV_KEY && ev.code == KEY_SPACE && ev.value == 0) release_seen = 1;
-        if (rc < 0) break;
-    }
-    char held[256];
-    held_keys(&a, held, sizeof held);
-    if (rc == -ENODEV)
-        say("ENODEV A t=%.6f release_seen=%d held=%s", now_s(), release_seen, held);
-    else
-        say("FAIL read ended with %s, not ENODEV", strerror(-rc));
-    /* The fd of a removed device stays readable with ENODEV: a reader must close it. */
-    char old[320];
-    snprintf(old, sizeof old, "%s", path);
-    reader_close(&a);
-    int status = 0;
-    pid_t w = waitpid(watcher, &status, 0);
-    say("WATCHER B exited=%d status=%d", w == watcher, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-
-    phase("replug");
-    /* The new node may reuse the old name once the old one is gone; devtmpfs removes it first. */
-    if (!wait_for_keyboard(path, sizeof path, NULL, PHASE_TIMEOUT_MS)) { say("FAIL the keyboard did not come back"); return 1; }
-    if (reader_open(&a, "A", path) < 0) return 1;
-    is_usb_keyboard(path, desc, sizeof desc);
-    say("REOPENED A %s previous=%s t=%.6f", desc, old, now_s());
-    rc = libevdev_grab(a.dev, LIBEVDEV_GRAB);
-    say("GRAB A rc=%d t=%.6f", rc, now_s());
-
-    phase("resumed");
-    if (expect_edges(&a, "resumed", SPACE_ENTER, 4) < 0) return 1;
-    drain(&a, 200);
+    if (unplug_replug(&a, path, sizeof path, "", 0, watcher) < 0) return 1;
+    if (unplug_replug(&a, path, sizeof path, "-busy", 1000, 0) < 0) return 1;
     reader_close(&a);
     say("DONE");
     return 0;
