@@ -23,9 +23,14 @@ public final class LiveRun {
         public var duration: Double?
         /// Turns braille text into cells (U+28xx) for the terminal view, when available.
         public var brailleCells: ((String, String?) -> String?)?
+        /// Other inputs: devices, recordings, streams, braille display keys.
+        public var sources: [any RuntimeSource]
+        /// Outputs of the braille line besides the terminal view (a BrlAPI display).
+        public var brailleSinks: [any BrailleSink]
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
-                    tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil) {
+                    tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
+                    sources: [any RuntimeSource] = [], brailleSinks: [any BrailleSink] = []) {
             self.scene = scene
             self.settings = settings
             self.terminalInput = terminalInput
@@ -33,6 +38,8 @@ public final class LiveRun {
             self.tracePath = tracePath
             self.duration = duration
             self.brailleCells = brailleCells
+            self.sources = sources
+            self.brailleSinks = brailleSinks
         }
     }
 
@@ -57,9 +64,13 @@ public final class LiveRun {
         self.options = options
         var bindings = ScanSession.actionSwitches
         bindings.merge(TerminalKeys.bindings) { $1 }
+        var pulses = Set(TerminalKeys.bindings.keys)
+        for source in options.sources {
+            bindings.merge(source.bindings) { $1 }
+            pulses.formUnion(source.pulseSwitches)
+        }
         session = ScanSession(
-            scene: options.scene, settings: options.settings, bindings: bindings,
-            pulseOnlySwitches: Set(TerminalKeys.bindings.keys))
+            scene: options.scene, settings: options.settings, bindings: bindings, pulseOnlySwitches: pulses)
         origin = MonotonicClock.now()
         signals = try SignalDescriptor()
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
@@ -81,15 +92,22 @@ public final class LiveRun {
             let flags = fcntl(STDIN_FILENO, F_GETFL)
             _ = fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK)
         }
-        defer { terminal?.restore() }
+        defer {
+            terminal?.restore()
+            for source in options.sources { source.close() }
+        }
         record(session.start())
-        draw()
+        output()
+        var ended = Set<String>()
         while true {
-            var deadline = session.nextDeadline.map { $0 }
+            // Deadlines in session time: the session's timers, the sources' own, the duration.
+            var deadline = session.nextDeadline
+            for source in options.sources { if let due = source.deadline { deadline = min(deadline ?? .infinity, due - origin) } }
             if let duration = options.duration { deadline = min(deadline ?? duration, duration) }
             let timeout = deadline.map { max(0, $0 - now) }
             var descriptors = [signals.descriptor]
             if options.terminalInput { descriptors.append(STDIN_FILENO) }
+            descriptors += options.sources.compactMap(\.descriptor)
             let ready = try Poll.readable(descriptors, timeout: timeout)
 
             if ready.contains(signals.descriptor) {
@@ -108,11 +126,46 @@ public final class LiveRun {
                     record(session.input(SwitchEdge(switchID: id, kind: .down, time: time)))
                 }
             }
+            let moment = MonotonicClock.now()
+            for source in options.sources {
+                var inputs = [RuntimeInput]()
+                if let descriptor = source.descriptor, ready.contains(descriptor) { inputs += source.readable(at: moment) }
+                if let due = source.deadline, due <= moment { inputs += source.deadlineReached(at: moment) }
+                for input in inputs {
+                    switch input {
+                    case .edge(var edge):
+                        edge.time = max(0, edge.time - origin)
+                        record(session.input(edge))
+                    case .devicesLost:
+                        record(session.releaseAllSwitches())
+                    case .endOfInput(let name):
+                        ended.insert(name)
+                    case .status(let text):
+                        status = text
+                        record([TraceEvent(time: now, kind: .status(text: text))])
+                    }
+                }
+            }
             record(session.advance(to: now))
             if let duration = options.duration, now >= duration { return .durationElapsed }
-            draw()
+            // Without the terminal, the run ends when every source has ended.
+            if !options.terminalInput, !options.sources.isEmpty, ended.count == options.sources.count, options.duration == nil {
+                return .endOfInput
+            }
+            output()
         }
     }
+
+    /// Shows the current state: the braille line on every display, then the terminal.
+    private func output() {
+        if session.brailleLine != shownLine {
+            shownLine = session.brailleLine
+            for sink in options.brailleSinks { sink.show(session.brailleLine, language: session.brailleLanguage, at: MonotonicClock.now()) }
+        }
+        draw()
+    }
+
+    private var shownLine: BrailleLine?
 
     private func record(_ events: [TraceEvent]) {
         trace?.write(events)

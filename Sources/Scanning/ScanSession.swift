@@ -17,6 +17,8 @@ public struct TraceEvent: Hashable, Sendable {
         /// A switch action the scanner did not act on, and why.
         case ignored(action: String, reason: String)
         case scanning(running: Bool)
+        /// Something the user should know from the runtime (a device unplugged, a display gone).
+        case status(text: String)
     }
 
     public var time: Double
@@ -43,6 +45,8 @@ public struct ScanSession: Sendable {
     public private(set) var lastAnnouncement: String?
     /// The line on the braille display, before translation to dots.
     public private(set) var brailleText: String = ""
+    /// The same line with its segments (what each part of it routes to).
+    public private(set) var brailleLine: BrailleLine = .empty
 
     enum TimerKey: Hashable, Sendable {
         case engine(ScanTimer)
@@ -289,21 +293,33 @@ public struct ScanSession: Sendable {
 
     /// Recomputes the braille line; a trace line when it changed.
     private mutating func updateBraille() -> [TraceEvent] {
-        let text: String
+        let line: BrailleLine
         if let flash = engine.flashMessage {
-            text = formatter.flash(flash).text
+            line = formatter.flash(flash)
         } else if let menu = engine.menu {
-            text = formatter.menuEntry(menu.entries[menu.focus].title).text
+            line = formatter.menuEntry(menu.entries[menu.focus].title, index: menu.focus)
         } else {
             switch engine.highlight {
-            case .none: text = ""
-            case .menuButton: text = formatter.flash("Scanner menu").text
-            case .entry(let node): text = formatter.line(for: node).text
-            case .groupExit(let node): text = formatter.outline(of: node).text
+            case .none: line = .empty
+            case .menuButton: line = formatter.flash("Scanner menu")
+            case .entry(let node): line = formatter.line(for: node)
+            case .groupExit(let node): line = formatter.outline(of: node)
             }
         }
-        guard text != brailleText else { return [] }
-        brailleText = text
-        return [TraceEvent(time: time, kind: .braille(text: text))]
+        guard line.text != brailleText else {
+            brailleLine = line
+            return []
+        }
+        brailleLine = line
+        brailleText = line.text
+        return [TraceEvent(time: time, kind: .braille(text: line.text))]
+    }
+
+    /// The language of what the line shows (for the braille table): the highlighted element's.
+    public var brailleLanguage: String? {
+        switch engine.highlight {
+        case .entry(let node), .groupExit(let node): return node.element.language ?? node.items.first?.language ?? scene.language
+        default: return scene.language
+        }
     }
 }

@@ -377,6 +377,8 @@ extension ScriptRunner {
             what = "ignored \(action): \(reason)"
         case .scanning(let running):
             what = "scanning \(running ? "running" : "stopped")"
+        case .status(let text):
+            what = "status \(text)"
         }
         return "\(formatTime(event.time)) \(what)"
     }

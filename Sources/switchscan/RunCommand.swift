@@ -1,4 +1,6 @@
 import ArgumentParser
+import BrailleFormatting
+import Louis
 import Foundation
 import Runtime
 import Scanning
@@ -58,11 +60,13 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// Braille cells for the terminal view: computer braille through liblouis, or the language's
-/// table when one is configured.
+/// Braille cells for the terminal view: the line through liblouis with the table chosen for the
+/// element's language (UEB for English, French, mainland Chinese, …).
 enum BrailleCells {
+    static let tables = BrailleTableChoice()
+
     static func translate(_ text: String, language: String?) -> String? {
         guard !text.isEmpty else { return "" }
-        return nil
+        return try? Louis.translate(text, table: tables.table(for: language)).cells
     }
 }

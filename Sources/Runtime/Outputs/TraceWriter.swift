@@ -27,6 +27,8 @@ public enum TraceFormat {
             fields += [("kind", string("ignored")), ("action", string(action)), ("reason", string(reason))]
         case .scanning(let running):
             fields += [("kind", string("scanning")), ("running", running ? "true" : "false")]
+        case .status(let text):
+            fields += [("kind", string("status")), ("text", string(text))]
         }
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
