@@ -33,6 +33,19 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("no-view"), help: "Do not draw the screen (with --trace, for unattended runs).")
     var noView = false
 
+    @Option(name: .customLong("input"), help: ArgumentHelp(
+        "Where switches come from (repeatable): auto (the terminal keyboard and the devices a switch profile fits, with hotplug; a keyboard only with a profile of its own), terminal, evdev:auto (every device a profile fits, no terminal), evdev:PATH, evemu:FILE (a recording), raw:PATH (struct input_event records, e.g. a FIFO). Default: auto.",
+        valueName: "source"))
+    var inputs: [String] = []
+
+    @Option(name: .customLong("profile"), help: ArgumentHelp(
+        "The switch profile for devices, recordings and raw streams (a file, or a profile's id), instead of the best match.",
+        valueName: "file"))
+    var profile: String?
+
+    @Flag(help: "Replay evemu recordings at once, their events dated as recorded.")
+    var fast = false
+
     func run() throws {
         let scene: Scene
         switch SceneFiles.load(self.scene) {
@@ -42,9 +55,19 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let settings = try SettingOverrides.settings(from: settingOverrides)
+        let inputs: InputSources.Made
+        do {
+            let specs = try self.inputs.map { text throws(InputSources.InputSpecError) in try InputSources.Spec(parsing: text) }
+            inputs = try InputSources.build(
+                specs, profile: profile, profileDirectories: SwitchProfileFiles.directories(), fast: fast)
+        } catch {
+            throw CommandFailure("switchscan run: \(error)")
+        }
+        // Said before the screen is drawn; each is in the trace and the status line as well.
+        for problem in inputs.problems { printError("switchscan run: \(problem)") }
         let options = LiveRun.Options(
-            scene: scene, settings: settings, terminalInput: true, terminalView: !noView,
-            tracePath: trace, duration: duration, brailleCells: BrailleCells.translate)
+            scene: scene, settings: settings, terminalInput: inputs.terminal, terminalView: !noView,
+            tracePath: trace, duration: duration, brailleCells: BrailleCells.translate, sources: inputs.sources)
         let ending: LiveRun.Ending
         do {
             ending = try LiveRun(options).run()

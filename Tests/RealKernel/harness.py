@@ -3,6 +3,8 @@
 
     harness.py prepare [--cache DIR]              download, unpack, build the initramfs (cached)
     harness.py run [--report FILE] [--keep]       boot, drive the scenario over QMP, report JSON
+    harness.py run --scenario switchscan [--switchscan PROGRAM]
+                                                  the same with `switchscan run --input evdev:auto`
     harness.py exec [--add HOST[:GUEST]] [--add-elf HOST[:GUEST]] -- COMMAND…
                                                   run one command in the guest, print its output
 
@@ -800,7 +802,87 @@ PROBE_STEPS = [
     ("wait", r"^@@RK EXIT\b", 30),
 ]
 
-SCENARIOS = {"probe": ("probe", PROBE_STEPS)}
+# `switchscan run --input evdev:auto` in the guest (guest/run/switchscan), its trace on the trace
+# port as JSON lines. Waits on trace lines use the JSON text as switchscan writes it.
+def trace_input(switch, edge):
+    return rf'"kind":"input","switch":"{switch}","edge":"{edge}"'
+
+
+USB_KEYBOARD_STATUS = r'"kind":"status","text":"[^"]*\\"QEMU QEMU USB Keyboard\\"'
+
+SWITCHSCAN_STEPS = [
+    # B alone reads the keyboard. Space stays down while switchscan starts.
+    ("wait", r"^@@RK PHASE plain ", 120),
+    ("tap", ["spc", "ret"]),
+    ("key", "spc", True),
+    # switchscan finds a key down: it grabs only once it is released (as keyd does). From the
+    # grab on, B must read nothing.
+    ("wait", r"^@@RK PHASE switchscan ", 30),
+    ("wait", USB_KEYBOARD_STATUS + r".* is a switch device: .*; waiting for its keys to be released to grab it", 30),
+    ("key", "spc", False),
+    ("wait", USB_KEYBOARD_STATUS + r" \(usb 0627:0001\): grabbed", 30),
+    # Enter: next (Btn 1); Space: select (its menu); Enter: next entry (Exit menu); Space: select.
+    ("tap", ["ret", "spc", "ret", "spc"]),
+    ("wait", trace_input("space", "up"), 30),
+    ("wait", trace_input("space", "up"), 30),
+    # Unplugged while Enter is held (long enough for the kernel's autorepeat, from 250 ms),
+    # switchscan waiting in poll().
+    ("key", "ret", True),
+    ("wait", trace_input("enter", "down"), 30),
+    ("wait", trace_input("enter", "repeat"), 30),
+    ("qmp", "device_del", {"id": "kbd"}),
+    ("qmp_event", "DEVICE_DELETED", 30),
+    ("wait", USB_KEYBOARD_STATUS + r".*: unplugged", 30),
+    ("key", "ret", False),
+    # Back, without a restart.
+    ("qmp", "device_add", DEVICE_ADD),
+    ("wait", USB_KEYBOARD_STATUS + r".* is back: ", 30),
+    ("tap", ["spc"]),
+    ("wait", trace_input("space", "up"), 30),
+    # Unplugged while Enter is held, switchscan stopped meanwhile (the guest's STOPPED): it reads
+    # ENODEV at once, the kernel's release is lost, switchscan makes its own.
+    ("key", "ret", True),
+    ("wait", r"^@@RK STOPPED\b", 30),
+    ("qmp", "device_del", {"id": "kbd"}),
+    ("qmp_event", "DEVICE_DELETED", 30),
+    ("wait", r"^@@RK CONTINUED\b", 30),
+    ("wait", USB_KEYBOARD_STATUS + r".*: unplugged", 30),
+    ("key", "ret", False),
+    ("qmp", "device_add", DEVICE_ADD),
+    ("wait", USB_KEYBOARD_STATUS + r".* is back: ", 30),
+    # Enter held while switchscan is stopped for 3.5 s: the autorepeat overflows its buffer
+    # (SYN_DROPPED); Enter is released meanwhile, and the resync brings the release.
+    ("key", "ret", True),
+    ("wait", r"^@@RK STOPPED-SYNC\b", 30),
+    ("sleep", 2.5),
+    ("key", "ret", False),
+    ("wait", r"^@@RK CONTINUED-SYNC\b", 30),
+    ("wait", r'"kind":"status","text":"[^"]*SYN_DROPPED', 30),
+    ("wait", trace_input("enter", "up"), 30),
+    ("tap", ["spc"]),
+    ("wait", trace_input("space", "up"), 30),
+    # The end: a USB mouse plugged in tells the guest to stop switchscan (SIGTERM).
+    ("qmp", "device_add", {"driver": "usb-mouse", "id": "stop", "bus": "xhci.0"}),
+    ("wait", r"^@@RK SWITCHSCAN-END\b", 30),
+    ("wait", r"^@@RK EXIT\b", 30),
+]
+
+SCENARIOS = {"probe": ("probe", PROBE_STEPS), "switchscan": ("switchscan", SWITCHSCAN_STEPS)}
+
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def overlay_for_switchscan(binary):
+    """The program (with the libraries ldd lists), the scene and the generic keyboard profile
+    (found as Devices/switches under /rk, the folder the guest runs it in)."""
+    if not binary or not os.path.exists(binary):
+        raise StepFailed(f"no switchscan program at {binary}: build it first (swift build --product switchscan)")
+    cpio = Cpio()
+    add_elf(cpio, binary, "rk/bin/switchscan")
+    cpio.host_file("rk/scene.yaml", os.path.join(PACKAGE_ROOT, "Scenarios", "switch-control-groups.yaml"))
+    cpio.host_file("rk/Devices/switches/generic-keyboard.yaml",
+                   os.path.join(PACKAGE_ROOT, "Devices", "switches", "generic-keyboard.yaml"))
+    return cpio.compressed(level=0)
 
 
 def drive(guest, steps, deadline, record):
@@ -831,6 +913,8 @@ def drive(guest, steps, deadline, record):
             reply = guest.qmp.execute(step[1], step[2], timeout=left(10))
             record.append({"step": "qmp", "command": step[1], "arguments": step[2], "reply": reply,
                            "host_time": started})
+        elif kind == "sleep":
+            time.sleep(min(step[1], left(step[1])))
         elif kind == "qmp_event":
             event = guest.qmp.wait_event(step[1], left(step[2]))
             record.append({"step": "qmp_event", "event": event})
@@ -860,6 +944,25 @@ def parse_trace(lines):
         markers.append({"kind": words[0], "label": label, "fields": fields, "phase": phase, "line": text,
                         "host_time": host_time})
     return events, markers
+
+
+def parse_switchscan_trace(lines):
+    """switchscan's trace lines on the trace port (JSON objects), with the phase they came in."""
+    found = []
+    phase = "start"
+    for host_time, channel, text in lines:
+        if channel != "trace":
+            continue
+        if text.startswith("@@RK PHASE "):
+            phase = text.split()[2]
+        if not text.startswith("{"):
+            continue
+        try:
+            json.loads(text)
+        except ValueError:
+            continue
+        found.append({"phase": phase, "host_time": host_time, "line": text})
+    return found
 
 
 def summarize(events, markers, record, started):
@@ -923,6 +1026,7 @@ def run_guest(manifest, args, steps, run, overlay=None):
             events, markers = parse_trace(lines)
             report["events"] = events
             report["markers"] = markers
+            report["switchscan"] = parse_switchscan_trace(lines)
             report["steps"] = record
             report["qmp"] = guest.qmp.log if guest.qmp else []
             report["qmp_events"] = guest.qmp.events if guest.qmp else []
@@ -985,6 +1089,8 @@ def main():
         p.add_argument("--keep", action="store_true", help="keep the work folder (logs, initrd)")
         if name == "run":
             p.add_argument("--scenario", default="probe", choices=sorted(SCENARIOS))
+            p.add_argument("--switchscan", default=os.path.join(PACKAGE_ROOT, ".build", "debug", "switchscan"),
+                           help="the switchscan program for --scenario switchscan (default %(default)s)")
         else:
             p.add_argument("--add", action="append", default=[], help="HOST[:GUEST] file into the initramfs")
             p.add_argument("--add-elf", action="append", default=[],
@@ -1006,7 +1112,8 @@ def main():
             return 0
         if args.command == "run":
             run, steps = SCENARIOS[args.scenario]
-            report = run_guest(manifest, args, steps, run)
+            overlay = overlay_for_switchscan(args.switchscan) if args.scenario == "switchscan" else None
+            report = run_guest(manifest, args, steps, run, overlay)
         else:
             command = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
             if not command:

@@ -1,0 +1,365 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DeviceProfiles
+import Evdev
+import SwitchInput
+
+// MARK: - The --input specs turned into sources
+
+extension InputSources {
+    /// What `make` built: the sources for the loop, whether the terminal keyboard is an input,
+    /// and the problems found while building them (a profile with errors, a recording that does
+    /// not parse, a path that is not an evdev device). Each problem also reaches the trace and the
+    /// status line as a `.status` of its source; the command prints them on standard error too,
+    /// before the screen is drawn.
+    public struct Made {
+        public var sources: [any RuntimeSource]
+        public var terminal: Bool
+        public var problems: [String]
+    }
+
+    /// The sources for `switchscan run`'s `--input` values (none: `auto`).
+    ///
+    /// - `auto`: the terminal keyboard, and every device a profile fits, found at start and by
+    ///   hotplug, except keyboards (devices with letter keys) that only a generic profile fits:
+    ///   such a keyboard is most likely the one the terminal reads (its keys would count twice, and
+    ///   the grab would take the user's keyboard away); `evdev:auto`, `evdev:PATH` or `--profile`
+    ///   take it. A status line names the keyboards left out.
+    /// - `terminal`: the terminal keyboard only.
+    /// - `evdev:auto`: every device a profile fits, the generic ones included, with hotplug;
+    ///   no terminal keyboard unless asked for as well.
+    /// - `evdev:PATH`: that device, with `--profile` or the best matching profile; when it is
+    ///   unplugged, the same device (by bus, vendor, product and name) is taken back wherever it
+    ///   reappears.
+    /// - `evemu:FILE`: an evemu recording, replayed at its recorded times (or all at once with
+    ///   `fast`), through `--profile` or the profile that fits the recording's device, else the
+    ///   generic keyboard profile.
+    /// - `raw:PATH`: a file or FIFO of `struct input_event` records, through `--profile` or the
+    ///   generic keyboard profile.
+    ///
+    /// `profile` is a profile file, or the id or name of a profile in `profileDirectories`
+    /// (searched in order: the first wins among equally specific matches).
+    public static func make(
+        _ specs: [Spec], profile: String?, profileDirectories: [String], fast: Bool
+    ) throws -> (sources: [any RuntimeSource], terminal: Bool) {
+        let made = try build(specs, profile: profile, profileDirectories: profileDirectories, fast: fast)
+        return (made.sources, made.terminal)
+    }
+
+    /// `make`, with the problems found on the way.
+    public static func build(
+        _ specs: [Spec], profile profileArgument: String?, profileDirectories: [String], fast: Bool,
+        inputDirectory: String = "/dev/input"
+    ) throws(InputSetupError) -> Made {
+        var seen = Set<Spec>()
+        let specs = (specs.isEmpty ? [.auto] : specs).filter { seen.insert($0).inserted }
+        var terminal = false
+        var devices: DeviceWatcher.Selection?
+        var paths = [String]()
+        var recordings = [String]()
+        var streams = [String]()
+        for spec in specs {
+            switch spec {
+            case .auto:
+                terminal = true
+                if devices == nil { devices = .withOwnProfile }
+            case .terminal:
+                terminal = true
+            case .evdev(let path):
+                if path == "auto" { devices = .everyMatch } else { paths.append(path) }
+            case .evemu(let path):
+                recordings.append(path)
+            case .raw(let path):
+                streams.append(path)
+            }
+        }
+        if fast, recordings.isEmpty {
+            throw InputSetupError("--fast replays evemu recordings at once; give one with --input evemu:FILE")
+        }
+        var made = Made(sources: [], terminal: terminal, problems: [])
+        let needsProfiles = devices != nil || !paths.isEmpty || !recordings.isEmpty || !streams.isEmpty
+        guard needsProfiles else {
+            if profileArgument != nil {
+                throw InputSetupError("--profile applies to switch devices, recordings and raw streams; --input terminal has none")
+            }
+            return made
+        }
+
+        // The profiles: the catalog, and the one chosen with --profile.
+        let loaded = ProfileFiles.loadCatalog(directories: profileDirectories)
+        var notices = loaded.problems.map { "switch profile skipped: \($0)" }
+        var chosen: SwitchProfile?
+        var chosenFailed = false
+        if let profileArgument {
+            if ProfileFiles.isFile(profileArgument) {
+                switch ProfileFiles.load(profileArgument) {
+                case .success(let profile): chosen = profile
+                case .failure(let error):
+                    chosenFailed = true
+                    notices += error.problems.map(\.description)
+                    notices.append("--profile \(profileArgument) has errors: no switch device, recording or raw stream is read")
+                }
+            } else if let named = loaded.catalog.profile(named: profileArgument) {
+                chosen = named
+            } else {
+                let known = loaded.catalog.profiles.map(\.id).joined(separator: ", ")
+                throw InputSetupError("--profile \(profileArgument): no such file, and no profile in \(profileDirectories.joined(separator: ", ")) has that id or name (known: \(known.isEmpty ? "none" : known))")
+            }
+        }
+        let generic = loaded.catalog.profile(named: ProfileFiles.genericKeyboardID) ?? ProfileFiles.builtInGenericKeyboard
+        made.problems += notices
+        if !notices.isEmpty {
+            made.sources.append(NoticeSource(name: "profiles", messages: notices))
+        }
+        if chosenFailed { return made }
+
+        if devices != nil || !paths.isEmpty {
+            let watcher = DeviceWatcher(
+                directory: inputDirectory, catalog: loaded.catalog, chosen: chosen,
+                selection: devices, paths: paths)
+            made.problems += watcher.startupProblems
+            made.sources.append(watcher)
+            made.sources += watcher.slots
+        }
+        for path in recordings {
+            let input = RecordingInput(path: path, chosen: chosen, catalog: loaded.catalog, generic: generic, fast: fast)
+            if let problem = input.problem { made.problems.append(problem) }
+            made.sources.append(input)
+        }
+        for path in streams {
+            let input = RawStreamInput(path: path, profile: chosen ?? generic)
+            if let problem = input.problem { made.problems.append(problem) }
+            made.sources.append(input)
+        }
+        return made
+    }
+}
+
+/// A problem with the inputs asked for that stops the run before it starts (a usage error).
+public struct InputSetupError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+// MARK: - Switch ids across profiles
+
+/// The switch ids a source gives the loop for its profiles' switches, their bindings, and which
+/// are pulse-only. A profile's own ids (`space`) are kept, unless two profiles of the same source
+/// bind the same id differently: then both become `profile-id:switch-id`.
+public struct SwitchNaming: Sendable {
+    public private(set) var bindings: [SwitchID: SwitchBinding] = [:]
+    public private(set) var pulseSwitches: Set<SwitchID> = []
+    private var ids: [String: [SwitchID: SwitchID]] = [:]
+
+    public init(profiles: [SwitchProfile]) {
+        var uses = [SwitchID: Set<Use>]()
+        for profile in profiles {
+            for item in profile.switches {
+                uses[item.id, default: []].insert(Use(binding: item.binding, pulse: profile.pulseOnly))
+            }
+        }
+        for profile in profiles {
+            var map = [SwitchID: SwitchID]()
+            for item in profile.switches {
+                let id = (uses[item.id]?.count ?? 0) > 1 ? "\(profile.id):\(item.id)" : item.id
+                map[item.id] = id
+                bindings[id] = item.binding
+                if profile.pulseOnly { pulseSwitches.insert(id) }
+            }
+            ids[Self.key(profile)] = map
+        }
+    }
+
+    private struct Use: Hashable {
+        var binding: SwitchBinding
+        var pulse: Bool
+    }
+
+    static func key(_ profile: SwitchProfile) -> String { profile.file + "\u{0}" + profile.name }
+
+    /// The loop's id for a switch of `profile`.
+    public func id(_ switchID: SwitchID, of profile: SwitchProfile) -> SwitchID {
+        ids[Self.key(profile)]?[switchID] ?? switchID
+    }
+}
+
+/// A profile's translator with the source's switch ids: device events in, edges out.
+struct ProfileEdges {
+    let profile: SwitchProfile
+    let naming: SwitchNaming
+    private(set) var translator: DeviceEventTranslator
+
+    init(profile: SwitchProfile, naming: SwitchNaming) {
+        self.profile = profile
+        self.naming = naming
+        self.translator = DeviceEventTranslator(profile: profile)
+    }
+
+    /// The edge of one event (key events the profile maps), at `time` (monotonic seconds).
+    mutating func edge(_ event: DeviceEvent, at time: Double) -> SwitchEdge? {
+        guard event.type == DeviceEvent.EventType.key else { return nil }
+        guard case .edge(var edge) = translator.translate(code: event.code, value: event.value, time: time) else { return nil }
+        edge.switchID = naming.id(edge.switchID, of: profile)
+        return edge
+    }
+
+    /// An up at `time` for every switch that is down (the device is gone).
+    mutating func releaseAll(at time: Double) -> [SwitchEdge] {
+        translator.releaseAll(at: time).map { edge in
+            var edge = edge
+            edge.switchID = naming.id(edge.switchID, of: profile)
+            return edge
+        }
+    }
+
+    var switchesDown: [SwitchID] { translator.switchesDown.sorted() }
+}
+
+// MARK: - Messages that only need saying
+
+/// Startup messages (profiles that could not be loaded) for the trace and the status line, said
+/// at once; then the source has ended.
+final class NoticeSource: RuntimeSource {
+    let name: String
+    private var messages: [String]
+    private(set) var deadline: Double?
+
+    init(name: String, messages: [String]) {
+        self.name = name
+        self.messages = messages
+        self.deadline = MonotonicClock.now()
+    }
+
+    var descriptor: Int32? { nil }
+    var bindings: [SwitchID: SwitchBinding] { [:] }
+    func readable(at now: Double) -> [RuntimeInput] { [] }
+
+    func deadlineReached(at now: Double) -> [RuntimeInput] {
+        deadline = nil
+        defer { messages = [] }
+        return messages.map(RuntimeInput.status) + [.endOfInput(source: name)]
+    }
+}
+
+// MARK: - Files
+
+/// Reading profiles, recordings and folders for the inputs (no Foundation in the runtime).
+enum ProfileFiles {
+    static let genericKeyboardID = "generic-keyboard"
+
+    /// Space → select, Enter → next, for when `Devices/switches/generic-keyboard.yaml` is not found.
+    static let builtInGenericKeyboard = SwitchProfile(
+        name: "Generic keyboard-emulating switch interface (Space, Enter; built in)", matching: .generic,
+        switches: [
+            SwitchProfile.Switch(id: "space", code: KeyCodes.code(named: "KEY_SPACE") ?? 57, action: .select),
+            SwitchProfile.Switch(id: "enter", code: KeyCodes.code(named: "KEY_ENTER") ?? 28, action: .next),
+        ],
+        file: "generic-keyboard (built in)")
+
+    struct Loaded {
+        var catalog: ProfileCatalog
+        var problems: [String]
+    }
+
+    /// Every `.yaml`/`.yml` profile of the folders, in folder order then name order; missing
+    /// folders are skipped, files with errors reported (`file:line:column: error: …`).
+    static func loadCatalog(directories: [String]) -> Loaded {
+        var profiles = [SwitchProfile]()
+        var problems = [String]()
+        var seen = Set<String>()
+        for folder in directories {
+            guard let names = try? listDirectory(folder) else { continue }
+            for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+                guard seen.insert(path).inserted else { continue }
+                switch load(path) {
+                case .success(let profile): profiles.append(profile)
+                case .failure(let error): problems += error.problems.map(\.description)
+                }
+            }
+        }
+        return Loaded(catalog: ProfileCatalog(profiles), problems: problems)
+    }
+
+    static func load(_ path: String) -> Result<SwitchProfile, ProfileLoadError> {
+        let text: String
+        switch readText(path) {
+        case .success(let value): text = value
+        case .failure(let problem):
+            return .failure(ProfileLoadError(problems: [DeviceFileProblem(file: path, line: 1, column: 1, message: problem.message)]))
+        }
+        do {
+            return .success(try SwitchProfile.parse(yaml: text, file: path))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    struct FileProblem: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// Whether `path` names something that exists.
+    static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// A whole file as UTF-8 text; the failure says why (for a problem message).
+    static func readText(_ path: String, limit: Int = 512 << 20) -> Result<String, FileProblem> {
+        let descriptor: Int32
+        do {
+            descriptor = try FileIO.open(path, flags: O_RDONLY)
+        } catch {
+            return .failure(FileProblem("cannot read the file: \(String(cString: strerror(error.errno)))"))
+        }
+        defer { FileIO.close(descriptor) }
+        var bytes = [UInt8]()
+        while true {
+            let chunk: [UInt8]?
+            do {
+                chunk = try FileIO.read(descriptor, maxBytes: 1 << 16)
+            } catch {
+                return .failure(FileProblem("cannot read the file: \(String(cString: strerror(error.errno)))"))
+            }
+            guard let chunk, !chunk.isEmpty else { break }
+            bytes += chunk
+            if bytes.count > limit { return .failure(FileProblem("the file is larger than \(limit) bytes")) }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(FileProblem("the file is not UTF-8 text"))
+        }
+        return .success(text)
+    }
+
+    /// The names in a folder (not `.` and `..`).
+    static func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
+        guard let stream = opendir(path) else { throw SystemCallError(call: "opendir", errno: Glibc.errno, subject: path) }
+        defer { closedir(stream) }
+        var names = [String]()
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(cString: $0)
+                }
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+extension DeviceIdentity {
+    /// The identity profiles match, from an open device.
+    init(_ device: EvdevDevice) {
+        let identity = device.identity
+        self.init(
+            name: identity.name, bus: identity.bus, vendor: identity.vendor, product: identity.product,
+            version: identity.version, phys: identity.phys, uniq: identity.uniq, keyCodes: Set(device.supportedKeyCodes()))
+    }
+
+    /// `"QEMU QEMU USB Keyboard" (usb 0627:0001)`
+    var quoted: String { "\"\(name)\" (\(shortID))" }
+}

@@ -1,0 +1,312 @@
+import Foundation
+import Testing
+
+/// `switchscan run --input …` as a user runs it: evemu recordings (fast and at their recorded
+/// times), a raw event stream through a FIFO, and inputs that are wrong (a malformed recording, a
+/// path that is not an evdev device, a profile with errors), each said clearly while the run
+/// keeps its other inputs. Every source goes through a profile and the session's stabilisation,
+/// so the trace's `input` lines show what was accepted and why the rest was not.
+@Suite("switchscan run --input", .serialized)
+struct InputRunTests {
+    /// A keyboard-emulating switch interface (no profile of its own: the generic keyboard profile
+    /// fits it): Enter tapped, then Space pressed with contact bounce (up and down again within
+    /// 3 ms), held long enough for two kernel autorepeats, released; then Enter, and Space again.
+    static let recording = """
+        # EVEMU 1.3
+        # Input device name: "Test Switch Interface"
+        # Input device ID: bus 0x0003 vendor 0x1d6b product 0x7777 version 0x0111
+        N: Test Switch Interface
+        I: 0003 1d6b 7777 0111
+        P: 00 00 00 00 00 00 00 00
+        B: 00 0b 00 00 00 00 00 00 00
+        B: 01 00 00 00 10 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 02
+        B: 01 00 00 00 00 00 00 00 00
+        B: 04 10 00 00 00 00 00 00 00
+        B: 14 03 00 00 00 00 00 00 00
+        E: 0.000001 0004 0004 458792\t# EV_MSC / MSC_SCAN             458792
+        E: 0.000001 0001 001c 0001\t# EV_KEY / KEY_ENTER            1
+        E: 0.000001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +0ms
+        E: 0.110001 0004 0004 458792\t# EV_MSC / MSC_SCAN             458792
+        E: 0.110001 0001 001c 0000\t# EV_KEY / KEY_ENTER            0
+        E: 0.110001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +110ms
+        E: 0.400001 0004 0004 458796\t# EV_MSC / MSC_SCAN             458796
+        E: 0.400001 0001 0039 0001\t# EV_KEY / KEY_SPACE            1
+        E: 0.400001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +290ms
+        E: 0.401501 0001 0039 0000\t# EV_KEY / KEY_SPACE            0 (bounce)
+        E: 0.401501 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +1ms
+        E: 0.402801 0001 0039 0001\t# EV_KEY / KEY_SPACE            1 (bounce)
+        E: 0.402801 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +1ms
+        E: 0.650001 0001 0039 0002\t# EV_KEY / KEY_SPACE            2
+        E: 0.650001 0000 0000 0001\t# ------------ SYN_REPORT (1) ---------- +248ms
+        E: 0.683001 0001 0039 0002\t# EV_KEY / KEY_SPACE            2
+        E: 0.683001 0000 0000 0001\t# ------------ SYN_REPORT (1) ---------- +33ms
+        E: 0.800001 0004 0004 458796\t# EV_MSC / MSC_SCAN             458796
+        E: 0.800001 0001 0039 0000\t# EV_KEY / KEY_SPACE            0
+        E: 0.800001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +117ms
+        E: 1.000001 0001 001c 0001\t# EV_KEY / KEY_ENTER            1
+        E: 1.000001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +200ms
+        E: 1.090001 0001 001c 0000\t# EV_KEY / KEY_ENTER            0
+        E: 1.090001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +90ms
+        E: 1.300001 0001 0039 0001\t# EV_KEY / KEY_SPACE            1
+        E: 1.300001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +210ms
+        E: 1.400001 0001 0039 0000\t# EV_KEY / KEY_SPACE            0
+        E: 1.400001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +100ms
+
+        """
+
+    /// The recording's key edges as the trace shows them: (switch, edge, accepted, reason).
+    static let expectedInputs: [InputLine] = [
+        InputLine("enter", "down", true), InputLine("enter", "up", true),
+        InputLine("space", "down", true),
+        InputLine("space", "up", false, "bounce"), InputLine("space", "down", false, "bounce"),
+        InputLine("space", "repeat", false, "autorepeat"), InputLine("space", "repeat", false, "autorepeat"),
+        InputLine("space", "up", true),
+        InputLine("enter", "down", true), InputLine("enter", "up", true),
+        InputLine("space", "down", true), InputLine("space", "up", true),
+    ]
+
+    /// Offsets of the key events from the first, in the recording (seconds).
+    static let recordedOffsets = [0, 0.11, 0.4, 0.4015, 0.4028, 0.65, 0.683, 0.8, 1.0, 1.09, 1.3, 1.4]
+
+    struct InputLine: Equatable, CustomStringConvertible {
+        var switchID: String
+        var edge: String
+        var accepted: Bool
+        var reason: String?
+        init(_ switchID: String, _ edge: String, _ accepted: Bool, _ reason: String? = nil) {
+            (self.switchID, self.edge, self.accepted, self.reason) = (switchID, edge, accepted, reason)
+        }
+        init?(_ event: [String: Any]) {
+            guard event["kind"] as? String == "input", let id = event["switch"] as? String, let edge = event["edge"] as? String,
+                  let accepted = event["accepted"] as? Bool else { return nil }
+            self.init(id, edge, accepted, event["reason"] as? String)
+        }
+        var description: String { "\(switchID) \(edge) \(accepted ? "accepted" : "rejected \(reason ?? "?")")" }
+    }
+
+    /// What one run left behind.
+    struct Run: CustomStringConvertible {
+        var status: Int32
+        var stderr: String
+        var trace: [[String: Any]]
+        var elapsed: Double
+
+        var inputs: [InputLine] { trace.compactMap(InputLine.init) }
+        var statuses: [String] { trace.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String } }
+        func ids(_ kind: String) -> [String] {
+            trace.filter { $0["kind"] as? String == kind }.compactMap { $0["id"] as? String }
+        }
+        func times(_ kind: String) -> [Double] {
+            trace.filter { $0["kind"] as? String == kind }.compactMap { ($0["time"] as? NSNumber)?.doubleValue }
+        }
+        var description: String {
+            "exit \(status) after \(elapsed) s\n--- stderr\n\(stderr)--- trace\n"
+                + trace.map { "\($0)" }.joined(separator: "\n")
+        }
+    }
+
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+    var tracePath: String { folder.url.appendingPathComponent("trace.jsonl").path }
+
+    static let scene = "Scenarios/switch-control-groups.yaml"
+
+    /// Starts `switchscan run SCENE --set scanning=manual --no-view --trace … arguments…` in the
+    /// package root with its own (empty) user profile folder; `feed` runs while it runs (writes
+    /// keystrokes into `stdin`, the write end of its standard input, which it then closes).
+    func run(_ arguments: [String], timeout: Double = 20, feed: ((FileHandle) throws -> Void)? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = try CLI.binary()
+        process.arguments = ["run", Self.scene, "--set", "scanning=manual", "--no-view", "--trace", tracePath] + arguments
+        process.currentDirectoryURL = CLI.packageRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = folder.url.appendingPathComponent("config").path
+        process.environment = environment
+        let errURL = folder.url.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = feed == nil ? FileHandle.nullDevice : input
+        let started = Date()
+        try process.run()
+        if let feed {
+            try feed(input.fileHandleForWriting)
+            try? input.fileHandleForWriting.close()
+        }
+        while process.isRunning, Date().timeIntervalSince(started) < timeout { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw CLIError("switchscan run \(arguments) did not end within \(timeout) s")
+        }
+        process.waitUntilExit()
+        let elapsed = Date().timeIntervalSince(started)
+        try err.close()
+        let trace = FileManager.default.fileExists(atPath: tracePath) ? try RunCommandTests.traceEvents(tracePath) : []
+        return Run(status: process.terminationStatus, stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+                   trace: trace, elapsed: elapsed)
+    }
+
+    // MARK: Recordings
+
+    @Test func aRecordingReplayedFastGoesThroughTheProfileAndTheStabilisation() throws {
+        let file = try folder.write("switch.evemu", Self.recording)
+        let result = try run(["--input", "evemu:\(file)", "--fast", "--profile", "Devices/switches/generic-keyboard.yaml"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        #expect(result.inputs == Self.expectedInputs, "\(result)")
+        // All at once: well under the recording's 1.4 s (the program's start included).
+        #expect(result.elapsed < 1.3, "\(result.elapsed) s")
+        // Dated as recorded: the offsets between the edges are the recording's.
+        let times = result.times("input")
+        try #require(times.count == Self.recordedOffsets.count)
+        for (time, offset) in zip(times, Self.recordedOffsets) {
+            #expect(abs((time - times[0]) - offset) < 0.000_01, "\(time - times[0]) vs \(offset)")
+        }
+        // Enter: next (Btn 1); Space: select opens the item's menu; the bounce and the repeats do
+        // nothing; Enter moves in the menu; Space selects Exit menu.
+        // Exit menu: the highlight is back on Btn 1.
+        #expect(result.ids("highlight") == ["test-wrap", "btn-1", "btn-1"], "\(result)")
+        let menus = result.trace.filter { $0["kind"] as? String == "menu" }
+        #expect(menus.first?["entries"] as? [String] == ["Tap", "Exit menu"], "\(result)")
+        #expect(menus.compactMap { $0["focus"] as? String } == ["Tap", "Exit menu"], "\(result)")
+        #expect(menus.count == 3 && menus.last?["entries"] as? [String] == [], "the menu closes: \(menus)")
+        let introduction = try #require(result.statuses.first)
+        #expect(introduction.contains("\"Test Switch Interface\" (usb 1d6b:7777)"), "\(introduction)")
+        #expect(introduction.contains("through profile generic-keyboard (--profile)"), "\(introduction)")
+        #expect(introduction.contains("all at once (--fast)"), "\(introduction)")
+    }
+
+    @Test func aRecordingReplaysAtItsRecordedTimesThroughTheBestMatchingProfile() throws {
+        let file = try folder.write("switch.evemu", Self.recording)
+        let result = try run(["--input", "evemu:\(file)"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.inputs == Self.expectedInputs, "\(result)")
+        // The replay takes the recording's 1.4 s (plus the program's start and end).
+        #expect(result.elapsed >= 1.4 && result.elapsed < 4, "\(result.elapsed) s")
+        let times = result.times("input")
+        try #require(times.count == Self.recordedOffsets.count)
+        #expect(abs((times.last! - times[0]) - 1.4) < 0.000_01)
+        // The best match for a device without a profile of its own: the generic keyboard.
+        #expect(result.statuses.first?.contains("through profile generic-keyboard (generic match); at the recorded times") == true,
+                "\(result.statuses)")
+    }
+
+    @Test func aMalformedRecordingIsReportedWithItsLineAndTheTerminalStillWorks() throws {
+        var text = Self.recording
+        text = text.replacingOccurrences(of: "E: 0.400001 0001 0039 0001", with: "E: 0.400001 0001 0039")
+        let file = try folder.write("broken.evemu", text)
+        let result = try run(["--input", "evemu:\(file)", "--input", "terminal"]) { stdin in
+            Thread.sleep(forTimeInterval: 0.4)
+            stdin.write(Data("\r".utf8))
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(result.status == 0, "\(result)")
+        let message = "broken.evemu:20:1: error: an event line needs a time, a type, a code and a value"
+        #expect(result.stderr.contains(message), "\(result)")
+        #expect(result.statuses.contains { $0.contains(message) }, "\(result)")
+        // Nothing of the recording was replayed; the terminal's Enter was read.
+        #expect(result.inputs == [InputLine("key:enter", "down", true)], "\(result)")
+        #expect(result.ids("highlight") == ["test-wrap", "btn-1"], "\(result)")
+    }
+
+    // MARK: Raw streams
+
+    @Test func aRawStreamFromAFIFOIsReadAsItComesAndATruncatedRecordIsReported() throws {
+        let fifo = folder.url.appendingPathComponent("events.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        func record(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> Data {
+            var data = Data()
+            let seconds = Int64(time.rounded(.down))
+            let micros = Int64(((time - Double(seconds)) * 1_000_000).rounded())
+            withUnsafeBytes(of: seconds.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: micros.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: type.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: code.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+            return data
+        }
+        let trace = tracePath
+        let result = try run(["--input", "raw:\(fifo)"]) { _ in
+            // The run starts before any writer connects (the FIFO is opened non-blocking): its
+            // first status is in the trace while nobody has opened the FIFO for writing yet.
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline,
+                  !((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").contains("reading struct input_event records") {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            let writer = try #require(FileHandle(forWritingAtPath: fifo))
+            let base = 5000.25
+            // Enter tapped; Space pressed with a 2 ms bounce; then a release cut after 10 bytes.
+            writer.write(record(base, 4, 4, 458792) + record(base, 1, 28, 1) + record(base, 0, 0, 0))
+            Thread.sleep(forTimeInterval: 0.1)
+            writer.write(record(base + 0.1, 1, 28, 0) + record(base + 0.1, 0, 0, 0))
+            Thread.sleep(forTimeInterval: 0.2)
+            writer.write(record(base + 0.3, 1, 57, 1) + record(base + 0.302, 1, 57, 0) + record(base + 0.3035, 1, 57, 1))
+            Thread.sleep(forTimeInterval: 0.1)
+            writer.write(record(base + 0.4, 1, 57, 2) + record(base + 0.5, 1, 57, 0).prefix(10))
+            Thread.sleep(forTimeInterval: 0.1)
+            try writer.close()  // the end of the stream ends the run (no other input)
+        }
+        #expect(result.status == 0, "\(result)")
+        #expect(result.inputs == [
+            InputLine("enter", "down", true), InputLine("enter", "up", true), InputLine("space", "down", true),
+            InputLine("space", "up", false, "bounce"), InputLine("space", "down", false, "bounce"),
+            InputLine("space", "repeat", false, "autorepeat"),
+        ], "\(result)")
+        #expect(result.ids("highlight") == ["test-wrap", "btn-1"], "\(result)")
+        #expect(result.trace.contains { $0["kind"] as? String == "menu" }, "Space opened the menu: \(result)")
+        // 9 whole records (216 bytes), then 10 bytes of the tenth.
+        let truncated = try #require(result.statuses.first { $0.contains("ends inside a record") }, "\(result)")
+        #expect(truncated.contains("10 of 24 bytes at byte offset 216 (record 10)"), "\(truncated)")
+        // The edges keep the records' spacing.
+        let times = result.times("input")
+        try #require(times.count == 6)
+        #expect(abs((times[2] - times[0]) - 0.3) < 0.000_01, "\(times)")
+    }
+
+    // MARK: Devices
+
+    @Test func aPathThatIsNotAnEvdevDeviceIsSaidAndTheTerminalKeepsWorking() throws {
+        let result = try run(["--input", "evdev:/dev/null", "--input", "terminal"]) { stdin in
+            Thread.sleep(forTimeInterval: 0.4)
+            for key in ["\r", " "] {
+                stdin.write(Data(key.utf8))
+                Thread.sleep(forTimeInterval: 0.15)
+            }
+        }
+        #expect(result.status == 0, "\(result)")
+        let message = "/dev/null is not an evdev input device (libevdev_new_from_fd: ENOTTY"
+        #expect(result.stderr.contains(message), "\(result)")
+        #expect(result.statuses.contains { $0.hasPrefix(message) }, "\(result)")
+        #expect(result.inputs == [InputLine("key:enter", "down", true), InputLine("key:space", "down", true)], "\(result)")
+        #expect(result.trace.contains { $0["kind"] as? String == "menu" }, "\(result)")
+    }
+
+    @Test func aProfileWithErrorsIsReportedWithItsPositionAndTheTerminalKeepsWorking() throws {
+        let profile = try folder.write("mine.yaml", "name: Mine\nmatch: generic\nswitches:\n  - {id: a, code: KEY_SPACE, action: selct}\n")
+        let recording = try folder.write("switch.evemu", Self.recording)
+        let result = try run(["--input", "evemu:\(recording)", "--input", "terminal", "--profile", profile]) { stdin in
+            Thread.sleep(forTimeInterval: 0.4)
+            stdin.write(Data("\r".utf8))
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(result.status == 0, "\(result)")
+        let message = "mine.yaml:4:38: error: unknown action 'selct' (did you mean 'select'?)"
+        #expect(result.stderr.contains(message), "\(result)")
+        #expect(result.statuses.contains { $0.contains(message) }, "\(result)")
+        #expect(result.inputs == [InputLine("key:enter", "down", true)], "\(result)")
+    }
+
+    @Test func inputSpecsThatAreWrongStopTheRunWithAMessage() throws {
+        let bad = try run(["--input", "usb:3"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--input usb:3: expected auto, terminal, evdev:PATH, evemu:FILE or raw:PATH"), "\(bad)")
+        let noProfile = try run(["--input", "raw:/dev/null", "--profile", "no-such-profile"])
+        #expect(noProfile.status != 0)
+        #expect(noProfile.stderr.contains("--profile no-such-profile: no such file, and no profile"), "\(noProfile)")
+    }
+}
