@@ -60,7 +60,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Benchmarks print figures; they are never run as tests.
-        .executableTarget(name: "switchscan-bench", dependencies: ["AccessibilityModel", "Scenes", "Scanning"], path: "Benchmarks/switchscan-bench"),
+        .executableTarget(name: "switchscan-bench", dependencies: [
+            "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "Runtime", "BrailleFormatting", "BrlAPI", "Louis",
+            "BrailleTestSupport",
+        ], path: "Benchmarks/switchscan-bench"),
 
         .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "AccessibilityModel"]),
@@ -74,6 +77,6 @@ let package = Package(
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
-        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan"]),
+        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "BrailleTestSupport"]),
     ]
 )

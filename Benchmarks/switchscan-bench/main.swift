@@ -3,6 +3,7 @@
 //   swift run -c release switchscan-bench [elements] [runs] [yaml|json]
 //   swift run -c release switchscan-bench grouping   (automatic grouping against linear and the bound)
 //   swift run -c release switchscan-bench events     (handling one switch event on a 10,000-item scene)
+//   swift run -c release switchscan-bench braille    (highlight → BrlAPI write, BRLTTY and an emulated display)
 //
 // Scale: a generated scene of `elements` elements (default 100,000): rows of buttons grouped in
 // containers, with labels, traits, frames and a binding. Reports medians over `runs` runs of
@@ -14,6 +15,7 @@ import Scenes
 
 if CommandLine.arguments.dropFirst().first == "grouping" { runGroupingBenchmark(); exit(0) }
 if CommandLine.arguments.dropFirst().first == "events" { runEventBenchmark(); exit(0) }
+if CommandLine.arguments.dropFirst().first == "braille" { runBrailleBenchmark(steps: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 200 : 200); exit(0) }
 
 let arguments = CommandLine.arguments
 let elementTarget = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000

@@ -46,6 +46,16 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Replay evemu recordings at once, their events dated as recorded.")
     var fast = false
 
+    @Option(help: ArgumentHelp(
+        "Where the braille line goes: auto (a braille display through BRLTTY at BrlAPI's default host, BRLAPI_HOST or :0, when one answers; and the terminal view), brlapi[:HOST] (a display through BRLTTY at HOST, e.g. :1, waited for and reconnected while BRLTTY is away; and the terminal view), terminal (the terminal view only), none.",
+        valueName: "output"))
+    var braille: String = "auto"
+
+    @Option(name: .customLong("braille-auth"), help: ArgumentHelp(
+        "BrlAPI authentication for the braille display: none, keyfile:PATH, polkit… Default: BRLAPI_AUTH, else BrlAPI's key file.",
+        valueName: "auth"))
+    var brailleAuth: String?
+
     func run() throws {
         let scene: Scene
         switch SceneFiles.load(self.scene) {
@@ -55,6 +65,12 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let settings = try SettingOverrides.settings(from: settingOverrides)
+        let brailleSpec: BrailleOutputs.Spec
+        do {
+            brailleSpec = try BrailleOutputs.Spec(parsing: braille)
+        } catch {
+            throw CommandFailure("switchscan run: \(error)")
+        }
         let inputs: InputSources.Made
         do {
             let specs = try self.inputs.map { text throws(InputSources.InputSpecError) in try InputSources.Spec(parsing: text) }
@@ -65,9 +81,15 @@ struct RunCommand: ParsableCommand {
         }
         // Said before the screen is drawn; each is in the trace and the status line as well.
         for problem in inputs.problems { printError("switchscan run: \(problem)") }
+        // The display (if any) connects in the background; the run never waits for BRLTTY.
+        let brailleOutputs = BrailleOutputs.make(
+            brailleSpec, auth: brailleAuth, profilesDirectory: BrailleOutputs.repositoryProfilesDirectory)
+        let brailleCells: ((String, String?) -> String?)? =
+            brailleOutputs.terminalCells ? { BrailleCells.translate($0, language: $1) } : nil
         let options = LiveRun.Options(
             scene: scene, settings: settings, terminalInput: inputs.terminal, terminalView: !noView,
-            tracePath: trace, duration: duration, brailleCells: BrailleCells.translate, sources: inputs.sources)
+            tracePath: trace, duration: duration, brailleCells: brailleCells,
+            sources: inputs.sources + brailleOutputs.sources, brailleSinks: brailleOutputs.sinks)
         let ending: LiveRun.Ending
         do {
             ending = try LiveRun(options).run()

@@ -1,0 +1,714 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BrailleFormatting
+import BrlAPI
+import DeviceProfiles
+import Foundation
+import Louis
+import SwitchInput
+
+/// A braille display through BRLTTY's BrlAPI: shows the scanner's line, and turns the display's
+/// keys into switch edges (`shared/design/braille.md`, "BrlAPI, as the best clients use it").
+///
+/// **The line.** `show(_:language:at:)` translates the line with liblouis, with the table
+/// `BrailleTableChoice` gives for the element's language (contracted by default; the text itself,
+/// for BRLTTY's text table, when liblouis fails), cuts it into windows of the display's width
+/// (`BrailleWindow`), pans to the highlighted segment and writes that window. Cells of a
+/// translation are written as U+28xx characters, which BRLTTY passes through as dots.
+///
+/// **Writes are coalesced.** BRLTTY sends every write on to the display (~23 ms each on a Baum
+/// display at 19200 baud), so a burst would queue up behind the serial line. Only the latest
+/// window is written, at most once per `writeInterval`; a write that must wait is pending and
+/// `deadline` says when it goes. An unchanged window is not written again.
+///
+/// **Keys.** In tty mode the client receives BRLTTY commands, and only those it accepts: ROUTE
+/// (the routing keys), the pan commands of the display's profile, and the commands the profile
+/// binds to switch actions. A routing key over the element or menu entry the line shows is the
+/// pulse switch `braille:route` (bound to `select`); pan keys move the window here, without the
+/// scanner; a bound command is the pulse switch `braille:<COMMAND>` (`braille:LNUP` → previous).
+/// The display's profile is the one BrlAPI's driver name and model identifier fit; without one
+/// the commands every profile binds alike are used (all of `Devices/braille` bind LNUP to
+/// previous and LNDN to next, and pan with FWINLT/FWINRT).
+///
+/// **The connection.** Opening a connection runs on a short-lived thread of its own (with every
+/// signal blocked), because `brlapi__openConnection` waits for the server's first packet, which a
+/// BRLTTY that is starting sends up to a second later; the loop polls a pipe meanwhile and never
+/// blocks on it. An attempt that outlasts `connectTimeout` (a BRLTTY that accepts but never
+/// answers) is given up, and no other starts until its thread returns. A display reporting 0 cells (BRLTTY without its display yet) is asked again every
+/// `sizeRetryInterval` on a new connection. A lost connection (BRLTTY stopped or killed, EPIPE, an
+/// exception such as a size change) is closed and reopened with backoff (`reconnectDelay`
+/// doubling to `maximumReconnectDelay`), and the current line is written again. Writes and key
+/// reads run on the loop's thread; a write returns once BRLTTY acknowledges it (well under a
+/// millisecond locally), so a BRLTTY that is alive but stalled (SIGSTOP) would stall the loop.
+///
+/// Everything the user should know (connected, lost, no display, no BRLTTY) comes out as
+/// `.status` inputs; with `quietWhileAbsent` (`--braille auto`) nothing is said while no BRLTTY
+/// answers.
+///
+/// The loop's end-of-input rule: the output says `.endOfInput` at once, so that a run without the
+/// terminal (a replayed recording) still ends with its other sources; the display keeps working
+/// until then.
+public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
+    /// What dots 7-8 mark.
+    public enum CursorMarking: Hashable, Sendable {
+        /// No cursor.
+        case none
+        /// BrlAPI's cursor (dots 7-8 of one cell, as BRLTTY shows it) on the first cell of the
+        /// highlighted segment in the window.
+        case firstCell
+        /// Dots 7-8 under every cell of the highlighted segment in the window (translated lines;
+        /// the text fallback gets `firstCell`).
+        case segment
+    }
+
+    public struct Configuration: Sendable {
+        /// BrlAPI host (`:N`, `host:N`); nil for BrlAPI's default (`BRLAPI_HOST`, else `:0`).
+        public var host: String?
+        /// BrlAPI auth (`none`, `keyfile:PATH`, `polkit`); nil for BrlAPI's default
+        /// (`BRLAPI_AUTH`, else the key file).
+        public var auth: String?
+        /// Say nothing while no BRLTTY answers (`--braille auto`).
+        public var quietWhileAbsent: Bool
+        /// The display profiles (`Devices/braille`), for the key bindings.
+        public var profiles: [BrailleDisplayProfile]
+        public var tables: BrailleTableChoice
+        /// Contracted braille (the tables' grade 2) rather than computer braille.
+        public var contracted: Bool
+        public var cursor: CursorMarking
+        /// The shortest time between the starts of two writes, in seconds.
+        public var writeInterval: Double
+        /// How long to wait before asking again when the display reports 0 cells.
+        public var sizeRetryInterval: Double
+        /// The first wait before reconnecting; doubled after each failure up to the maximum.
+        public var reconnectDelay: Double
+        public var maximumReconnectDelay: Double
+        /// How long a connection attempt may take (BRLTTY's server answers within about 1 s
+        /// while it starts); past it the attempt is abandoned and another one made later.
+        public var connectTimeout: Double
+
+        public init(host: String? = nil, auth: String? = nil, quietWhileAbsent: Bool = false,
+                    profiles: [BrailleDisplayProfile] = [], tables: BrailleTableChoice = BrailleTableChoice(),
+                    contracted: Bool = true, cursor: CursorMarking = .none, writeInterval: Double = 0.025,
+                    sizeRetryInterval: Double = 0.5, reconnectDelay: Double = 0.25, maximumReconnectDelay: Double = 2,
+                    connectTimeout: Double = 5) {
+            self.host = host
+            self.auth = auth
+            self.quietWhileAbsent = quietWhileAbsent
+            self.profiles = profiles
+            self.tables = tables
+            self.contracted = contracted
+            self.cursor = cursor
+            self.writeInterval = writeInterval
+            self.sizeRetryInterval = sizeRetryInterval
+            self.reconnectDelay = reconnectDelay
+            self.maximumReconnectDelay = maximumReconnectDelay
+            self.connectTimeout = connectTimeout
+        }
+    }
+
+    /// The routing keys' switch: a pulse bound to `select`.
+    public static let routeSwitch: SwitchID = "braille:route"
+
+    /// The switch of a display command bound by a profile: `braille:LNUP`.
+    public static func switchID(command: String) -> SwitchID { "braille:" + command }
+
+    /// Bindings when no profile is loaded (what every profile of `Devices/braille` says).
+    public static let defaultCommandBindings: [String: SwitchAction] = ["LNUP": .previous, "LNDN": .next]
+
+    public let name = "braille"
+    public let configuration: Configuration
+    /// Command (BRLTTY name) → action, for the whole run: the commands the profiles bind alike.
+    public let commandBindings: [String: SwitchAction]
+
+    // MARK: State
+
+    private enum Link {
+        /// Not connected; the next attempt at this time.
+        case waiting(until: Double)
+        case connecting(ConnectAttempt, since: Double)
+        case connected(Display)
+        case closed
+    }
+
+    /// A connected display.
+    struct Display {
+        let connection: BrlAPIConnection
+        let cells: Int
+        let driver: String
+        let model: String
+        let profile: BrailleDisplayProfile?
+        let keys: KeyMap
+    }
+
+    /// What the accepted commands do on this display.
+    struct KeyMap: Sendable {
+        var routing = true
+        var panLeft: Set<BrlAPICommand> = []
+        var panRight: Set<BrlAPICommand> = []
+        var switches: [BrlAPICommand: SwitchID] = [:]
+
+        var accepted: Set<BrlAPICommand> {
+            var commands = panLeft.union(panRight).union(switches.keys)
+            if routing { commands.insert(.route) }
+            return commands
+        }
+    }
+
+    private var link: Link
+    private var nextReconnectDelay: Double
+    /// A connection was lost and not yet re-made (refusals are then not reported again).
+    private var reconnecting = false
+    private var pendingStatuses: [String] = []
+    private var lastStatus: String?
+    /// An attempt that timed out and is still blocked in libbrlapi.
+    private var staleAttempt: ConnectAttempt?
+    /// Whether `.endOfInput` was given (see `deadlineReached`).
+    private var saidEndOfInput = false
+
+    private var line: BrailleLine = .empty
+    private var language: String?
+    /// The line's cells and their source offsets (nil: the text itself is written).
+    private var translation: (cells: String, offsets: [Int])?
+    private var window: BrailleWindow?
+    private var needsWrite = false
+    private var lastWriteStart: Double?
+    private var lastWritten: (text: String, cursor: Int?)?
+
+    /// Writes done, and the last one's start and return (monotonic seconds).
+    public private(set) var writeCount = 0
+    public private(set) var lastWrite: (started: Double, returned: Double)?
+    /// Called after each write returns, with its start and return times (benchmarks).
+    public var writeObserver: ((_ started: Double, _ returned: Double) -> Void)?
+
+    /// Starts connecting at once (on the connecting thread).
+    public init(_ configuration: Configuration, statuses: [String] = [], at now: Double = MonotonicClock.now()) {
+        self.configuration = configuration
+        self.commandBindings = Self.commandBindings(for: configuration.profiles)
+        self.nextReconnectDelay = configuration.reconnectDelay
+        self.link = .waiting(until: now)
+        pendingStatuses = statuses
+        startAttempt()
+    }
+
+    /// The commands the profiles bind, each to the action they all agree on (a command profiles
+    /// bind differently is left out); `defaultCommandBindings` without profiles.
+    public static func commandBindings(for profiles: [BrailleDisplayProfile]) -> [String: SwitchAction] {
+        guard !profiles.isEmpty else { return defaultCommandBindings }
+        var result = [String: SwitchAction]()
+        var conflicting = Set<String>()
+        for profile in profiles {
+            for (command, action) in profile.bindings where BrlAPICommand(brlttyName: command) != nil {
+                if let existing = result[command], existing != action { conflicting.insert(command) }
+                result[command] = action
+            }
+        }
+        for command in conflicting { result[command] = nil }
+        return result
+    }
+
+    // MARK: Facts, for status and tests
+
+    /// Whether a display is connected now.
+    public var isConnected: Bool {
+        if case .connected = link { return true }
+        return false
+    }
+
+    /// The connected display's cell count.
+    public var displayCells: Int? {
+        if case .connected(let display) = link { return display.cells }
+        return nil
+    }
+
+    /// Whether a write waits for its turn (or for a connection).
+    public var hasPendingWrite: Bool { needsWrite }
+
+    /// The current window's text (cells as U+28xx when translated), unpadded.
+    public var windowText: String? { window?.text }
+
+    /// The host as messages name it.
+    var hostDescription: String {
+        if let host = configuration.host, !host.isEmpty { return host }
+        if let environment = getenv("BRLAPI_HOST") { return String(cString: environment) + " (BRLAPI_HOST)" }
+        return ":0"
+    }
+
+    // MARK: RuntimeSource
+
+    public var descriptor: Int32? {
+        switch link {
+        case .connecting(let attempt, _): return attempt.readEnd
+        case .connected(let display):
+            let descriptor = display.connection.fileDescriptor
+            return descriptor >= 0 ? descriptor : nil
+        case .waiting, .closed: return nil
+        }
+    }
+
+    public var deadline: Double? {
+        var due: Double?
+        switch link {
+        case .waiting(let until): due = until
+        case .connected(let display):
+            if needsWrite { due = (lastWriteStart ?? 0) + configuration.writeInterval }
+            // libbrlapi closed the descriptor after an exception: notice it now.
+            if display.connection.fileDescriptor < 0 { due = 0 }
+        case .connecting(_, let since): due = since + configuration.connectTimeout
+        case .closed: break
+        }
+        // Statuses (and the first call's end of input) go out at the next call.
+        if !pendingStatuses.isEmpty || !saidEndOfInput { due = min(due ?? 0, 0) }
+        return due
+    }
+
+    public var bindings: [SwitchID: SwitchBinding] {
+        var result: [SwitchID: SwitchBinding] = [Self.routeSwitch: SwitchBinding(action: .select)]
+        for (command, action) in commandBindings { result[Self.switchID(command: command)] = SwitchBinding(action: action) }
+        return result
+    }
+
+    public var pulseSwitches: Set<SwitchID> { Set(bindings.keys) }
+
+    public func readable(at now: Double) -> [RuntimeInput] {
+        var inputs = [RuntimeInput]()
+        switch link {
+        case .connecting(let attempt, _):
+            if let outcome = attempt.take() { finish(outcome, at: now) }
+        case .connected(let display):
+            inputs += readKeys(display, at: now)
+        case .waiting, .closed:
+            break
+        }
+        return takeStatuses() + inputs
+    }
+
+    /// The first call also says `.endOfInput`: the display's keys never keep a run going by
+    /// themselves, so a run without the terminal ends when its other sources end (a replayed
+    /// recording), as it would without a display. The keys go on working until then.
+    public func deadlineReached(at now: Double) -> [RuntimeInput] {
+        var inputs = [RuntimeInput]()
+        if !saidEndOfInput {
+            saidEndOfInput = true
+            inputs.append(.endOfInput(source: name))
+        }
+        if case .waiting(let until) = link, now >= until { startAttempt() }
+        if case .connecting(let attempt, let since) = link, now >= since + configuration.connectTimeout {
+            // A BRLTTY that accepts but never answers (stopped): leave that thread to it; no new
+            // attempt starts until it returns, so threads never pile up.
+            attempt.abandon()
+            staleAttempt = attempt
+            finish(.failed(BrlAPIError(function: "brlapi__openConnection", code: .libc, errno: ETIMEDOUT,
+                                       message: "no answer within \(configuration.connectTimeout) s")), at: now)
+        }
+        if case .connected(let display) = link, display.connection.fileDescriptor < 0 {
+            lose(display, because: BrlAPIError(function: "brlapi__getFileDescriptor", code: .endOfFile, message: "the connection was closed"), at: now)
+        }
+        if needsWrite { flushWrite(at: now) }
+        return inputs + takeStatuses()
+    }
+
+    public func close() {
+        switch link {
+        case .connected(let display): display.connection.close()
+        case .connecting(let attempt, _): attempt.abandon()
+        case .waiting, .closed: break
+        }
+        link = .closed
+    }
+
+    // MARK: BrailleSink
+
+    public func show(_ line: BrailleLine, language: String?, at now: Double) {
+        if line == self.line, language == self.language, window != nil || !isConnected { return }
+        self.line = line
+        self.language = language
+        translation = translate(line, language: language)
+        rebuildWindow()
+        requestWrite(at: now)
+    }
+
+    // MARK: The line
+
+    /// The line's cells through liblouis, with each cell's character offset; nil for an empty
+    /// line or when liblouis fails (the text is written then, for BRLTTY's text table).
+    private func translate(_ line: BrailleLine, language: String?) -> (cells: String, offsets: [Int])? {
+        guard !line.text.isEmpty else { return nil }
+        let table = configuration.tables.table(for: language, contracted: configuration.contracted)
+        guard let result = try? Louis.translate(line.text, table: table), result.cellCount > 0 else { return nil }
+        return (result.cells, result.inputPositions)
+    }
+
+    /// What the line shows, for routing and the cursor: the target of its last routable segment
+    /// (an item's or menu entry's whole line; a group's `grp`).
+    static func highlightedTarget(of line: BrailleLine) -> BrailleLine.Target? {
+        line.segments.last { $0.target != nil }?.target
+    }
+
+    /// The window for the connected display's width, panned to the highlighted segment.
+    private func rebuildWindow() {
+        guard let cells = displayCells else { window = nil; return }
+        var built: BrailleWindow
+        if let translation, let translated = BrailleWindow(line: line, cells: translation.cells, sourceOffsets: translation.offsets, width: cells) {
+            built = translated
+        } else {
+            translation = nil
+            built = BrailleWindow(line: line, width: cells)
+        }
+        if let target = Self.highlightedTarget(of: line), let start = line.ranges(of: target).first?.lowerBound {
+            built.pan(toCharacter: start)
+        }
+        window = built
+    }
+
+    /// The window's text and BrlAPI cursor (1-based) as written.
+    private func rendered() -> (text: String, cursor: Int?)? {
+        guard let window else { return nil }
+        let marked = Self.highlightedTarget(of: line).map { window.cursorCells(for: $0) } ?? []
+        switch configuration.cursor {
+        case .none:
+            return (window.text, nil)
+        case .firstCell:
+            return (window.text, marked.min().map { $0 + 1 })
+        case .segment:
+            guard translation != nil else { return (window.text, marked.min().map { $0 + 1 }) }
+            var scalars = String.UnicodeScalarView()
+            for (index, cell) in window.cells[window.range].enumerated() {
+                guard let scalar = cell.unicodeScalars.first, cell.unicodeScalars.count == 1,
+                      (0x2800...0x28FF).contains(scalar.value) else { scalars.append(contentsOf: cell.unicodeScalars); continue }
+                let value = marked.contains(index) ? scalar.value | 0xC0 : scalar.value
+                scalars.append(Unicode.Scalar(value)!)
+            }
+            return (String(scalars), nil)
+        }
+    }
+
+    // MARK: Writing
+
+    private func requestWrite(at now: Double) {
+        needsWrite = true
+        flushWrite(at: now)
+    }
+
+    /// Writes the current window if connected and the last write is `writeInterval` old;
+    /// otherwise leaves it pending (for `deadline`).
+    private func flushWrite(at now: Double) {
+        guard needsWrite, case .connected(let display) = link else { return }
+        if let last = lastWriteStart, now < last + configuration.writeInterval { return }
+        needsWrite = false
+        guard let output = rendered() else { return }
+        if let written = lastWritten, written.text == output.text, written.cursor == output.cursor { return }
+        let started = MonotonicClock.now()
+        lastWriteStart = started
+        do {
+            try display.connection.write(text: output.text, cursor: output.cursor)
+            let returned = MonotonicClock.now()
+            lastWritten = output
+            writeCount += 1
+            lastWrite = (started, returned)
+            writeObserver?(started, returned)
+        } catch {
+            lose(display, because: error, at: now)
+        }
+    }
+
+    // MARK: Keys
+
+    private func readKeys(_ display: Display, at now: Double) -> [RuntimeInput] {
+        var inputs = [RuntimeInput]()
+        while true {
+            let key: BrlAPIKey?
+            do {
+                key = try display.connection.readKey()
+            } catch {
+                lose(display, because: error, at: now)
+                return inputs
+            }
+            guard let key else { return inputs }
+            if let input = handle(key, display: display, at: now) { inputs.append(input) }
+        }
+    }
+
+    private func handle(_ key: BrlAPIKey, display: Display, at now: Double) -> RuntimeInput? {
+        let command: BrlAPICommand
+        switch key {
+        case .route(let cell):
+            guard display.keys.routing, let window, let target = window.routingTarget(cell: cell),
+                  target == Self.highlightedTarget(of: line) else { return nil }
+            return .edge(SwitchEdge(switchID: Self.routeSwitch, kind: .down, time: now))
+        case .panLeft: command = .panLeft
+        case .panRight: command = .panRight
+        case .lineUp: command = .lineUp
+        case .lineDown: command = .lineDown
+        case .command(let other): command = other
+        case .other: return nil
+        }
+        if display.keys.panLeft.contains(command) {
+            if window?.panLeft() == true { requestWrite(at: now) }
+            return nil
+        }
+        if display.keys.panRight.contains(command) {
+            if window?.panRight() == true { requestWrite(at: now) }
+            return nil
+        }
+        if let id = display.keys.switches[command] {
+            return .edge(SwitchEdge(switchID: id, kind: .down, time: now))
+        }
+        return nil
+    }
+
+    /// The key map for a display: its profile's pan commands and bound commands (those bound
+    /// alike for the run), or, without a profile, every profile's.
+    static func keyMap(profile: BrailleDisplayProfile?, profiles: [BrailleDisplayProfile], bindings: [String: SwitchAction]) -> KeyMap {
+        var map = KeyMap()
+        let panSources = profile.map { [$0] } ?? profiles
+        for source in panSources {
+            if let left = BrlAPICommand(brlttyName: source.panLeft.command) { map.panLeft.insert(left) }
+            if let right = BrlAPICommand(brlttyName: source.panRight.command) { map.panRight.insert(right) }
+        }
+        if panSources.isEmpty {
+            map.panLeft = [.panLeft]
+            map.panRight = [.panRight]
+        }
+        map.routing = profile?.routingKeys ?? true
+        let bound = profile.map { $0.bindings.filter { bindings[$0.key] == $0.value } } ?? bindings
+        for command in bound.keys {
+            guard let known = BrlAPICommand(brlttyName: command),
+                  !map.panLeft.contains(known), !map.panRight.contains(known) else { continue }
+            map.switches[known] = switchID(command: command)
+        }
+        return map
+    }
+
+    // MARK: Connecting
+
+    private func startAttempt() {
+        if let stale = staleAttempt {
+            guard stale.isFinished else {
+                link = .waiting(until: MonotonicClock.now() + configuration.maximumReconnectDelay)
+                return
+            }
+            staleAttempt = nil
+        }
+        let configuration = configuration
+        let bindings = commandBindings
+        let attempt = ConnectAttempt { () -> ConnectAttempt.Outcome in
+            BrailleDisplayOutput.connect(configuration: configuration, bindings: bindings)
+        }
+        if attempt.start() {
+            link = .connecting(attempt, since: MonotonicClock.now())
+        } else {
+            // No thread (resources exhausted): try again later.
+            link = .waiting(until: MonotonicClock.now() + configuration.maximumReconnectDelay)
+        }
+    }
+
+    /// On the connecting thread: open, size, profile, tty mode, keys.
+    static func connect(configuration: Configuration, bindings: [String: SwitchAction]) -> ConnectAttempt.Outcome {
+        let connection: BrlAPIConnection
+        do {
+            connection = try BrlAPIConnection.open(host: configuration.host, auth: configuration.auth)
+        } catch {
+            return .failed(error)
+        }
+        do {
+            let size = try connection.displaySize()
+            let cells = size.columns * max(size.rows, 1)
+            let driver = (try? connection.driverName()) ?? ""
+            guard cells > 0 else {
+                connection.close()
+                return .noCells(driver: driver)
+            }
+            let model = (try? connection.modelIdentifier()) ?? ""
+            let profile = BrailleDisplayProfile.bestMatch(in: configuration.profiles, driverName: driver, modelIdentifier: model)
+            let keys = keyMap(profile: profile, profiles: configuration.profiles, bindings: bindings)
+            try connection.enterTTYMode()
+            try connection.ignoreAllKeys()
+            try connection.acceptKeys(keys.accepted)
+            return .connected(ConnectedBox(Display(connection: connection, cells: cells, driver: driver, model: model, profile: profile, keys: keys)))
+        } catch {
+            connection.close()
+            return .failed(error)
+        }
+    }
+
+    private func finish(_ outcome: ConnectAttempt.Outcome, at now: Double) {
+        switch outcome {
+        case .connected(let box):
+            let display = box.display
+            link = .connected(display)
+            nextReconnectDelay = configuration.reconnectDelay
+            reconnecting = false
+            var description = display.driver.isEmpty ? "a display" : display.driver
+            if !display.model.isEmpty { description += ", model \(display.model)" }
+            if let profile = display.profile { description += " (profile \(profile.id))" }
+            say("braille display: \(description), \(display.cells) cells, on BRLTTY \(hostDescription)")
+            lastWritten = nil
+            lastWriteStart = nil
+            rebuildWindow()
+            requestWrite(at: now)
+        case .noCells(let driver):
+            link = .waiting(until: now + configuration.sizeRetryInterval)
+            let what = driver.isEmpty ? "its display" : "its display (\(driver))"
+            say("braille display: BRLTTY \(hostDescription) answers but \(what) reports 0 cells; waiting for it")
+        case .failed(let error):
+            let delay = nextReconnectDelay
+            nextReconnectDelay = min(nextReconnectDelay * 2, configuration.maximumReconnectDelay)
+            link = .waiting(until: now + delay)
+            if let brlapiError = error as? BrlAPIError, brlapiError.isServerUnavailable {
+                if !reconnecting && !configuration.quietWhileAbsent {
+                    say("braille display: no BRLTTY at \(hostDescription) (\(brlapiError.message)); trying again")
+                }
+            } else if let brlapiError = error as? BrlAPIError, brlapiError.code == .authentication {
+                say("braille display: BRLTTY \(hostDescription) refused the authentication (\(brlapiError.message)); give --braille-auth (e.g. keyfile:/etc/brlapi.key)")
+            } else {
+                say("braille display: cannot connect to BRLTTY \(hostDescription): \(error)")
+            }
+        }
+    }
+
+    /// Closes a connection that failed and schedules the reconnection; the line is written
+    /// again once connected.
+    private func lose(_ display: Display, because error: any Error, at now: Double) {
+        display.connection.close()
+        window = nil
+        needsWrite = true
+        reconnecting = true
+        nextReconnectDelay = configuration.reconnectDelay
+        link = .waiting(until: now + nextReconnectDelay)
+        nextReconnectDelay = min(nextReconnectDelay * 2, configuration.maximumReconnectDelay)
+        if let brlapiError = error as? BrlAPIError, brlapiError.isConnectionLost {
+            say("braille display: BRLTTY connection lost; reconnecting")
+        } else {
+            say("braille display: \(error); reconnecting")
+        }
+    }
+
+    // MARK: Status
+
+    private func say(_ text: String) {
+        guard text != lastStatus else { return }
+        lastStatus = text
+        pendingStatuses.append(text)
+    }
+
+    private func takeStatuses() -> [RuntimeInput] {
+        defer { pendingStatuses.removeAll() }
+        return pendingStatuses.map { RuntimeInput.status($0) }
+    }
+}
+
+/// A connected display handed from the connecting thread to the loop.
+final class ConnectedBox: @unchecked Sendable {
+    let display: BrailleDisplayOutput.Display
+    init(_ display: BrailleDisplayOutput.Display) { self.display = display }
+}
+
+/// One connection attempt on a thread of its own: the thread runs `work`, stores the outcome,
+/// and writes a byte to a pipe whose read end the loop polls.
+final class ConnectAttempt: @unchecked Sendable {
+    enum Outcome {
+        case connected(ConnectedBox)
+        case noCells(driver: String)
+        case failed(any Error)
+    }
+
+    let readEnd: Int32
+    private let writeEnd: Int32
+    private let work: @Sendable () -> Outcome
+    private let lock = NSLock()
+    private var outcome: Outcome?
+    private var finished = false
+    private var abandoned = false
+    private var taken = false
+
+    init(work: @escaping @Sendable () -> Outcome) {
+        self.work = work
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
+        } else {
+            fds = [-1, -1]
+        }
+        readEnd = fds[0]
+        writeEnd = fds[1]
+    }
+
+    /// Starts the thread with every signal blocked (so that SIGINT, SIGTERM… stay with the
+    /// loop's signal descriptor and SIGPIPE becomes EPIPE); false if no thread could start.
+    func start() -> Bool {
+        guard readEnd >= 0 else { return false }
+        var all = sigset_t()
+        sigfillset(&all)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &all, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            let attempt = Unmanaged<ConnectAttempt>.fromOpaque(context!).takeRetainedValue()
+            attempt.run()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<ConnectAttempt>.fromOpaque(context).release()
+            Glibc.close(readEnd)
+            Glibc.close(writeEnd)
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+
+    private func run() {
+        let result = work()
+        lock.lock()
+        defer { lock.unlock() }
+        finished = true
+        if abandoned {
+            if case .connected(let box) = result { box.display.connection.close() }
+            Glibc.close(readEnd)
+            Glibc.close(writeEnd)
+            return
+        }
+        outcome = result
+        var byte: UInt8 = 1
+        _ = Glibc.write(writeEnd, &byte, 1)
+    }
+
+    /// Whether the thread has returned.
+    var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return finished
+    }
+
+    /// The outcome once the thread finished (the pipe is closed then); nil before.
+    func take() -> Outcome? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard finished, !taken, let outcome else { return nil }
+        taken = true
+        Glibc.close(readEnd)
+        Glibc.close(writeEnd)
+        return outcome
+    }
+
+    /// The loop no longer wants the outcome: a connection made is closed by the thread.
+    func abandon() {
+        lock.lock()
+        defer { lock.unlock() }
+        if taken { return }
+        abandoned = true
+        if finished {
+            if case .connected(let box) = outcome { box.display.connection.close() }
+            outcome = nil
+            taken = true
+            Glibc.close(readEnd)
+            Glibc.close(writeEnd)
+        }
+    }
+}

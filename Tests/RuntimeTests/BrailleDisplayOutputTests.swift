@@ -1,0 +1,263 @@
+import BrailleFormatting
+import BrailleTestSupport
+import DeviceProfiles
+import Foundation
+import Runtime
+import SwitchInput
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `BrailleDisplayOutput` driven as the loop drives it (its descriptor polled, its deadline
+/// kept), against a real BRLTTY and the Baum display emulator: coalesced writes, the cursor,
+/// a display that changes size, and the status it gives. `switchscan run` itself is tested in
+/// `SwitchScanCLITests/BrailleRunTests`.
+@Suite("Braille display output", .serialized,
+       .enabled(if: BRLTTYProcess.hasBrailleDriver("bm"), "BRLTTY with its Baum driver is not installed"))
+struct BrailleDisplayOutputTests {
+    /// Computer braille (one cell per character, known dots) so that expectations are plain.
+    static let computerBraille = BrailleTableChoice(tables: [:], uncontractedTables: [:],
+                                                    fallbackTable: "en-us-comp8.ctb", computerBrailleTable: "en-us-comp8.ctb")
+    static let a: UInt8 = 0b1          // dot 1
+    static let b: UInt8 = 0b11         // dots 1 2
+    static let c: UInt8 = 0b1001       // dots 1 4
+    static let dots78: UInt8 = 0xC0
+
+    @Test("A burst of lines gives a few writes, the last line last; one write per interval at most")
+    func writesAreCoalesced() throws {
+        let rig = try OutputRig(cells: 40)
+        let output = rig.output(tables: Self.computerBraille)
+        defer { output.close() }
+        try rig.connect(output)
+        let before = output.writeCount
+        var starts = [Double]()
+        output.writeObserver = { started, _ in starts.append(started) }
+        Thread.sleep(forTimeInterval: 0.05)  // the connection's first write is old enough
+        // 200 highlights in a tight loop, then the loop goes on as LiveRun's would: the first is
+        // written at once, the others wait, and only the last of them is written.
+        let burstStart = MonotonicClock.now()
+        for index in 0..<200 {
+            output.show(BrailleLine(text: "item \(index) abc", target: .element("e\(index)")), language: nil, at: MonotonicClock.now())
+        }
+        let burst = MonotonicClock.now() - burstStart
+        let last = Array("item 199 abc".utf8).map(OutputRig.computerBrailleCell)
+        _ = rig.pump(output, timeout: 2) { rig.emulator.cells.prefix(last.count).elementsEqual(last) }
+        #expect(rig.emulator.waitForCells(last, timeout: 1), "shown: \(rig.emulator.text)")
+        let writes = output.writeCount - before
+        print(String(format: "200 shows in a burst of %.1f ms: %d writes", burst * 1000, writes))
+        // The first at once, at most one per 25 ms during the burst, the last after it.
+        #expect(writes >= 2 && writes <= 2 + Int(burst / 0.025), "\(writes) writes for one burst of \(burst) s")
+        for (earlier, later) in zip(starts, starts.dropFirst()) {
+            #expect(later - earlier >= 0.025 - 0.0005, "writes \(later - earlier) s apart")
+        }
+        // The same line again: nothing written.
+        let count = output.writeCount
+        output.show(BrailleLine(text: "item 199 abc", target: .element("e199")), language: nil, at: MonotonicClock.now())
+        _ = rig.pump(output, timeout: 0.1) { false }
+        #expect(output.writeCount == count)
+    }
+
+    @Test("Cursor: BrlAPI's cursor on the highlighted segment's first cell, or dots 7-8 under the whole segment")
+    func cursorMarking() throws {
+        let rig = try OutputRig(cells: 40)
+        // "ab " is a message (routes to nothing), "cab" the highlighted element.
+        let line = BrailleLine(text: "ab cab", segments: [
+            .init(range: 0..<3, target: nil), .init(range: 3..<6, target: .element("x")),
+        ])
+        let first = rig.output(tables: Self.computerBraille, cursor: .firstCell)
+        try rig.connect(first)
+        rig.show(line, on: first)
+        #expect(rig.emulator.waitForCells([Self.a, Self.b, 0, Self.c | Self.dots78, Self.a, Self.b], timeout: 2),
+                "shown: \(rig.emulator.cells.prefix(6).map(BrailleCells.dotNumbers))")
+        first.close()
+
+        let segment = rig.output(tables: Self.computerBraille, cursor: .segment)
+        defer { segment.close() }
+        try rig.connect(segment)
+        rig.show(line, on: segment)
+        #expect(rig.emulator.waitForCells([Self.a, Self.b, 0, Self.c | Self.dots78, Self.a | Self.dots78, Self.b | Self.dots78], timeout: 2),
+                "shown: \(rig.emulator.cells.prefix(6).map(BrailleCells.dotNumbers))")
+    }
+
+    @Test("The display shrinks: BRLTTY's exception, a reconnection, the line cut for the new width")
+    func displayChangesSize() throws {
+        let rig = try OutputRig(cells: 40)
+        let output = rig.output(tables: Self.computerBraille)
+        defer { output.close() }
+        try rig.connect(output)
+        #expect(output.displayCells == 40)
+        let words = "abc abc abc abc abc abc abc abc"  // 31 cells: one window on 40, two on 20
+        rig.show(BrailleLine(text: words, target: .element("w")), on: output)
+        let abc: [UInt8] = [Self.a, Self.b, Self.c]
+        let all = Array([[UInt8]](repeating: abc, count: 8).joined(separator: [0]))
+        #expect(rig.emulator.waitForCells(all, timeout: 2))
+        try rig.emulator.changeCellCount(20)
+        Thread.sleep(forTimeInterval: 0.3)
+        // The next line is written 40 cells wide; BRLTTY answers with an exception.
+        let next = "bca bca bca bca bca bca bca bca"
+        rig.show(BrailleLine(text: next, target: .element("w2")), on: output)
+        let statuses = rig.pump(output, timeout: 4) { output.displayCells == 20 && !output.hasPendingWrite }
+        #expect(output.displayCells == 20, "\(statuses)")
+        // The first window of the new width, cut at a space: five words, 19 cells.
+        let bca: [UInt8] = [Self.b, Self.c, Self.a]
+        let firstWindow = Array([[UInt8]](repeating: bca, count: 5).joined(separator: [0])) + [0]
+        // (The emulator keeps its 40-cell buffer; the display shows its first 20.)
+        #expect(rig.emulator.waitForCells(timeout: 2) { Array($0.prefix(20)) == firstWindow } != nil,
+                "shown: \(rig.emulator.cells.map(BrailleCells.dotNumbers))")
+        #expect(statuses.contains { $0.hasSuffix("reconnecting") }, "\(statuses)")
+        #expect(statuses.contains { $0.contains("20 cells") }, "\(statuses)")
+    }
+
+    @Test("A BRLTTY that accepts but never answers (stopped): the attempt times out, the loop goes on, and it connects once BRLTTY runs again")
+    func connectionAttemptTimesOut() throws {
+        let rig = try OutputRig(cells: 40)
+        let pid = try #require(rig.brltty.pid)
+        #expect(kill(pid, SIGSTOP) == 0)
+        defer { kill(pid, SIGCONT) }
+        let output = BrailleDisplayOutput(.init(host: rig.brltty.host, auth: "none", reconnectDelay: 0.1,
+                                                maximumReconnectDelay: 0.2, connectTimeout: 0.5))
+        defer { output.close() }
+        let started = MonotonicClock.now()
+        let statuses = rig.pump(output, timeout: 1.2) { false }
+        #expect(MonotonicClock.now() - started < 1.5, "the pump (the loop) was blocked")
+        #expect(statuses.contains { $0.contains("no answer within 0.5 s") }, "\(statuses)")
+        #expect(!output.isConnected)
+        kill(pid, SIGCONT)
+        _ = rig.pump(output, timeout: 4) { output.isConnected }
+        #expect(output.isConnected)
+    }
+
+    @Test("--braille auto says nothing while no BRLTTY answers; brlapi:HOST says it once")
+    func quietWhileAbsent() throws {
+        let host = ":\(BRLTTYProcess.unusedHostNumber())"
+        let quiet = BrailleDisplayOutput(.init(host: host, quietWhileAbsent: true, reconnectDelay: 0.05, maximumReconnectDelay: 0.1))
+        defer { quiet.close() }
+        let rig = OutputRig.Pump()
+        #expect(rig.pump(quiet, timeout: 0.6) { false }.isEmpty)
+        #expect(!quiet.isConnected)
+
+        let told = BrailleDisplayOutput(.init(host: host, reconnectDelay: 0.05, maximumReconnectDelay: 0.1))
+        defer { told.close() }
+        let statuses = rig.pump(told, timeout: 0.6) { false }
+        #expect(statuses.count == 1, "\(statuses)")
+        #expect(statuses.first?.hasPrefix("braille display: no BRLTTY at \(host)") == true, "\(statuses)")
+    }
+
+    @Test("Bindings: the routing keys select; the profiles' line keys are previous and next")
+    func bindingsFromTheProfiles() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Devices/braille").path
+        let loaded = BrailleOutputs.loadDisplayProfiles(from: folder)
+        #expect(loaded.problems.isEmpty, "\(loaded.problems)")
+        #expect(loaded.profiles.count == 23)
+        #expect(BrailleDisplayOutput.commandBindings(for: loaded.profiles) == ["LNUP": .previous, "LNDN": .next])
+        let output = BrailleDisplayOutput(.init(host: ":\(BRLTTYProcess.unusedHostNumber())", quietWhileAbsent: true,
+                                                profiles: loaded.profiles))
+        defer { output.close() }
+        #expect(output.bindings == [
+            "braille:route": SwitchBinding(action: .select),
+            "braille:LNUP": SwitchBinding(action: .previous),
+            "braille:LNDN": SwitchBinding(action: .next),
+        ])
+        #expect(output.pulseSwitches == ["braille:route", "braille:LNUP", "braille:LNDN"])
+
+        // Profiles that disagree leave the command unbound.
+        var other = try #require(loaded.profiles.first)
+        other.switches = [.init(command: "LNUP", keys: ["Up"], action: .menu)]
+        #expect(BrailleDisplayOutput.commandBindings(for: [loaded.profiles[0], other]) == ["LNDN": .next])
+        #expect(BrailleDisplayOutput.commandBindings(for: []) == BrailleDisplayOutput.defaultCommandBindings)
+    }
+
+    @Test("The factory: none and terminal make no display; auto and brlapi one")
+    func factory() {
+        #expect(BrailleOutputs.make(.none, auth: nil, profilesDirectory: nil).terminalCells == false)
+        let terminal = BrailleOutputs.make(.terminal, auth: nil, profilesDirectory: nil)
+        #expect(terminal.sinks.isEmpty && terminal.sources.isEmpty && terminal.terminalCells)
+        let made = BrailleOutputs.makeOutputs(.brlapi(host: ":\(BRLTTYProcess.unusedHostNumber())"), auth: "none", profilesDirectory: nil)
+        defer { made.display?.close() }
+        #expect(made.sinks.count == 1 && made.sources.count == 1 && made.terminalCells)
+        #expect(made.display?.configuration.quietWhileAbsent == false)
+        #expect(made.display?.configuration.auth == "none")
+        let auto = BrailleOutputs.makeOutputs(.auto, auth: nil, profilesDirectory: nil)
+        defer { auto.display?.close() }
+        #expect(auto.display?.configuration.quietWhileAbsent == true)
+        #expect(auto.display?.configuration.host == nil)
+    }
+}
+
+/// An emulated Baum display with its BRLTTY; dropping it stops BRLTTY by its PID.
+final class OutputRig {
+    let emulator: BaumDisplayEmulator
+    let brltty: BRLTTYProcess
+
+    init(cells: Int) throws {
+        emulator = try BaumDisplayEmulator(cells: cells)
+        brltty = try BRLTTYProcess(baum: emulator)
+        try brltty.start()
+    }
+
+    deinit {
+        brltty.stop()
+        emulator.stop()
+    }
+
+    func output(tables: BrailleTableChoice, cursor: BrailleDisplayOutput.CursorMarking = .none) -> BrailleDisplayOutput {
+        BrailleDisplayOutput(.init(host: brltty.host, auth: "none", tables: tables, contracted: false, cursor: cursor))
+    }
+
+    /// Pumps until connected.
+    func connect(_ output: BrailleDisplayOutput) throws {
+        _ = pump(output, timeout: 5) { output.isConnected }
+        guard output.isConnected else { throw BrailleTestSupportError("connect", detail: "no display; BRLTTY: \(brltty.logTail(lines: 10))") }
+    }
+
+    func pump(_ output: BrailleDisplayOutput, timeout: Double, until condition: () -> Bool) -> [String] {
+        Pump().pump(output, timeout: timeout, until: condition)
+    }
+
+    /// Shows a line and pumps until it is written.
+    @discardableResult
+    func show(_ line: BrailleLine, on output: BrailleDisplayOutput) -> [String] {
+        output.show(line, language: nil, at: MonotonicClock.now())
+        return pump(output, timeout: 1) { !output.hasPendingWrite }
+    }
+
+    /// The loop's part, for one source: poll its descriptor until its deadline; statuses out.
+    struct Pump {
+        func pump(_ output: BrailleDisplayOutput, timeout: Double, until condition: () -> Bool) -> [String] {
+            var statuses = [String]()
+            let end = MonotonicClock.now() + timeout
+            while !condition() {
+                let now = MonotonicClock.now()
+                if now >= end { break }
+                var wait = end - now
+                if let due = output.deadline { wait = min(wait, max(0, due - now)) }
+                let descriptors = output.descriptor.map { [$0] } ?? []
+                let ready = (try? Poll.readable(descriptors, timeout: min(wait, 0.05))) ?? []
+                var inputs = [RuntimeInput]()
+                if let descriptor = output.descriptor, ready.contains(descriptor) { inputs += output.readable(at: MonotonicClock.now()) }
+                if let due = output.deadline, due <= MonotonicClock.now() { inputs += output.deadlineReached(at: MonotonicClock.now()) }
+                for input in inputs { if case .status(let text) = input { statuses.append(text) } }
+            }
+            return statuses
+        }
+    }
+
+    /// A character's cell in US computer braille (`en-us-comp8.ctb`) for the few used here.
+    static func computerBrailleCell(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: " "): 0
+        case UInt8(ascii: "a"): 0b1
+        case UInt8(ascii: "b"): 0b11
+        case UInt8(ascii: "c"): 0b1001
+        case UInt8(ascii: "e"): 0b10001
+        case UInt8(ascii: "i"): 0b1010
+        case UInt8(ascii: "m"): 0b1101
+        case UInt8(ascii: "t"): 0b11110
+        case UInt8(ascii: "1"): 0b10  // comp8 digits: a-j in the lower dots (1 → dot 2)
+        case UInt8(ascii: "9"): 0b10100
+        default: 0xFF
+        }
+    }
+}
