@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `switchscan run` as a user runs it: keystrokes on standard input (a pipe, then a real
@@ -90,23 +93,36 @@ struct RunCommandTests {
 struct RunInTerminalTests {
     let session = "switchscan-test-\(UUID().uuidString.prefix(8))"
 
-    /// Runs tmux; its output goes through a file, not a pipe: the tmux server that
-    /// `new-session` starts would inherit a pipe and keep it open forever.
-    func tmux(_ arguments: [String]) throws -> String {
+    /// Runs tmux and returns what it printed. posix_spawn and waitpid with a deadline rather than
+    /// Foundation's Process: under the whole test suite, Process.waitUntilExit was seen never to
+    /// return for a tmux client that had exited. Output goes through a file, not a pipe: the tmux
+    /// server that `new-session` starts would inherit a pipe and keep it open forever.
+    func tmux(_ arguments: [String], timeout: Double = 10) throws -> String {
         let folder = try TemporaryFolder()
-        let outputURL = folder.url.appendingPathComponent("out")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", socket] + arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try output.close()
-        return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
+        let outputPath = folder.url.appendingPathComponent("out").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ["tmux", "-L", socket] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { throw CLIError("posix_spawnp tmux: error \(spawned)") }
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                throw CLIError("tmux \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
+            }
+            usleep(10_000)
+        }
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 
     /// A tmux server of the test's own, so nothing touches the user's sessions.
@@ -141,19 +157,11 @@ struct RunInTerminalTests {
         return nil
     }
 
-    /// The PID of switchscan: the child of the shell tmux started in the pane.
-    func programPID() throws -> String {
+    /// The PID of switchscan: the child of the shell tmux started in the pane (from /proc).
+    func programPID() throws -> pid_t {
         let shell = try tmux(["display", "-p", "-t", session, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let output = try folder.write("pgrep", "")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
-        process.arguments = ["-P", shell]
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardOutput = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        return try #require(children.split(separator: " ").first.flatMap { pid_t($0) }, "no child of the pane's shell \(shell)")
     }
 
     func start(_ arguments: String) throws {
@@ -194,12 +202,7 @@ struct RunInTerminalTests {
             defer { _ = try? tmux(["kill-session", "-t", session]) }
             _ = try screen { $0.contains("text: Test 1, Test 2 grp") }
             let pid = try programPID()
-            #expect(!pid.isEmpty)
-            let kill = Process()
-            kill.executableURL = URL(fileURLWithPath: "/bin/kill")
-            kill.arguments = ["-\(signal)", pid]
-            try kill.run()
-            kill.waitUntilExit()
+            #expect(kill(pid, signal == "TERM" ? SIGTERM : SIGINT) == 0)
             #expect(exitStatus() == status, "after SIG\(signal)")
             #expect(try tmux(["display", "-p", "-t", session, "#{alternate_on}"]).hasPrefix("0"), "after SIG\(signal)")
             #expect(!(try tmux(["capture-pane", "-t", session, "-p"])).contains("text: Test 1, Test 2 grp"), "after SIG\(signal)")
