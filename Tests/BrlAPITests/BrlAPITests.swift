@@ -273,8 +273,8 @@ struct BrlAPIAgainstBRLTTY {
         let display = percentiles(shown)
         print(String(format: "brlapi__write returns: median %.3f ms, p99 %.3f ms (%d writes)", write.median, write.p99, returned.count))
         print(String(format: "write → cells at the display: median %.2f ms, p99 %.2f ms", display.median, display.p99))
-        #expect(write.median < 5)
-        #expect(display.median < 200)
+        // Figures only: speed is measured by the benchmark (switchscan-bench braille), not asserted.
+        #expect(returned.count == 100)
 
         // A burst: BRLTTY sends every write on to the display (none are dropped), so a burst
         // queues up behind the serial line. Writers should send only changed lines.

@@ -75,7 +75,7 @@ struct RunCommandTests {
         #expect(highlights.compactMap { $0["id"] as? String } == ["test-wrap", "btn-1", "btn-2", "third-group", "test-wrap"])
         let times = highlights.compactMap { ($0["time"] as? NSNumber)?.doubleValue }
         for (index, time) in times.enumerated() {
-            #expect(abs(time - Double(index) * 0.25) < 0.05, "highlight \(index) at \(time) s")
+            #expect(abs(time - Double(index) * 0.25) < 0.15, "highlight \(index) at \(time) s")
         }
     }
 
