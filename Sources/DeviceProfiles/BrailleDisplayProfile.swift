@@ -217,24 +217,7 @@ private final class BrailleProfileReader: YAMLFileReader {
     // MARK: The profile
 
     func read(_ text: String) -> BrailleDisplayProfile? {
-        guard text.utf8.count <= BrailleDisplayProfile.maxBytes else {
-            report(line: 1, column: 1, "the file is \(text.utf8.count) bytes; a profile is at most \(BrailleDisplayProfile.maxBytes)")
-            return nil
-        }
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text, .basic) else {
-                report(line: 1, column: 1, "the file is empty; expected a braille display profile (a mapping with name, brltty, pan and switches)")
-                return nil
-            }
-            root = node
-        } catch let error as YamlError {
-            reportYAMLError(error)
-            return nil
-        } catch {
-            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
-            return nil
-        }
+        guard let root = composeDocument(text, maxBytes: BrailleDisplayProfile.maxBytes, expected: "a braille display profile (a mapping with name, brltty, pan and switches)") else { return nil }
         guard let pairs = mapping(root, "the profile") else { return nil }
         let keys = checkKeys(pairs, allowed: BrailleDisplayProfile.topLevelKeys, in: "a braille display profile")
 

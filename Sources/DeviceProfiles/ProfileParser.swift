@@ -36,24 +36,7 @@ private final class ProfileReader: YAMLFileReader {
     // MARK: The profile
 
     func read(_ text: String) -> SwitchProfile? {
-        guard text.utf8.count <= SwitchProfile.maxBytes else {
-            report(line: 1, column: 1, "the file is \(text.utf8.count) bytes; a profile is at most \(SwitchProfile.maxBytes)")
-            return nil
-        }
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text, .basic) else {
-                report(line: 1, column: 1, "the file is empty; expected a profile (a mapping with name and switches)")
-                return nil
-            }
-            root = node
-        } catch let error as YamlError {
-            reportYAMLError(error)
-            return nil
-        } catch {
-            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
-            return nil
-        }
+        guard let root = composeDocument(text, maxBytes: SwitchProfile.maxBytes, expected: "a profile (a mapping with name and switches)") else { return nil }
         guard let pairs = mapping(root, "the profile") else { return nil }
         let keys = checkKeys(pairs, allowed: SwitchProfile.topLevelKeys, in: "a profile")
 

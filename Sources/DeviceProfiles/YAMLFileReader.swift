@@ -16,6 +16,27 @@ class YAMLFileReader {
         self.budget = maxNodes
     }
 
+    /// The file's root node: refused when larger than `maxBytes`, empty, or not YAML (each with
+    /// its message); `expected` says what the file should hold.
+    func composeDocument(_ text: String, maxBytes: Int, expected: String) -> Node? {
+        guard text.utf8.count <= maxBytes else {
+            report(line: 1, column: 1, "the file is \(text.utf8.count) bytes; a profile is at most \(maxBytes)")
+            return nil
+        }
+        do {
+            guard let node = try Yams.compose(yaml: text, .basic) else {
+                report(line: 1, column: 1, "the file is empty; expected \(expected)")
+                return nil
+            }
+            return node
+        } catch let error as YamlError {
+            reportYAMLError(error)
+        } catch {
+            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
+        }
+        return nil
+    }
+
     func report(line: Int, column: Int, _ message: String) {
         problems.append(DeviceFileProblem(file: file, line: line, column: column, message: message))
     }
