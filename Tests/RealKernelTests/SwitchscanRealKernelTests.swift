@@ -26,11 +26,15 @@ struct SwitchscanRealKernelTests {
         // Before the grab: the release of the Space pressed before switchscan saw it (a release
         // of a switch that is not down: rejected) and autorepeats; nothing accepted.
         let before = run.inputs.filter { $0.index < grabbed.index }
-        #expect(before.contains { $0.switchID == "space" && $0.edge == "up" && !$0.accepted }, "\(before.map(\.summary))")
         #expect(!before.contains { $0.accepted }, "\(before.map(\.summary))")
-        for status in run.statuses where status.text.contains("SYN_DROPPED") && status.index < grabbed.index {
-            // Seen when the start is slow: the autorepeat overflows the 64-event buffer first.
+        let dropped = run.statuses.filter { $0.text.contains("SYN_DROPPED") && $0.index < grabbed.index }
+        for status in dropped {
+            // Seen when the start is slow: the autorepeat overflows the 64-event buffer first, and
+            // the release comes back through the resync as state, not as an edge of its own.
             print("RealKernel switchscan: at the start: \(status.text)")
+        }
+        if dropped.isEmpty {
+            #expect(before.contains { $0.switchID == "space" && $0.edge == "up" && !$0.accepted }, "\(before.map(\.summary))")
         }
     }
 
