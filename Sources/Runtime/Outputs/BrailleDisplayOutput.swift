@@ -13,8 +13,10 @@ import SwitchInput
 ///
 /// **The line.** `show(_:language:at:)` translates the line with liblouis, with the table
 /// `BrailleTableChoice` gives for the element's language (contracted by default; the text itself,
-/// for BRLTTY's text table, when liblouis fails), cuts it into windows of the display's width
-/// (`BrailleWindow`), pans to the highlighted segment and writes that window. Cells of a
+/// for BRLTTY's text table, when liblouis fails), cuts it into windows of the display's size
+/// (`BrailleWindow`: rows of its width; on a display of several rows the line wraps across them
+/// and a routing key's cell number counts row by row), pans to the highlighted segment and
+/// writes that window. Cells of a
 /// translation are written as U+28xx characters, which BRLTTY passes through as dots.
 ///
 /// **Writes are coalesced.** BRLTTY sends every write on to the display (~23 ms each on a Baum
@@ -27,6 +29,8 @@ import SwitchInput
 /// binds to switch actions. A routing key over the element or menu entry the line shows is the
 /// pulse switch `braille:route` (bound to `select`); pan keys move the window here, without the
 /// scanner; a bound command is the pulse switch `braille:<COMMAND>` (`braille:LNUP` → previous).
+/// The routing key over the menu button's line (`alwaysTap`) opens the menu, over a menu entry
+/// chooses it: they route like the highlighted element's line.
 /// The display's profile is the one BrlAPI's driver name and model identifier fit; without one
 /// the commands every profile binds alike are used (all of `Devices/braille` bind LNUP to
 /// previous and LNDN to next, and pan with FWINLT/FWINRT).
