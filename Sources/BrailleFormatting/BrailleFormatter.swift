@@ -17,13 +17,15 @@ import AccessibilityModel
 /// - A group's outline (highlighted again after its last child; selecting it leaves the
 ///   group): `exit ` before the group's line: `exit Test 1, Test 2 grp`.
 /// - A scanner menu entry: its title, then `menu`: `Tap menu`.
+/// - The scanner menu button (`alwaysTap`, highlighted at the end of a cycle): `Scanner menu`.
 /// - A flash message (announcement, page scrolled, feedback): the text itself.
 ///
 /// Every text is put on one line first: runs of whitespace and control characters (line
 /// breaks, tabs) become one space, and leading and trailing ones are dropped.
 ///
-/// Routing: an item's whole line routes to the item, a menu entry's to its index, a message's
-/// to nothing. A group's whole line routes to the group, so a routing key acts as `select` on
+/// Routing: an item's whole line routes to the item, a menu entry's to its index, the menu
+/// button's to the button (a routing key over it opens the menu, as `select` does), a
+/// message's to nothing. A group's whole line routes to the group, so a routing key acts as `select` on
 /// what is highlighted; with `routesToGroupChildren` on, each child's name routes to that
 /// child instead (the separators, `…` and `grp` still route to the group). An outline always
 /// routes to the group as a whole.
@@ -104,6 +106,14 @@ public struct BrailleFormatter: Hashable, Sendable {
         let parts = [Self.oneLine(title), Self.menuWord].filter { !$0.isEmpty }
         return BrailleLine(text: parts.joined(separator: " "), target: index.map(BrailleLine.Target.menuEntry))
     }
+
+    /// The scanner menu button's line, `Scanner menu`; routes to the button.
+    public func menuButton() -> BrailleLine {
+        BrailleLine(text: Self.menuButtonText, target: .menuButton)
+    }
+
+    /// The menu button's text.
+    public static let menuButtonText = "Scanner menu"
 
     /// A flash message: the text, on one line; routes to nothing.
     public func flash(_ message: String) -> BrailleLine {

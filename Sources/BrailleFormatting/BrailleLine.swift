@@ -13,6 +13,9 @@ public struct BrailleLine: Hashable, Sendable, CustomStringConvertible {
         case element(ElementID)
         /// An entry of the scanner menu, by its 0-based index in the menu.
         case menuEntry(Int)
+        /// The scanner menu button (`alwaysTap`, at the end of a cycle): selecting it opens the
+        /// menu.
+        case menuButton
     }
 
     /// A range of the text and what it shows; `target` nil shows nothing routable (a message).

@@ -19,8 +19,12 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
     public let socketPath: String
     /// BRLTTY's device for this display: `client:<socketPath>`.
     public var device: String { "client:" + socketPath }
-    /// The cell count announced to BRLTTY.
+    /// The cell count announced to BRLTTY (columns × rows).
     public let cellCount: Int
+    /// Cells per row and rows, as announced (`cells COLUMNS ROWS` when there are several rows;
+    /// BRLTTY's Virtual driver then reports `COLUMNS×ROWS` through BrlAPI).
+    public let columns: Int
+    public let rows: Int
 
     private let directory: String
     private let listener: Int32
@@ -34,7 +38,8 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
     private var input: [UInt8] = []
 
     /// Listens on a new socket in a private temporary directory and starts the I/O thread.
-    public init(cells: Int = 40) throws(BrailleTestSupportError) {
+    /// `cells` is the width of a row.
+    public init(cells: Int = 40, rows: Int = 1) throws(BrailleTestSupportError) {
         var template = Array((NSTemporaryDirectory() + "/switchscan-vr-XXXXXX").utf8CString)
         let directory: String = try template.withUnsafeMutableBufferPointer { buffer throws(BrailleTestSupportError) -> String in
             guard let result = mkdtemp(buffer.baseAddress!) else { throw BrailleTestSupportError("mkdtemp", errno: errno) }
@@ -63,8 +68,10 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
         self.directory = directory
         self.socketPath = path
         self.listener = listener
-        self.cellCount = cells
-        self._cells = [UInt8](repeating: 0, count: cells)
+        self.columns = cells
+        self.rows = max(rows, 1)
+        self.cellCount = cells * max(rows, 1)
+        self._cells = [UInt8](repeating: 0, count: cells * max(rows, 1))
         let thread = Thread { [weak self] in
             while let display = self, display.step() {}
             self?.finish()
@@ -103,7 +110,9 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
         wait(on: condition, timeout: timeout) { _connection >= 0 ? true : nil } ?? false
     }
 
-    /// Sends a command line to BRLTTY, e.g. "ROUTE 5" or "FWINLT".
+    /// Sends a command line to BRLTTY, e.g. "ROUTE 5" or "FWINLT". Send one and wait for its
+    /// effect before the next: BRLTTY 6.5's driver takes one line each time its input wakes it,
+    /// so a second line sent together with the first is only run when more input comes.
     public func send(_ line: String) throws(BrailleTestSupportError) {
         let connection = locked { _connection }
         guard connection >= 0 else { throw BrailleTestSupportError("VirtualBrailleDisplay.send", detail: "BRLTTY is not connected") }
@@ -124,7 +133,8 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
             let accepted = accept(listener, nil, nil)
             guard accepted >= 0 else { return true }
             makeNonBlockingCloseOnExec(accepted)
-            try? writeAll(accepted, Array("cells \(cellCount)\n".utf8), what: "Virtual display")
+            let announced = rows > 1 ? "cells \(columns) \(rows)\n" : "cells \(columns)\n"
+            try? writeAll(accepted, Array(announced.utf8), what: "Virtual display")
             locked {
                 _connection = accepted
                 input = []

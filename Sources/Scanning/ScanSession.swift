@@ -301,7 +301,7 @@ public struct ScanSession: Sendable {
         } else {
             switch engine.highlight {
             case .none: line = .empty
-            case .menuButton: line = formatter.flash("Scanner menu")
+            case .menuButton: line = formatter.menuButton()
             case .entry(let node): line = formatter.line(for: node)
             case .groupExit(let node): line = formatter.outline(of: node)
             }

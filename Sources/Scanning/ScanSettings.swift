@@ -1,4 +1,5 @@
 import AccessibilityModel
+import BrailleFormatting
 import Scenes
 
 /// Switch Control's scanning settings (`shared/design/scanning.md`), typed. Times in seconds;
@@ -39,6 +40,9 @@ public struct ScanSettings: Hashable, Sendable {
     public var brailleHints: Bool = false
     /// How long an announcement or page-scrolled message stays on the display.
     public var flashDuration: Double = 4.0
+    /// Dots 7-8 on a braille display: none, firstCell (BrlAPI's cursor), segment (under the
+    /// whole highlighted segment). `off` is none.
+    public var brailleCursor: BrailleCursorMarking = .none
 
     public init() {}
 
@@ -102,6 +106,8 @@ public struct ScanSettings: Hashable, Sendable {
         case "minimumDisplayTime": minimumDisplayTime = try secondsOrOff()
         case "brailleHints": brailleHints = try bool()
         case "flashDuration": flashDuration = try seconds()
+        case "brailleCursor":
+            if case .bool(false) = value { brailleCursor = .none } else { brailleCursor = try choice(BrailleCursorMarking.self) }
         default: throw SettingError(name: name, message: "unknown setting")
         }
     }

@@ -40,6 +40,7 @@ public enum SettingNames {
         ("minimumDisplayTime", .secondsOrOff),
         ("brailleHints", .bool),
         ("flashDuration", .seconds),
+        ("brailleCursor", .choice(["none", "firstCell", "segment"])),
     ]
 
     public static func shape(of name: String) -> SettingShape? {

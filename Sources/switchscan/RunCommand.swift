@@ -83,7 +83,8 @@ struct RunCommand: ParsableCommand {
         for problem in inputs.problems { printError("switchscan run: \(problem)") }
         // The display (if any) connects in the background; the run never waits for BRLTTY.
         let brailleOutputs = BrailleOutputs.make(
-            brailleSpec, auth: brailleAuth, profilesDirectory: BrailleOutputs.repositoryProfilesDirectory)
+            brailleSpec, auth: brailleAuth, profilesDirectories: BrailleOutputs.profileDirectories(),
+            cursor: settings.brailleCursor)
         let brailleCells: ((String, String?) -> String?)? =
             brailleOutputs.terminalCells ? { BrailleCells.translate($0, language: $1) } : nil
         let options = LiveRun.Options(

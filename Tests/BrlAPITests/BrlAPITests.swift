@@ -326,6 +326,36 @@ struct BrlAPIAgainstBRLTTY {
         try display.send("LNUP")
         #expect(try nextKey(connection, timeout: 2) == .lineUp)
     }
+
+    /// A display of two rows (`cells 20 2`): BrlAPI's size is 20×2, the write region is both
+    /// rows, row by row, and a routing key on the second row is ROUTE with the cell's row-major
+    /// number (20 + column).
+    @Test("BRLTTY's Virtual driver with two rows of 20: size, both rows written, ROUTE on row 2",
+          .enabled(if: BRLTTYProcess.hasBrailleDriver("vr"), "this BRLTTY has no Virtual driver (vr), removed upstream in 6.9"))
+    func virtualDriverTwoRows() throws {
+        BrlAPI.ignoreSIGPIPE()
+        let display = try VirtualBrailleDisplay(cells: 20, rows: 2)
+        defer { display.stop() }
+        let brltty = try BRLTTYProcess(driver: "vr", device: display.device)
+        defer { brltty.stop() }
+        try brltty.start()
+        #expect(display.waitForConnection(timeout: 3))
+        let connection = try connectWhenDisplayReady(host: brltty.host, timeout: 5)
+        let size = try connection.displaySize()
+        #expect(size.columns == 20 && size.rows == 2, "\(size)")
+
+        // 40 cells: "Test 1 btn" on row 1 (padded to 20), the same on row 2.
+        let row = "Test 1 btn" + String(repeating: " ", count: 10)
+        try connection.write(text: row + "Test 1 btn", cursor: 21)
+        var expected = padded(test1ButtonDots, to: 20) + padded(test1ButtonDots, to: 20)
+        expected[20] |= 0xC0
+        #expect(display.waitForCells(timeout: 2) { $0 == expected } != nil, "shown: \(display.text)")
+
+        try display.send("ROUTE 25")
+        #expect(try nextKey(connection, timeout: 2) == .route(25))
+        try display.send("ROUTE 3")
+        #expect(try nextKey(connection, timeout: 2) == .route(3))
+    }
 }
 
 @Suite("BrlAPI without a server")

@@ -152,3 +152,118 @@ private let valid = """
             .replacingOccurrences(of: "command: RETURN", with: "command: Y")).count == 2)
     }
 }
+
+// MARK: - The profiles' key claims against BRLTTY's own key tables
+
+/// The bindings of BRLTTY's default context in a key table (`.ktb`) and what it includes
+/// (`.kti`), read as BRLTTY 6.5's key table compiler reads them (Programs/ktb_compile.c):
+/// `include` relative to the including file, the context restored after an include;
+/// `assign`/`assignDefault` variables substituted as `\{name}`, scoped by
+/// `beginVariables`/`endVariables`; `context NAME` switching where `bind` goes; in `bind KEYS
+/// COMMAND` a `!` before a key (the key that runs the command on press) does not change which
+/// keys they are. Conditional blocks (`ifKey`, `ifVar`, `ifPlatform`) are read as if true: a
+/// claim could only be wrongly confirmed by a binding inside one, and none of the profiles'
+/// bindings of single keys comes from one.
+struct BRLTTYKeyTable {
+    /// "Display2" → "FWINLT", "RoutingKey" → "ROUTE", "Dot1+Up" → …, in the default context.
+    private(set) var bindings: [String: String] = [:]
+
+    init(path: String) throws {
+        var variables: [String: String] = [:]
+        var scopes: [[String: String]] = []
+        var context = "default"
+        try read(path, &variables, &scopes, &context)
+    }
+
+    private mutating func read(_ path: String, _ variables: inout [String: String], _ scopes: inout [[String: String]],
+                               _ context: inout String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        for raw in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") {
+            var line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            for (name, value) in variables { line = line.replacingOccurrences(of: "\\{\(name)}", with: value) }
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            switch words[0].lowercased() {
+            case "assign" where words.count >= 2:
+                variables[words[1]] = words.count > 2 ? words[2] : ""
+            case "assigndefault" where words.count >= 2:
+                if variables[words[1]] == nil { variables[words[1]] = words.count > 2 ? words[2] : "" }
+            case "beginvariables":
+                scopes.append(variables)
+            case "endvariables":
+                if let saved = scopes.popLast() { variables = saved }
+            case "context" where words.count >= 2:
+                context = words[1]
+            case "include" where words.count >= 2:
+                let saved = context
+                try read((folder as NSString).appendingPathComponent(words[1]), &variables, &scopes, &context)
+                context = saved
+            case "bind" where words.count >= 3 && context == "default":
+                let keys = words[1].replacingOccurrences(of: "!", with: "")
+                if bindings[keys] == nil { bindings[keys] = words[2] }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Whether a routing key alone is ROUTE (`bind RoutingKey ROUTE`, `RoutingKey1` on
+    /// displays with two rows of them).
+    var bindsRoute: Bool {
+        bindings.contains { keys, command in command == "ROUTE" && !keys.contains("+") && keys.hasPrefix("RoutingKey") }
+    }
+}
+
+private let brlttyInputTables = "/etc/brltty/Input"
+
+@Suite("Braille display profiles against BRLTTY's key tables",
+       .enabled(if: FileManager.default.fileExists(atPath: brlttyInputTables + "/bm/orbit.ktb"), "BRLTTY's key tables are not installed"))
+struct BrailleProfileKeyTableTests {
+    @Test("Every profile's routing keys and key → command claims are what BRLTTY's tables bind")
+    func claimsMatchBRLTTY() throws {
+        for profile in try shippedBrailleProfiles() {
+            #expect(!profile.keyTables.isEmpty, "\(profile.id): no key table")
+            var tables = [BRLTTYKeyTable]()
+            for name in profile.keyTables {
+                let table = try BRLTTYKeyTable(path: brlttyInputTables + "/" + name)
+                #expect(table.bindsRoute == profile.routingKeys,
+                        "\(profile.id): routingKeys \(profile.routingKeys), but \(name) \(table.bindsRoute ? "binds" : "does not bind") ROUTE")
+                tables.append(table)
+            }
+            for entry in [profile.panLeft, profile.panRight] + profile.switches {
+                for key in entry.keys {
+                    // Profiles covering variants (HIMS Braille Sense) name keys of each variant's table.
+                    let bound = tables.compactMap { $0.bindings[key] }
+                    #expect(bound.contains(entry.command),
+                            "\(profile.id): \(key) is said to send \(entry.command); \(profile.keyTables) bind it to \(bound)")
+                }
+            }
+        }
+    }
+
+    @Test("The Orbit Reader 20 has no routing keys; the Refreshabraille 18 (same driver) has")
+    func orbitHasNoRoutingKeys() throws {
+        let orbit = try BRLTTYKeyTable(path: brlttyInputTables + "/bm/orbit.ktb")
+        #expect(!orbit.bindsRoute)
+        #expect(orbit.bindings["Display2"] == "FWINLT" && orbit.bindings["Left"] == "FWINLT")
+        #expect(orbit.bindings["Select"] == "RETURN")
+        #expect(try BRLTTYKeyTable(path: brlttyInputTables + "/bm/rb.ktb").bindsRoute)
+        let profile = try #require(try shippedBrailleProfiles().first { $0.id == "orbit-reader-20" })
+        #expect(profile.routingKeys == false)
+    }
+}
+
+@Suite("The user's configuration directory")
+struct ConfigDirectoryTests {
+    @Test("XDG_CONFIG_HOME when absolute, else HOME/.config; then switchscan")
+    func configDirectories() {
+        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "/x/conf", "HOME": "/home/u"]) == "/x/conf/switchscan")
+        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "/x/conf/", "HOME": "/home/u"]) == "/x/conf/switchscan")
+        #expect(configDirectory(environment: ["HOME": "/home/u"]) == "/home/u/.config/switchscan")
+        // A relative or empty XDG_CONFIG_HOME is ignored, as the XDG specification says.
+        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "conf", "HOME": "/home/u"]) == "/home/u/.config/switchscan")
+        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "", "HOME": "/home/u/"]) == "/home/u/.config/switchscan")
+        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "/"]) == "/switchscan")
+        #expect(configDirectory(environment: [:]) == ".config/switchscan")
+    }
+}

@@ -169,17 +169,70 @@ struct BrailleDisplayOutputTests {
         #expect(BrailleDisplayOutput.commandBindings(for: []) == BrailleDisplayOutput.defaultCommandBindings)
     }
 
+    @Test("Two rows of 20 (BRLTTY's Virtual driver): the line wraps across both rows, dots 7-8 under the item on row 2, a routing key on row 2 selects",
+          .enabled(if: BRLTTYProcess.hasBrailleDriver("vr"), "this BRLTTY has no Virtual driver (vr), removed upstream in 6.9"))
+    func twoRows() throws {
+        let display = try VirtualBrailleDisplay(cells: 20, rows: 2)
+        defer { display.stop() }
+        let brltty = try BRLTTYProcess(driver: "vr", device: display.device)
+        defer { brltty.stop() }
+        try brltty.start()
+        let output = BrailleDisplayOutput(.init(host: brltty.host, auth: "none", tables: Self.computerBraille,
+                                                contracted: false, cursor: .segment))
+        defer { output.close() }
+        let statuses = OutputRig.Pump().pump(output, timeout: 5) { output.isConnected }
+        #expect(output.displaySize?.columns == 20 && output.displaySize?.rows == 2, "\(statuses)")
+        #expect(output.displayCells == 40)
+        #expect(statuses.contains { $0.contains("Virtual") && $0.contains("20×2 cells") }, "\(statuses)")
+
+        // A message of five words (19 cells, row 1), then the highlighted item "bca bca" (row 2).
+        let line = BrailleLine(text: "abc abc abc abc abc bca bca", segments: [
+            .init(range: 0..<20, target: nil), .init(range: 20..<27, target: .element("x")),
+        ])
+        output.show(line, language: nil, at: MonotonicClock.now())
+        _ = OutputRig.Pump().pump(output, timeout: 1) { !output.hasPendingWrite }
+        let abc: [UInt8] = [Self.a, Self.b, Self.c]
+        let bca: [UInt8] = [Self.b, Self.c, Self.a]
+        let row1 = Array([[UInt8]](repeating: abc, count: 5).joined(separator: [0])) + [0]
+        let row2 = (bca + [0] + bca).map { $0 | Self.dots78 } + [UInt8](repeating: 0, count: 13)
+        #expect(display.waitForCells(timeout: 2) { $0 == row1 + row2 } != nil,
+                "shown: \(display.cells.map(BrailleCells.dotNumbers))")
+
+        // Row 1, column 5: the message; row 1, column 19: past its text; row 2, column 2: the item.
+        // One command at a time: the Virtual driver reads one line per input it is woken for, so
+        // a second line sent with the first waits for the next one.
+        func edges(within seconds: Double, stopAtFirst: Bool) throws -> [SwitchEdge] {
+            var edges = [SwitchEdge]()
+            let end = MonotonicClock.now() + seconds
+            while MonotonicClock.now() < end, !(stopAtFirst && !edges.isEmpty) {
+                guard let descriptor = output.descriptor else { break }
+                if try !Poll.readable([descriptor], timeout: 0.05).isEmpty {
+                    for input in output.readable(at: MonotonicClock.now()) {
+                        if case .edge(let edge) = input { edges.append(edge) }
+                    }
+                }
+            }
+            return edges
+        }
+        try display.send("ROUTE 5")
+        #expect(try edges(within: 0.5, stopAtFirst: false).isEmpty)
+        try display.send("ROUTE 19")
+        #expect(try edges(within: 0.5, stopAtFirst: false).isEmpty)
+        try display.send("ROUTE 22")
+        #expect(try edges(within: 3, stopAtFirst: true).map(\.switchID) == [BrailleDisplayOutput.routeSwitch])
+    }
+
     @Test("The factory: none and terminal make no display; auto and brlapi one")
     func factory() {
-        #expect(BrailleOutputs.make(.none, auth: nil, profilesDirectory: nil).terminalCells == false)
-        let terminal = BrailleOutputs.make(.terminal, auth: nil, profilesDirectory: nil)
+        #expect(BrailleOutputs.make(.none, auth: nil, profilesDirectories: []).terminalCells == false)
+        let terminal = BrailleOutputs.make(.terminal, auth: nil, profilesDirectories: [])
         #expect(terminal.sinks.isEmpty && terminal.sources.isEmpty && terminal.terminalCells)
-        let made = BrailleOutputs.makeOutputs(.brlapi(host: ":\(BRLTTYProcess.unusedHostNumber())"), auth: "none", profilesDirectory: nil)
+        let made = BrailleOutputs.makeOutputs(.brlapi(host: ":\(BRLTTYProcess.unusedHostNumber())"), auth: "none", profilesDirectories: [])
         defer { made.display?.close() }
         #expect(made.sinks.count == 1 && made.sources.count == 1 && made.terminalCells)
         #expect(made.display?.configuration.quietWhileAbsent == false)
         #expect(made.display?.configuration.auth == "none")
-        let auto = BrailleOutputs.makeOutputs(.auto, auth: nil, profilesDirectory: nil)
+        let auto = BrailleOutputs.makeOutputs(.auto, auth: nil, profilesDirectories: [])
         defer { auto.display?.close() }
         #expect(auto.display?.configuration.quietWhileAbsent == true)
         #expect(auto.display?.configuration.host == nil)

@@ -26,6 +26,10 @@ struct BrailleRunTests {
     static let button2 = cells(["6", "12", "2345", "1345", "", "3456", "12", "", "12", "2345", "1345"])
     /// `Tap menu`: "en" contracted (⠢).
     static let tapMenu = cells(["6", "2345", "1", "1234", "", "134", "26", "136"])
+    /// `Scanner menu`: "er" contracted (⠻).
+    static let scannerMenu = cells(["6", "234", "14", "1", "1345", "1345", "12456", "", "134", "26", "136"])
+    /// `Exit menu menu`: the entry's title, then `menu`.
+    static let exitMenu = cells(["6", "15", "1346", "24", "2345", "", "134", "26", "136", "", "134", "26", "136"])
     /// `more menu`: "more" is the wordsign ⠍.
     static let moreMenu = cells(["134", "", "134", "26", "136"])
     /// The announcement `more`: the wordsign alone.
@@ -110,6 +114,78 @@ struct BrailleRunTests {
         #expect(events.contains { $0["kind"] as? String == "highlight" && $0["id"] as? String == "btn-1" })
     }
 
+    @Test("brailleCursor: dots 7-8 under the highlighted segment (segment), on its first cell (firstCell), or none (off)")
+    func cursorSetting() throws {
+        let rig = try DisplayRig(cells: 40)
+        let dots78: UInt8 = 0xC0
+        let segment = try ScanRun(["Scenarios/switch-control-groups.yaml", "--set", "scanning=manual",
+                                   "--set", "brailleCursor=segment", "--braille", "brlapi:\(rig.brltty.host)"])
+        // The group's whole line is its segment: every cell, the blanks too.
+        try rig.expect(Self.testGroup.map { $0 | dots78 }, "the group, dots 7-8 under all of it", run: segment)
+        segment.type("\r")
+        try rig.expect(Self.button1.map { $0 | dots78 }, "Btn 1, dots 7-8 under all of it", run: segment)
+        #expect(segment.finish() == 0, "\(segment.stderr)")
+
+        let first = try ScanRun(["Scenarios/switch-control-groups.yaml", "--set", "scanning=manual",
+                                 "--set", "brailleCursor=firstCell", "--braille", "brlapi:\(rig.brltty.host)"])
+        var marked = Self.testGroup
+        marked[0] |= dots78
+        try rig.expect(marked, "the group, BrlAPI's cursor on its first cell", run: first)
+        #expect(first.finish() == 0, "\(first.stderr)")
+
+        let off = try ScanRun(["Scenarios/switch-control-groups.yaml", "--set", "scanning=manual",
+                               "--set", "brailleCursor=off", "--braille", "brlapi:\(rig.brltty.host)"])
+        try rig.expect(Self.testGroup, "the group, no dots 7-8", run: off)
+        off.type("\r")
+        try rig.expect(Self.button1, "Btn 1, no dots 7-8", run: off)
+        #expect(off.finish() == 0, "\(off.stderr)")
+
+        let bad = try CLI.run(["run", "Scenarios/switch-control-groups.yaml", "--no-view", "--braille", "none",
+                               "--set", "brailleCursor=under"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--set brailleCursor=under: expected one of none, firstCell, segment"), "\(bad)")
+    }
+
+    @Test("Routing keys on the menu: over the menu button it opens the menu; over an entry it selects that entry")
+    func routingOnTheMenu() throws {
+        let rig = try DisplayRig(cells: 40)
+        // alwaysTap: the menu button ends each cycle; Backspace (previous) from the first entry reaches it.
+        let button = try ScanRun(["Scenarios/switch-control-groups.yaml", "--set", "scanning=manual",
+                                  "--set", "tapBehavior=alwaysTap", "--braille", "brlapi:\(rig.brltty.host)"])
+        try rig.expect(Self.testGroup, "the first item", run: button)
+        button.type("\u{7f}")
+        try rig.expect(Self.scannerMenu, "the menu button", run: button)
+        try rig.emulator.pressRoutingKey(3)
+        try rig.expect(Self.exitMenu, "the menu, opened by the routing key over the button", run: button)
+        // Past the entry's text: nothing.
+        try rig.emulator.pressRoutingKey(20)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(rig.emulator.cells == padded(Self.exitMenu, to: 40))
+        try rig.emulator.pressRoutingKey(0)
+        try rig.expect(Self.scannerMenu, "the menu closed by the routing key over Exit menu", run: button)
+        #expect(button.finish() == 0, "\(button.stderr)")
+        let inputs = button.events.filter { $0["kind"] as? String == "input" }.compactMap { $0["switch"] as? String }
+        #expect(inputs == ["key:backspace", "braille:route", "braille:route"], "\(inputs)")
+        let menus = button.events.filter { $0["kind"] as? String == "menu" }
+        #expect(menus.first?["entries"] as? [String] == ["Exit menu"], "\(menus)")
+
+        // An item's menu: the routing key over "Tap menu" taps Btn 1.
+        let entry = try ScanRun(["Scenarios/switch-control-groups.yaml", "--set", "scanning=manual",
+                                 "--braille", "brlapi:\(rig.brltty.host)"])
+        try rig.expect(Self.testGroup, "the first item", run: entry)
+        entry.type("\r")
+        try rig.expect(Self.button1, "Btn 1", run: entry)
+        try rig.emulator.pressRoutingKey(0)
+        try rig.expect(Self.tapMenu, "Btn 1's menu", run: entry)
+        try rig.emulator.pressRoutingKey(5)
+        #expect(entry.waitForTrace(timeout: 3) { events in
+            events.contains { $0["kind"] as? String == "perform" && $0["id"] as? String == "btn-1" && $0["action"] as? String == "activate" }
+        }, "\(entry.events.suffix(8))")
+        #expect(entry.finish() == 0, "\(entry.stderr)")
+        let entryInputs = entry.events.filter { $0["kind"] as? String == "input" }.compactMap { $0["switch"] as? String }
+        #expect(entryInputs == ["key:enter", "braille:route", "braille:route"], "\(entryInputs)")
+    }
+
     /// The Orbit Reader 20 has no routing keys (BRLTTY's bm/orbit.ktb binds none); its profile
     /// is chosen from BrlAPI's driver name and model identifier (the key table, `orbit`).
     @Test("Pan keys move a long line's window on a 20-cell display; the line keys are switches (Orbit Reader 20 profile)")
@@ -138,6 +214,108 @@ struct BrailleRunTests {
         #expect(inputs == ["braille:LNDN", "braille:LNUP"], "\(inputs)")
         let statuses = run.events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
         #expect(statuses.contains { $0.contains("profile orbit-reader-20") && $0.contains("20 cells") }, "\(statuses)")
+    }
+
+    /// A user's `~/.config/switchscan/braille/orbit-reader-20.yaml` replaces the shipped one:
+    /// here the rockers (Display2, Display5: FWINLT, FWINRT) move the highlight and Display4 and
+    /// Display6 (LNUP, LNDN) pan.
+    static let userOrbit = """
+        name: Orbit Reader 20, rockers as switches
+        brltty:
+          driver: bm
+          keyTables: [bm/orbit.ktb]
+        cells: [20]
+        routingKeys: false
+        pan:
+          left: {command: LNUP, keys: [Display4, Up]}
+          right: {command: LNDN, keys: [Display6, Down]}
+        switches:
+          - {command: FWINLT, keys: [Display2, Left], action: previous}
+          - {command: FWINRT, keys: [Display5, Right], action: next}
+
+        """
+
+    @Test("Display profiles from $XDG_CONFIG_HOME/switchscan/braille override the shipped ones; a bad one is reported and the shipped one stays")
+    func userProfiles() throws {
+        let folder = try TemporaryFolder()
+        let scene = try folder.write("long.yaml", Self.longScene)
+        let config = folder.url.appendingPathComponent("config").path
+        let braille = config + "/switchscan/braille"
+        try FileManager.default.createDirectory(atPath: braille, withIntermediateDirectories: true)
+        try Self.userOrbit.write(toFile: braille + "/orbit-reader-20.yaml", atomically: true, encoding: .utf8)
+        try "name: Broken\nbrltty: {driver: bm}\ncells: [twenty]\n".write(toFile: braille + "/broken.yaml", atomically: true, encoding: .utf8)
+        let rig = try DisplayRig(cells: 20, identity: "Orbit Reader 20")
+
+        let run = try ScanRun([scene, "--set", "scanning=manual", "--braille", "brlapi:\(rig.brltty.host)"],
+                              environment: ["XDG_CONFIG_HOME": config])
+        try rig.expect(Self.longWindows[0], "the first window", run: run)
+        try rig.emulator.pressDisplayKey(6)  // LNDN: pans with the user's profile
+        try rig.expect(Self.longWindows[1], "the second window after Display6", run: run)
+        try rig.emulator.pressDisplayKey(4)  // LNUP: pans back
+        try rig.expect(Self.longWindows[0], "the first window after Display4", run: run)
+        try rig.emulator.pressDisplayKey(5)  // FWINRT: next
+        try rig.expect(Self.button1, "Btn 1 after the right rocker", run: run)
+        try rig.emulator.pressDisplayKey(2)  // FWINLT: previous
+        try rig.expect(Self.longWindows[0], "the long item after the left rocker", run: run)
+        #expect(run.finish() == 0, "\(run.stderr)")
+        let inputs = run.events.filter { $0["kind"] as? String == "input" }.compactMap { $0["switch"] as? String }
+        #expect(inputs == ["braille:FWINRT", "braille:FWINLT"], "\(inputs)")
+        let statuses = run.events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
+        #expect(statuses.contains { $0.contains("profile orbit-reader-20") }, "\(statuses)")
+        let located = try Regex(#"^braille display profile: .*/switchscan/braille/broken\.yaml:\d+:\d+: error: "#)
+        #expect(statuses.contains { $0.contains(located) }, "\(statuses)")
+
+        // The user's Orbit file broken: reported with its place, and the shipped profile used.
+        try "name: Orbit\nrouting: yes\n".write(toFile: braille + "/orbit-reader-20.yaml", atomically: true, encoding: .utf8)
+        let shipped = try ScanRun([scene, "--set", "scanning=manual", "--braille", "brlapi:\(rig.brltty.host)"],
+                                  environment: ["XDG_CONFIG_HOME": config])
+        // The display still shows the first run's line: wait for this run's connection.
+        #expect(shipped.waitForTrace(timeout: 4) { events in
+            events.contains { ($0["text"] as? String)?.contains("(profile orbit-reader-20), 20 cells") == true }
+        }, "\(shipped.events)")
+        try rig.expect(Self.longWindows[0], "the first window", run: shipped)
+        try rig.emulator.pressDisplayKey(5)  // FWINRT pans with the shipped profile
+        try rig.expect(Self.longWindows[1], "the second window after Display5", run: shipped)
+        try rig.emulator.pressDisplayKey(6)  // LNDN: next
+        try rig.expect(Self.button1, "Btn 1 after Display6", run: shipped)
+        #expect(shipped.finish() == 0, "\(shipped.stderr)")
+        let shippedStatuses = shipped.events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
+        let orbitProblem = try Regex(#"^braille display profile: .*/switchscan/braille/orbit-reader-20\.yaml:\d+:\d+: error: "#)
+        #expect(shippedStatuses.contains { $0.contains(orbitProblem) }, "\(shippedStatuses)")
+        #expect(shippedStatuses.contains { $0.contains("profile orbit-reader-20") }, "\(shippedStatuses)")
+    }
+
+    @Test("A display of two rows of 20 (BRLTTY's Virtual driver): the long line fills both rows, pans by both, and a routing key on row 2 selects",
+          .enabled(if: BRLTTYProcess.hasBrailleDriver("vr"), "this BRLTTY has no Virtual driver (vr), removed upstream in 6.9"))
+    func twoRowDisplay() throws {
+        let folder = try TemporaryFolder()
+        let scene = try folder.write("long.yaml", Self.longScene)
+        let display = try VirtualBrailleDisplay(cells: 20, rows: 2)
+        defer { display.stop() }
+        let brltty = try BRLTTYProcess(driver: "vr", device: display.device)
+        defer { brltty.stop() }
+        try brltty.start()
+        let run = try ScanRun([scene, "--set", "scanning=manual", "--braille", "brlapi:\(brltty.host)"])
+        func expect(_ cells: [UInt8], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let shown = display.waitForCells(timeout: 3) { $0 == cells }
+            #expect(shown != nil, "\(what): shown \(display.cells.map(BrailleCells.dotNumbers)); trace \(run.events.suffix(6))",
+                    sourceLocation: sourceLocation)
+        }
+        // The 20-cell windows of the line are now rows: the first two on the display, then the third.
+        expect(padded(Self.longWindows[0], to: 20) + padded(Self.longWindows[1], to: 20), "rows 1 and 2")
+        #expect(run.waitForTrace(timeout: 2) { events in
+            events.contains { ($0["text"] as? String)?.contains("20×2 cells") == true }
+        }, "\(run.events)")
+        try display.send("FWINRT")
+        expect(padded(Self.longWindows[2], to: 40), "the third row's text, after pan right")
+        try display.send("FWINLT")
+        expect(padded(Self.longWindows[0], to: 20) + padded(Self.longWindows[1], to: 20), "back")
+        // Row 2, column 3 ("e" of "report"): the item; the menu opens.
+        try display.send("ROUTE 23")
+        expect(padded(Self.tapMenu, to: 40), "the menu opened by a routing key on row 2")
+        #expect(run.finish() == 0, "\(run.stderr)")
+        let inputs = run.events.filter { $0["kind"] as? String == "input" }.compactMap { $0["switch"] as? String }
+        #expect(inputs == ["braille:route"], "\(inputs)")
     }
 
     @Test("A routing key on a panned window still routes to the element")
@@ -301,7 +479,7 @@ final class ScanRun {
     let tracePath: String
     let stderrPath: String
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         folder = try TemporaryFolder()
         tracePath = folder.url.appendingPathComponent("trace.jsonl").path
         stderrPath = folder.url.appendingPathComponent("stderr").path
@@ -309,6 +487,9 @@ final class ScanRun {
         process.executableURL = try CLI.binary()
         process.arguments = ["run"] + arguments + ["--no-view", "--trace", tracePath]
         process.currentDirectoryURL = CLI.packageRoot
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         // Close-on-exec: a BRLTTY started later must not hold the pipe open (the run ends when
         // this end closes).
         for descriptor in [input.fileHandleForWriting.fileDescriptor, input.fileHandleForReading.fileDescriptor] {

@@ -13,8 +13,10 @@ import SwitchInput
 ///
 /// **The line.** `show(_:language:at:)` translates the line with liblouis, with the table
 /// `BrailleTableChoice` gives for the element's language (contracted by default; the text itself,
-/// for BRLTTY's text table, when liblouis fails), cuts it into windows of the display's width
-/// (`BrailleWindow`), pans to the highlighted segment and writes that window. Cells of a
+/// for BRLTTY's text table, when liblouis fails), cuts it into windows of the display's size
+/// (`BrailleWindow`: rows of its width; on a display of several rows the line wraps across them
+/// and a routing key's cell number counts row by row), pans to the highlighted segment and
+/// writes that window. Cells of a
 /// translation are written as U+28xx characters, which BRLTTY passes through as dots.
 ///
 /// **Writes are coalesced.** BRLTTY sends every write on to the display (~23 ms each on a Baum
@@ -27,6 +29,8 @@ import SwitchInput
 /// binds to switch actions. A routing key over the element or menu entry the line shows is the
 /// pulse switch `braille:route` (bound to `select`); pan keys move the window here, without the
 /// scanner; a bound command is the pulse switch `braille:<COMMAND>` (`braille:LNUP` → previous).
+/// The routing key over the menu button's line (`alwaysTap`) opens the menu, over a menu entry
+/// chooses it: they route like the highlighted element's line.
 /// The display's profile is the one BrlAPI's driver name and model identifier fit; without one
 /// the commands every profile binds alike are used (all of `Devices/braille` bind LNUP to
 /// previous and LNDN to next, and pan with FWINLT/FWINRT).
@@ -50,17 +54,10 @@ import SwitchInput
 /// terminal (a replayed recording) still ends with its other sources; the display keeps working
 /// until then.
 public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
-    /// What dots 7-8 mark.
-    public enum CursorMarking: Hashable, Sendable {
-        /// No cursor.
-        case none
-        /// BrlAPI's cursor (dots 7-8 of one cell, as BRLTTY shows it) on the first cell of the
-        /// highlighted segment in the window.
-        case firstCell
-        /// Dots 7-8 under every cell of the highlighted segment in the window (translated lines;
-        /// the text fallback gets `firstCell`).
-        case segment
-    }
+    /// What dots 7-8 mark (`none`, `firstCell`: BrlAPI's cursor on the highlighted segment's
+    /// first cell, `segment`: dots 7-8 under all of it; a line liblouis could not translate gets
+    /// `firstCell` for `segment`).
+    public typealias CursorMarking = BrailleCursorMarking
 
     public struct Configuration: Sendable {
         /// BrlAPI host (`:N`, `host:N`); nil for BrlAPI's default (`BRLAPI_HOST`, else `:0`).
@@ -134,7 +131,10 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// A connected display.
     struct Display {
         let connection: BrlAPIConnection
+        /// `columns × rows`.
         let cells: Int
+        let columns: Int
+        let rows: Int
         let driver: String
         let model: String
         let profile: BrailleDisplayProfile?
@@ -215,9 +215,15 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         return false
     }
 
-    /// The connected display's cell count.
+    /// The connected display's cell count (columns × rows).
     public var displayCells: Int? {
         if case .connected(let display) = link { return display.cells }
+        return nil
+    }
+
+    /// The connected display's size as BrlAPI reports it.
+    public var displaySize: (columns: Int, rows: Int)? {
+        if case .connected(let display) = link { return (display.columns, display.rows) }
         return nil
     }
 
@@ -346,14 +352,17 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     }
 
     /// The window for the connected display's width, panned to the highlighted segment.
+    /// On a display of several rows the line wraps across them, and a window is the whole
+    /// display.
     private func rebuildWindow() {
-        guard let cells = displayCells else { window = nil; return }
+        guard let size = displaySize else { window = nil; return }
         var built: BrailleWindow
-        if let translation, let translated = BrailleWindow(line: line, cells: translation.cells, sourceOffsets: translation.offsets, width: cells) {
+        if let translation, let translated = BrailleWindow(line: line, cells: translation.cells, sourceOffsets: translation.offsets,
+                                                           width: size.columns, rows: size.rows) {
             built = translated
         } else {
             translation = nil
-            built = BrailleWindow(line: line, width: cells)
+            built = BrailleWindow(line: line, width: size.columns, rows: size.rows)
         }
         if let target = Self.highlightedTarget(of: line), let start = line.ranges(of: target).first?.lowerBound {
             built.pan(toCharacter: start)
@@ -373,7 +382,8 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         case .segment:
             guard translation != nil else { return (window.text, marked.min().map { $0 + 1 }) }
             var scalars = String.UnicodeScalarView()
-            for (index, cell) in window.cells[window.range].enumerated() {
+            // `text` has one character per display cell, row by row (rows padded).
+            for (index, cell) in window.text.enumerated() {
                 guard let scalar = cell.unicodeScalars.first, cell.unicodeScalars.count == 1,
                       (0x2800...0x28FF).contains(scalar.value) else { scalars.append(contentsOf: cell.unicodeScalars); continue }
                 let value = marked.contains(index) ? scalar.value | 0xC0 : scalar.value
@@ -513,7 +523,8 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         }
         do {
             let size = try connection.displaySize()
-            let cells = size.columns * max(size.rows, 1)
+            let rows = max(size.rows, 1)
+            let cells = size.columns * rows
             let driver = (try? connection.driverName()) ?? ""
             guard cells > 0 else {
                 connection.close()
@@ -525,7 +536,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
             try connection.enterTTYMode()
             try connection.ignoreAllKeys()
             try connection.acceptKeys(keys.accepted)
-            return .connected(ConnectedBox(Display(connection: connection, cells: cells, driver: driver, model: model, profile: profile, keys: keys)))
+            return .connected(ConnectedBox(Display(connection: connection, cells: cells, columns: size.columns, rows: rows, driver: driver, model: model, profile: profile, keys: keys)))
         } catch {
             connection.close()
             return .failed(error)
@@ -542,7 +553,8 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
             var description = display.driver.isEmpty ? "a display" : display.driver
             if !display.model.isEmpty { description += ", model \(display.model)" }
             if let profile = display.profile { description += " (profile \(profile.id))" }
-            say("braille display: \(description), \(display.cells) cells, on BRLTTY \(hostDescription)")
+            let size = display.rows > 1 ? "\(display.columns)×\(display.rows)" : "\(display.cells)"
+            say("braille display: \(description), \(size) cells, on BRLTTY \(hostDescription)")
             lastWritten = nil
             lastWriteStart = nil
             rebuildWindow()

@@ -26,19 +26,21 @@ extension BrailleOutputs {
     /// - `.terminal`: only the terminal view's line; `.none`: not even that.
     ///
     /// `auth` is BrlAPI's auth setting (nil: `BRLAPI_AUTH`, else its key file). The display
-    /// profiles (key bindings) are read from `profilesDirectory` (every `.yaml`); a profile that
-    /// does not load is reported in the status line and left out.
+    /// profiles (key bindings) are read from `profilesDirectories` in order (every `.yaml`; see
+    /// `loadDisplayProfiles(from:)`, a later folder's file replacing an earlier one of the same
+    /// name); a profile that does not load is reported in the status line and left out.
+    /// `cursor` is what dots 7-8 mark (the `brailleCursor` setting).
     public static func make(
-        _ spec: Spec, auth: String?, profilesDirectory: String?, tables: BrailleTableChoice = BrailleTableChoice(),
+        _ spec: Spec, auth: String?, profilesDirectories: [String], tables: BrailleTableChoice = BrailleTableChoice(),
         cursor: BrailleDisplayOutput.CursorMarking = .none
     ) -> (sinks: [any BrailleSink], sources: [any RuntimeSource], terminalCells: Bool) {
-        let made = makeOutputs(spec, auth: auth, profilesDirectory: profilesDirectory, tables: tables, cursor: cursor)
+        let made = makeOutputs(spec, auth: auth, profilesDirectories: profilesDirectories, tables: tables, cursor: cursor)
         return (made.sinks, made.sources, made.terminalCells)
     }
 
     /// `make`, with the display output itself (for tests and benchmarks).
     public static func makeOutputs(
-        _ spec: Spec, auth: String?, profilesDirectory: String?, tables: BrailleTableChoice = BrailleTableChoice(),
+        _ spec: Spec, auth: String?, profilesDirectories: [String], tables: BrailleTableChoice = BrailleTableChoice(),
         cursor: BrailleDisplayOutput.CursorMarking = .none
     ) -> Made {
         let host: String?
@@ -55,7 +57,7 @@ extension BrailleOutputs {
         }
         // A write to a BrlAPI socket whose BRLTTY is gone must fail with EPIPE.
         BrlAPI.ignoreSIGPIPE()
-        let loaded = profilesDirectory.map(loadDisplayProfiles) ?? (profiles: [], problems: [])
+        let loaded = loadDisplayProfiles(from: profilesDirectories)
         let display = BrailleDisplayOutput(
             BrailleDisplayOutput.Configuration(
                 host: host, auth: auth.flatMap { $0.isEmpty ? nil : $0 }, quietWhileAbsent: quiet,
@@ -67,21 +69,49 @@ extension BrailleOutputs {
     /// Every `.yaml`/`.yml` profile of a folder, in file name order, and the problems of those
     /// that did not load (`file:line:column: error: …`). A missing folder gives none.
     public static func loadDisplayProfiles(from directory: String) -> (profiles: [BrailleDisplayProfile], problems: [String]) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return ([], []) }
-        var profiles = [BrailleDisplayProfile]()
+        loadDisplayProfiles(from: [directory])
+    }
+
+    /// The profiles of several folders, read in order: a file in a later folder replaces the
+    /// file of the same name (`orbit-reader-20.yaml`) in an earlier one, so that the user's
+    /// folder overrides the shipped profiles. A file that does not load is reported
+    /// (`file:line:column: error: …`) and left out; the file it would have replaced stays in
+    /// use. Profiles come out in file name order; missing folders give none.
+    public static func loadDisplayProfiles(from directories: [String]) -> (profiles: [BrailleDisplayProfile], problems: [String]) {
+        var byName = [String: BrailleDisplayProfile]()
         var problems = [String]()
-        for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
-            let path = (directory as NSString).appendingPathComponent(name)
-            do {
-                let text = try String(contentsOfFile: path, encoding: .utf8)
-                profiles.append(try BrailleDisplayProfile.parse(yaml: text, file: path))
-            } catch let error as ProfileLoadError {
-                problems += error.problems.map(\.description)
-            } catch {
-                problems.append("\(path): error: \(error)")
+        for directory in directories {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                let path = (directory as NSString).appendingPathComponent(name)
+                do {
+                    let text = try String(contentsOfFile: path, encoding: .utf8)
+                    byName[name] = try BrailleDisplayProfile.parse(yaml: text, file: path)
+                } catch let error as ProfileLoadError {
+                    problems += error.problems.map(\.description)
+                } catch {
+                    problems.append("\(path): error: \(error)")
+                }
             }
         }
-        return (profiles, problems)
+        return (byName.keys.sorted().map { byName[$0]! }, problems)
+    }
+
+    /// Where `switchscan run` reads display profiles: the repository's `Devices/braille`
+    /// (when found), then the user's `braille` folder in `configDirectory`
+    /// (`$XDG_CONFIG_HOME/switchscan/braille`, else `~/.config/switchscan/braille`).
+    public static func profileDirectories(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
+        (repositoryProfilesDirectory.map { [$0] } ?? []) + [userProfilesDirectory(environment: environment)]
+    }
+
+    /// The user's display profiles: `braille` in `configDirectory(environment:)`, with `HOME`
+    /// taken from the password database when the environment has none.
+    public static func userProfilesDirectory(environment: [String: String]) -> String {
+        var environment = environment
+        if environment["HOME"].map({ $0.isEmpty }) ?? true { environment["HOME"] = NSHomeDirectory() }
+        return (configDirectory(environment: environment) as NSString).appendingPathComponent("braille")
     }
 
     /// The repository's `Devices/braille`: under the current folder, or above the executable
