@@ -854,14 +854,12 @@ struct LimitTests {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test("an alias bomb is stopped by a small maxNodes, quickly")
+    // No wall-clock bounds here (speed is for benchmarks): a bomb that were expanded would not
+    // come back at all (10^9 elements), and the position line 1, column 1 shows the file was
+    // refused before any element was read.
+    @Test("an alias bomb is stopped by a small maxNodes before any element is read")
     func aliasBombSmallLimit() {
-        let clock = ContinuousClock()
-        var problems = [SceneProblem]()
-        let elapsed = clock.measure {
-            problems = LoaderSupport.problems(Self.aliasBomb(levels: 9), limits: SceneLimits(maxNodes: 10_000))
-        }
-        #expect(elapsed < .milliseconds(500), "took \(elapsed)")
+        let problems = LoaderSupport.problems(Self.aliasBomb(levels: 9), limits: SceneLimits(maxNodes: 10_000))
         #expect(problems.count == 1)
         if let problem = problems.first {
             LoaderSupport.expect(problem, line: 1, column: 1, [
@@ -870,14 +868,9 @@ struct LimitTests {
         }
     }
 
-    @Test("an alias bomb (10^9 elements) is stopped by the standard maxNodes well under a second")
+    @Test("an alias bomb (10^9 elements) is stopped by the standard maxNodes")
     func aliasBombStandardLimits() {
-        let clock = ContinuousClock()
-        var problems = [SceneProblem]()
-        let elapsed = clock.measure {
-            problems = LoaderSupport.problems(Self.aliasBomb(levels: 9))
-        }
-        #expect(elapsed < .seconds(1), "took \(elapsed)")
+        let problems = LoaderSupport.problems(Self.aliasBomb(levels: 9))
         #expect(problems.count == 1)
         #expect(problems.first?.message.contains("the file has more than 20000000 YAML nodes") == true)
     }
@@ -904,12 +897,7 @@ struct LimitTests {
     func aliasBombOfProblems() {
         // 10^5 copies of an element with an unknown key: under every limit, but 10^5 problems.
         let yaml = Self.aliasBomb(levels: 5, leaf: "{lable: boom}")
-        let clock = ContinuousClock()
-        var problems = [SceneProblem]()
-        let elapsed = clock.measure {
-            problems = LoaderSupport.problems(yaml)
-        }
-        #expect(elapsed < .seconds(2), "took \(elapsed)")
+        let problems = LoaderSupport.problems(yaml)
         #expect(problems.count == 1001)
         #expect(problems.first?.message.contains("unknown key 'lable' in an element (did you mean 'label'?)") == true)
         #expect(problems.last?.message == "more than 1000 problems; the rest of the file was not checked")
