@@ -130,6 +130,33 @@ import Testing
         #expect(notLookedUp.message.hasSuffix("profile 'nowhere.yaml': it was not looked up (the host gave no profile by that name)"))
     }
 
+    @Test("profile: is read with its position; an empty one is a load error at its line and column")
+    func profileKeyIsRead() throws {
+        let scene = try RunnerSupport.scene(tests: """
+              - name: own profile
+                profile: ../profiles/two-switch.yaml
+                steps:
+                  - wait: 0
+            """)
+        let reference = try #require(scene.tests.first?.profile)
+        #expect(reference.name == "../profiles/two-switch.yaml")
+        #expect(reference.location == Scenes.SourceLocation(file: "inline.yaml", line: 23, column: 14))
+        let text = RunnerSupport.base + "\ntests:\n" + """
+              - name: empty profile
+                profile: ""
+                steps:
+                  - wait: 0
+            """
+        do {
+            _ = try SceneParser.parse(yaml: text, file: "inline.yaml")
+            Issue.record("an empty profile: loaded")
+        } catch {
+            #expect(error.problems.map(\.description) == [
+                "inline.yaml:23:14: error: profile needs a switch profile: a file (relative to the scene file) or a profile's id",
+            ])
+        }
+    }
+
     @Test("long press from the profile: a short press of key 1 moves, a held one opens the menu (longPress on)")
     func longPressAction() throws {
         let result = try Self.run("""
