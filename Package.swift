@@ -30,8 +30,11 @@ let package = Package(
         // Pure: the line a braille display shows for an item, a group, a menu entry, a message.
         .target(name: "BrailleFormatting", dependencies: ["AccessibilityModel"]),
         // Pure: the item-mode scanning engine (events in, actions out, timers as actions), its
-        // settings, automatic grouping, scan cost, and the session that joins engine and scene.
-        .target(name: "Scanning", dependencies: ["AccessibilityModel", "Scenes", "SwitchInput", "BrailleFormatting"]),
+        // settings, automatic grouping, scan cost, and the session that joins engine and scene;
+        // scripted tests (their `key:` steps go through a switch profile, as a device's events do).
+        .target(name: "Scanning", dependencies: [
+            "AccessibilityModel", "Scenes", "SwitchInput", "BrailleFormatting", "DeviceProfiles",
+        ]),
         // C libraries, each imported once through a module map and a small shim, and wrapped once
         // in a thin typed Swift module (no C type past it; errors name the C call).
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -62,14 +65,14 @@ let package = Package(
         // Benchmarks print figures; they are never run as tests.
         .executableTarget(name: "switchscan-bench", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "Runtime", "BrailleFormatting", "BrlAPI", "Louis",
-            "BrailleTestSupport",
+            "BrailleTestSupport", "DeviceProfiles",
         ], path: "Benchmarks/switchscan-bench"),
 
         .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "AccessibilityModel"]),
         .testTarget(name: "SwitchInputTests", dependencies: ["SwitchInput"]),
         .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),
-        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput", "DeviceProfiles"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
         .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),

@@ -15,6 +15,7 @@ import Scenes
 
 if CommandLine.arguments.dropFirst().first == "grouping" { runGroupingBenchmark(); exit(0) }
 if CommandLine.arguments.dropFirst().first == "events" { runEventBenchmark(); exit(0) }
+if CommandLine.arguments.dropFirst().first == "input" { runInputBenchmark(arguments: Array(CommandLine.arguments.dropFirst(2))); exit(0) }
 if CommandLine.arguments.dropFirst().first == "braille" { runBrailleBenchmark(steps: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 200 : 200); exit(0) }
 
 let arguments = CommandLine.arguments

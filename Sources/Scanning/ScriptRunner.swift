@@ -1,4 +1,5 @@
 import AccessibilityModel
+import DeviceProfiles
 import Scenes
 import SwitchInput
 
@@ -21,12 +22,17 @@ import SwitchInput
 /// - `route: n`: a braille routing key on cell `n` (0 is the first cell). For now it acts as
 ///   `select` on what is highlighted (a press of the `select` switch), when `n` is within the
 ///   braille line's length; beyond the line the test fails.
-/// - `key: {code, value}`: a raw evdev key event, at the current time, through the default
-///   keyboard profile (`ScriptRunner.keyboardProfile`): KEY_SPACE → select, KEY_ENTER → next,
-///   KEY_BACKSPACE → previous, KEY_M → menu, KEY_T → tap, KEY_ESC → escape, KEY_S → stop.
-///   Value 1 is a down, 0 an up, 2 a kernel autorepeat. Key steps do not advance the time: put
-///   a `wait` between a down and its up (an up at the same instant is contact bounce to the
-///   stabiliser, accepted only when its debounce window ends). Another code fails the test.
+/// - `key: {code, value}`: a raw evdev key event, at the current time, through the test's switch
+///   profile — the same path as a device's events in `switchscan run`: `ProfileEdges`
+///   (`DeviceEventTranslator` with the runtime's switch naming), then the session's
+///   stabilisation, with the profile's switches bound next to the virtual ones. The profile is
+///   the test's `profile:` (resolved by the host, `testProfiles`), else `profile` (the shipped
+///   generic keyboard profile: KEY_SPACE → select, KEY_ENTER → next; `switchscan test --profile`
+///   picks another). Its long-press actions apply (with the `longPress` setting on), and a
+///   pulse-only profile's switches are pulses, as live. Value 1 is a down, 0 an up, 2 a kernel
+///   autorepeat. Key steps do not advance the time: put a `wait` between a down and its up (an up
+///   at the same instant is contact bounce to the stabiliser, accepted only when its debounce
+///   window ends). A code the profile has no switch for fails the test, naming the profile's keys.
 /// - `expect:` compares each given key with the session: `focus` (the highlighted item or
 ///   group), `braille` (the line before translation to dots), `menu` (the open menu's entry
 ///   titles; expecting a menu when none is open fails), `menuFocus`, `screen`, `state` (only
@@ -46,9 +52,25 @@ public struct ScriptRunner: Sendable {
     public let scene: Scene
     /// How many of the last trace events a failure shows.
     public var recentTraceCount: Int = 10
+    /// The profile `key:` steps go through in tests with no `profile:` of their own.
+    public var profile: SwitchProfile
+    /// The profiles tests name with `profile:`, by the name as written, as the host found them
+    /// (a file read and parsed, or a profile of its catalog), or why not.
+    public var testProfiles: [String: Result<SwitchProfile, ProfileLookupError>]
 
-    public init(scene: Scene) {
+    public init(
+        scene: Scene, profile: SwitchProfile = .builtInGenericKeyboard,
+        testProfiles: [String: Result<SwitchProfile, ProfileLookupError>] = [:]
+    ) {
         self.scene = scene
+        self.profile = profile
+        self.testProfiles = testProfiles
+    }
+
+    /// The profile names the scene's tests give with `profile:`, for the host to resolve.
+    public var profileNames: [String] {
+        var seen = Set<String>()
+        return scene.tests.compactMap { $0.profile?.name }.filter { seen.insert($0).inserted }
     }
 
     /// A press held this long counts: 0.05 s, plus `holdDuration` when it is set.
@@ -59,11 +81,11 @@ public struct ScriptRunner: Sendable {
     /// How long a `press` step holds its switch when no `holdDuration` is set.
     public static let basePressDuration = 0.05
 
-    /// The default keyboard profile: evdev key code → the virtual switch (named after its action).
-    public static let keyboardProfile: [(code: String, action: SwitchAction)] = [
-        ("KEY_SPACE", .select), ("KEY_ENTER", .next), ("KEY_BACKSPACE", .previous), ("KEY_M", .menu),
-        ("KEY_T", .tap), ("KEY_ESC", .escape), ("KEY_S", .stop),
-    ]
+    /// A profile as messages name it: `generic-keyboard (Devices/switches/generic-keyboard.yaml)`.
+    public static func describeProfile(_ profile: SwitchProfile) -> String {
+        if profile.file.hasSuffix(".yaml") || profile.file.hasSuffix(".yml") { return "\(profile.id) (\(profile.file))" }
+        return profile.file.isEmpty ? "'\(profile.name)'" : profile.file
+    }
 
     /// Runs every test of the scene, in file order.
     public func runAll() -> [ScriptResult] {
@@ -73,11 +95,25 @@ public struct ScriptRunner: Sendable {
     /// Runs one test on a fresh session.
     public func run(_ test: ScriptedTest) -> ScriptResult {
         var execution = Execution(scene: scene, test: test, recentTraceCount: recentTraceCount)
+        if let reference = test.profile {
+            execution.profile = testProfiles[reference.name]
+                ?? .failure(ProfileLookupError("it was not looked up (the host gave no profile by that name)"))
+        } else {
+            execution.profile = .success(profile)
+        }
         let failure = execution.run()
         return ScriptResult(
             testName: test.name, location: test.location, failure: failure, trace: execution.trace,
             endTime: execution.session?.time ?? 0)
     }
+}
+
+/// Why a test's `profile:` could not be used: the host's message (`no such file, and no profile
+/// has that id`, or the profile file's errors with their positions).
+public struct ProfileLookupError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }
 
 /// The outcome of one scripted test.
@@ -101,17 +137,19 @@ public struct ScriptFailure: Hashable, Sendable, CustomStringConvertible {
     public enum Cause: Hashable, Sendable {
         /// A setting could not be applied.
         case setting(name: String, message: String)
+        /// The test's `profile:` could not be found or read.
+        case profile(name: String, message: String)
         /// An `expect` step found other values.
         case expectation([Mismatch])
         /// A step could not be performed (a route beyond the braille line, an unknown key code).
         case step(String)
     }
 
-    /// The failing step, 0-based (nil when a setting failed).
+    /// The failing step, 0-based (nil when a setting or the profile failed).
     public var stepIndex: Int?
     /// The failing step's kind (`press`, `hold`, `wait`, `route`, `key`, `expect`).
     public var stepKind: String?
-    /// The failing step's location, or the setting's value.
+    /// The failing step's location, or the setting's value, or the test's `profile:` value.
     public var location: SourceLocation
     public var testName: String
     public var cause: Cause
@@ -133,6 +171,7 @@ public struct ScriptFailure: Hashable, Sendable, CustomStringConvertible {
         if let stepNumber, let stepKind { text += "step \(stepNumber) (\(stepKind)): " }
         switch cause {
         case .setting(let name, let message): text += "setting '\(name)': \(message)"
+        case .profile(let name, let message): text += "profile '\(name)': \(message)"
         case .expectation(let mismatches): text += mismatches.map(\.description).joined(separator: "; ")
         case .step(let message): text += message
         }
@@ -178,6 +217,10 @@ private struct Execution {
     var trace: [TraceEvent] = []
     /// Each virtual switch's last edge sent, to keep presses out of the debounce window.
     var lastEdge: [SwitchID: Double] = [:]
+    /// The profile `key:` steps go through, or why the test's own could not be had.
+    var profile: Result<SwitchProfile, ProfileLookupError> = .success(.builtInGenericKeyboard)
+    /// The profile's translator and switch ids (set once the session starts).
+    var keys: ProfileEdges?
 
     init(scene: Scene, test: ScriptedTest, recentTraceCount: Int) {
         self.scene = scene
@@ -196,7 +239,22 @@ private struct Execution {
                     cause: .setting(name: setting.name, message: error.message), recentTrace: [])
             }
         }
-        var session = ScanSession(scene: scene, settings: settings, screen: test.screen)
+        let chosen: SwitchProfile
+        let profileName = "(default)"
+        switch profile {
+        case .success(let found): chosen = found
+        case .failure(let error):
+            return ScriptFailure(
+                stepIndex: nil, stepKind: nil, location: test.profile?.location ?? test.location, testName: test.name,
+                cause: .profile(name: test.profile?.name ?? profileName, message: error.message), recentTrace: [])
+        }
+        // The profile's switches next to the virtual ones `press` uses, as a device's next to the
+        // terminal's live: their own ids, unless one is a virtual switch's name.
+        let naming = SwitchNaming(profiles: [chosen], reserved: Set(ScanSession.actionSwitches.keys))
+        keys = ProfileEdges(profile: chosen, naming: naming)
+        let bindings = ScanSession.actionSwitches.merging(naming.bindings) { $1 }
+        var session = ScanSession(
+            scene: scene, settings: settings, bindings: bindings, pulseOnlySwitches: naming.pulseSwitches, screen: test.screen)
         trace += session.start()
         self.session = session
         for (index, step) in test.steps.enumerated() {
@@ -228,12 +286,18 @@ private struct Execution {
             }
             press(SwitchAction.select.rawValue, for: ScriptRunner.pressDuration(for: settings))
         case .key(let code, let value):
-            guard let action = ScriptRunner.keyboardProfile.first(where: { $0.code == code })?.action else {
-                let known = ScriptRunner.keyboardProfile.map { "\($0.code) (\($0.action.rawValue))" }.joined(separator: ", ")
-                return .step("\(code) is not a key of the default keyboard profile; its keys are \(known)")
+            guard var keys else { return nil }
+            let profile = keys.profile
+            let described = ScriptRunner.describeProfile(profile)
+            guard let number = KeyCodes.code(named: code) else {
+                return .step("\(code) is not an evdev key name this program knows; the switch profile \(described) has \(profile.keysDescription)")
             }
-            let kind: SwitchEdge.Kind = value == 1 ? .down : value == 0 ? .up : .repeat
-            send(SwitchEdge(switchID: action.rawValue, kind: kind, time: current.time))
+            guard profile.switchID(forCode: number) != nil else {
+                return .step("\(code) is not a key of the switch profile \(described); its keys are \(profile.keysDescription)")
+            }
+            let event = DeviceEvent(time: current.time, type: DeviceEvent.EventType.key, code: number, value: Int32(value))
+            if let edge = keys.edge(event, at: current.time) { send(edge) }
+            self.keys = keys
         case .expect(let expectation):
             let mismatches = compare(expectation, with: current)
             return mismatches.isEmpty ? nil : .expectation(mismatches)

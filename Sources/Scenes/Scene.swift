@@ -165,6 +165,10 @@ public struct ScriptedTest: Sendable {
     /// The screen the test starts on (default: the scene's `start`), so every screen of a scene
     /// can be tested, including variants no `go` leads to.
     public var screen: String?
+    /// The switch profile its `key:` steps go through (`profile:`, an addition): a profile file,
+    /// relative to the scene file, or a profile's id or name. The host resolves it (this module
+    /// reads no file); nil: the host's default (the generic keyboard profile, or `--profile`).
+    public var profile: (name: String, location: SourceLocation)?
     public var settings: [(name: String, value: StateValue, location: SourceLocation)]
     public var steps: [TestStep]
     public var location: SourceLocation

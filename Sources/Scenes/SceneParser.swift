@@ -580,7 +580,15 @@ final class SceneReader {
 
     func readTest(_ node: DocumentNode) -> ScriptedTest? {
         guard let pairs = mapping(node, "a test") else { return nil }
-        let keys = checkKeys(pairs, allowed: ["name", "screen", "settings", "steps"], in: "a test")
+        let keys = checkKeys(pairs, allowed: ["name", "screen", "profile", "settings", "steps"], in: "a test")
+        var profile: (name: String, location: SourceLocation)?
+        if let profileNode = keys["profile"], let reference = string(profileNode, "profile") {
+            if reference.isEmpty {
+                report(profileNode, "profile needs a switch profile: a file (relative to the scene file) or a profile's id")
+            } else {
+                profile = (reference, location(profileNode))
+            }
+        }
         var screen: String?
         if let screenNode = keys["screen"], let name = string(screenNode, "screen") {
             if screenNames.contains(name) { screen = name } else {
@@ -606,7 +614,7 @@ final class SceneReader {
             for item in items { if let step = readStep(item) { steps.append(step) } }
         }
         guard let name else { return nil }
-        return ScriptedTest(name: name, screen: screen, settings: settings, steps: steps, location: location(node))
+        return ScriptedTest(name: name, screen: screen, profile: profile, settings: settings, steps: steps, location: location(node))
     }
 
     func settingValue(_ node: DocumentNode, shape: SettingShape, name: String) -> StateValue? {

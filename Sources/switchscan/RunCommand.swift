@@ -34,7 +34,7 @@ struct RunCommand: ParsableCommand {
     var noView = false
 
     @Option(name: .customLong("input"), help: ArgumentHelp(
-        "Where switches come from (repeatable): auto (the terminal keyboard and the devices a switch profile fits, with hotplug; a keyboard only with a profile of its own), terminal, evdev:auto (every device a profile fits, no terminal), evdev:PATH, evemu:FILE (a recording), raw:PATH (struct input_event records, e.g. a FIFO). Default: auto.",
+        "Where switches come from (repeatable): auto (the terminal keyboard and the devices a switch profile fits, with hotplug; a keyboard with letter keys only with a profile of its own: the terminal already reads it and a grab would take it away; see Devices/switches/README.md), terminal, evdev:auto (every device a profile fits, no terminal), evdev:PATH, evemu:FILE (a recording), raw:PATH (struct input_event records, e.g. a FIFO). Default: auto.",
         valueName: "source"))
     var inputs: [String] = []
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeviceProfiles
 import Foundation
 import Scanning
 import Scenes
@@ -18,8 +19,13 @@ struct TestCommand: ParsableCommand {
             followed by its message (file:line:column of the step, what was expected and what was \
             found) and the last trace lines. The last line is "N passed, M failed".
 
-            Exits 1 when a test fails, 2 when a file cannot be loaded (its problems are printed). \
-            Step semantics and the default keyboard profile: docs/scene-format-additions.md, \
+            key: steps go through a switch profile and the same stabilisation as a real device: \
+            the test's own profile: (a file relative to the scene file, or a profile's id), else \
+            --profile, else the shipped generic keyboard profile \
+            (Devices/switches/generic-keyboard.yaml: KEY_SPACE select, KEY_ENTER next).
+
+            Exits 1 when a test fails, 2 when a file cannot be loaded (its problems are printed) \
+            or --profile cannot be read. Step semantics: docs/scene-format-additions.md, \
             "Scripted tests".
             """)
 
@@ -32,8 +38,21 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only the tests whose name contains this text (ignoring case).", valueName: "text"))
     var filter: String?
 
+    @Option(help: ArgumentHelp(
+        "The switch profile key: steps go through in tests with no profile: of their own: a file, or a profile's id or name (as switchscan devices lists them). Default: the shipped generic keyboard profile.",
+        valueName: "file"))
+    var profile: String?
+
     func run() throws {
         let files = try SceneFiles.expand(paths)
+        var profiles = TestProfiles()
+        let defaultProfile: SwitchProfile
+        switch profiles.defaultProfile(profile) {
+        case .success(let found): defaultProfile = found
+        case .failure(let error):
+            printError("switchscan test: \(error.message)")
+            throw ExitCode(2)
+        }
         var suites = [JUnitReport.Suite]()
         var passed = 0, failed = 0, unloadable = 0
         for file in files {
@@ -44,7 +63,10 @@ struct TestCommand: ParsableCommand {
                 suites.append(JUnitReport.Suite(
                     name: file, cases: [], loadError: error.problems.map(\.description).joined(separator: "\n")))
             case .success(let scene):
-                let runner = ScriptRunner(scene: scene)
+                var runner = ScriptRunner(scene: scene, profile: defaultProfile)
+                for name in runner.profileNames {
+                    runner.testProfiles[name] = profiles.resolve(name, sceneFile: file)
+                }
                 var cases = [JUnitReport.Case]()
                 for test in scene.tests where matches(test.name) {
                     let clock = ContinuousClock()
@@ -84,6 +106,77 @@ struct TestCommand: ParsableCommand {
     func matches(_ name: String) -> Bool {
         guard let filter, !filter.isEmpty else { return true }
         return name.range(of: filter, options: .caseInsensitive) != nil
+    }
+}
+
+/// The switch profiles of scripted tests: the default one (`--profile`, else the shipped generic
+/// keyboard profile), and those tests name with `profile:`. Reading files is the only I/O here;
+/// the profiles are parsed by DeviceProfiles, as `switchscan run` reads them.
+struct TestProfiles {
+    private var loaded: SwitchProfileFiles.Loaded?
+    private var found: [String: Result<SwitchProfile, ProfileLookupError>] = [:]
+
+    /// The profiles of the user's folder and the repository's, read once when first needed.
+    private mutating func catalog() -> SwitchProfileFiles.Loaded {
+        if let loaded { return loaded }
+        let catalog = SwitchProfileFiles.loadCatalog()
+        loaded = catalog
+        return catalog
+    }
+
+    /// `--profile` (a file, else an id or name), or the repository's
+    /// `Devices/switches/generic-keyboard.yaml`, or the same profile built in when the repository's
+    /// folder is not found (an installed binary). The shipped file rather than a user's own
+    /// `generic-keyboard`: a scene's tests give the same results on every machine.
+    mutating func defaultProfile(_ argument: String?) -> Result<SwitchProfile, ProfileLookupError> {
+        if let argument {
+            return lookUp(argument, file: argument, option: "--profile \(argument)")
+        }
+        if let folder = SwitchProfileFiles.repositoryDirectory {
+            let path = (folder as NSString).appendingPathComponent(SwitchProfile.genericKeyboardID + ".yaml")
+            if FileManager.default.fileExists(atPath: path) {
+                return SwitchProfileFiles.load(path).mapError { error in
+                    ProfileLookupError("the generic keyboard profile has errors:\n" + error.problems.map(\.description).joined(separator: "\n"))
+                }
+            }
+        }
+        return .success(.builtInGenericKeyboard)
+    }
+
+    /// A test's `profile:` value: a file when it names one (a path with a `/`, or a `.yaml`/`.yml`
+    /// name), relative to the scene file's folder; otherwise a profile's id or name.
+    mutating func resolve(_ name: String, sceneFile: String) -> Result<SwitchProfile, ProfileLookupError> {
+        let isPath = name.contains("/") || name.hasSuffix(".yaml") || name.hasSuffix(".yml")
+        let path = !isPath || name.hasPrefix("/") ? name
+            : ((sceneFile as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        if let known = found[path] { return known }
+        let result = isPath ? loadFile(path) : lookUp(name, file: nil, option: nil)
+        found[path] = result
+        return result
+    }
+
+    private func loadFile(_ path: String) -> Result<SwitchProfile, ProfileLookupError> {
+        guard FileManager.default.fileExists(atPath: path) else {
+            return .failure(ProfileLookupError("\(path): no such file"))
+        }
+        return SwitchProfileFiles.load(path).mapError { error in
+            ProfileLookupError(error.problems.map(\.description).joined(separator: "; "))
+        }
+    }
+
+    /// `file` when it exists, else an id or name in the catalog.
+    private mutating func lookUp(_ name: String, file: String?, option: String?) -> Result<SwitchProfile, ProfileLookupError> {
+        if let file, FileManager.default.fileExists(atPath: file) {
+            return SwitchProfileFiles.load(file).mapError { error in
+                ProfileLookupError("\(option ?? file) has errors:\n" + error.problems.map(\.description).joined(separator: "\n"))
+            }
+        }
+        let loaded = catalog()
+        if let profile = loaded.catalog.profile(named: name) { return .success(profile) }
+        let known = loaded.catalog.profiles.map(\.id)
+        let what = option.map { "\($0): no such file, and no" } ?? "no"
+        return .failure(ProfileLookupError(
+            "\(what) profile in \(loaded.directories.joined(separator: ", ")) has that id or name (known: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"))
     }
 }
 

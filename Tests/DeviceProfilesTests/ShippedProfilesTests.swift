@@ -32,6 +32,16 @@ private func shippedProfiles() throws -> [SwitchProfile] {
         #expect(profile.switchID(forCode: "KEY_ENTER") == "enter")
     }
 
+    /// The copy built in (for an installed binary, and scripted tests run as a library) is the file.
+    @Test func theBuiltInGenericKeyboardIsTheShippedOne() throws {
+        let shipped = try #require(try shippedProfiles().first { $0.id == SwitchProfile.genericKeyboardID })
+        let builtIn = SwitchProfile.builtInGenericKeyboard
+        #expect(builtIn.switches == shipped.switches)
+        #expect(builtIn.matching == shipped.matching)
+        #expect(builtIn.pulseOnly == shipped.pulseOnly)
+        #expect(shipped.keysDescription == "KEY_SPACE (space: select), KEY_ENTER (enter: next)")
+    }
+
     /// Only the ids of the design note, each in the udev rule.
     @Test func vendorIDsAreTheKnownOnesAndInTheUdevRule() throws {
         let known: Set<String> = [

@@ -1,4 +1,5 @@
 import AccessibilityModel
+import DeviceProfiles
 @testable import Scanning
 import Scenes
 import SwitchInput
@@ -272,10 +273,10 @@ enum RunnerSupport {
         #expect(abs(result.endTime - 0.575) < 1e-9)
     }
 
-    @Test("key: raw evdev events through the default keyboard profile; autorepeat is dropped")
+    @Test("key: raw evdev events through the generic keyboard profile and the stabiliser; autorepeat is dropped")
     func keys() throws {
         let result = try RunnerSupport.expectPass("""
-              - name: Enter moves, Backspace moves back, Space selects
+              - name: Enter moves, Space selects, Enter moves in the menu, Space leaves it
                 settings: {scanning: manual, groupItems: false}
                 steps:
                   - key: {code: KEY_ENTER, value: 1}
@@ -285,35 +286,43 @@ enum RunnerSupport {
                   - expect: {focus: three}
                   - wait: 0.1
                   - key: {code: KEY_ENTER, value: 0}
-                  - key: {code: KEY_BACKSPACE, value: 1}
                   - wait: 0.1
-                  - key: {code: KEY_BACKSPACE, value: 0}
-                  - expect: {focus: wrap}
                   - key: {code: KEY_SPACE, value: 1}
-                  - expect: {focus: one}
+                  - expect: {menu: [Tap, Exit menu], menuFocus: Tap}
                   - wait: 0.1
                   - key: {code: KEY_SPACE, value: 0}
-                  - key: {code: KEY_M, value: 1}
-                  - expect: {menu: [Tap, Exit menu]}
+                  - key: {code: KEY_ENTER, value: 1}
+                  - expect: {menuFocus: Exit menu}
                   - wait: 0.1
-                  - key: {code: KEY_M, value: 0}
-                  - key: {code: KEY_ESC, value: 1}
-                  - expect: {focus: one}
+                  - key: {code: KEY_ENTER, value: 0}
+                  - key: {code: KEY_SPACE, value: 1}
                   - wait: 0.1
-                  - key: {code: KEY_ESC, value: 0}
-                  - key: {code: KEY_T, value: 1}
-                  - expect: {state: {lastTapped: One}}
-                  - wait: 0.1
-                  - key: {code: KEY_T, value: 0}
-                  - key: {code: KEY_S, value: 1}
-                  - expect: {scanning: stopped}
+                  - key: {code: KEY_SPACE, value: 0}
+                  - expect: {focus: three}
             """)
         let lines = RunnerSupport.lines(result)
-        #expect(lines.contains("0.500 input next repeat rejected (autorepeat)"), "\(lines)")
-        #expect(ScriptRunner.keyboardProfile.map(\.code) == [
-            "KEY_SPACE", "KEY_ENTER", "KEY_BACKSPACE", "KEY_M", "KEY_T", "KEY_ESC", "KEY_S",
-        ])
-        #expect(ScriptRunner.keyboardProfile.map(\.action) == [.select, .next, .previous, .menu, .tap, .escape, .stop])
+        // The profile's own switch ids, as `switchscan run` shows a device's.
+        #expect(lines.contains("0.000 input enter down"), "\(lines)")
+        #expect(lines.contains("0.500 input enter repeat rejected (autorepeat)"), "\(lines)")
+        #expect(lines.contains("0.700 input space down"), "\(lines)")
+        #expect(lines.contains("0.900 menu closed"), "\(lines)")
+    }
+
+    @Test("key: a down and its up at the same instant is contact bounce, as from a device")
+    func keyBounce() throws {
+        let result = try RunnerSupport.expectPass("""
+              - name: the up is accepted when the debounce window ends
+                settings: {scanning: manual, groupItems: false}
+                steps:
+                  - key: {code: KEY_ENTER, value: 1}
+                  - key: {code: KEY_ENTER, value: 0}
+                  - wait: 0.1
+                  - key: {code: KEY_ENTER, value: 1}
+                  - expect: {focus: dial}
+            """)
+        let lines = RunnerSupport.lines(result)
+        #expect(lines.contains("0.000 input enter up rejected (bounce)"), "\(lines)")
+        #expect(lines.contains("0.100 input enter down"), "\(lines)")
     }
 
     @Test("route: a routing key within the braille line selects what is highlighted")
@@ -477,7 +486,7 @@ enum RunnerSupport {
             """)
     }
 
-    @Test("a key code that the default keyboard profile does not have fails")
+    @Test("a key code that the profile does not have fails, naming the step and the profile's keys")
     func unknownKey() throws {
         let failure = try RunnerSupport.expectFailure("""
               - name: a key of no switch
@@ -485,10 +494,18 @@ enum RunnerSupport {
                   - key: {code: KEY_A, value: 1}
             """)
         #expect(failure.message == """
-            inline.yaml:24:9: test "a key of no switch": step 1 (key): KEY_A is not a key of the default keyboard profile; \
-            its keys are KEY_SPACE (select), KEY_ENTER (next), KEY_BACKSPACE (previous), KEY_M (menu), KEY_T (tap), \
-            KEY_ESC (escape), KEY_S (stop)
+            inline.yaml:24:9: test "a key of no switch": step 1 (key): KEY_A is not a key of the switch profile \
+            generic-keyboard (built in); its keys are KEY_SPACE (space: select), KEY_ENTER (enter: next)
             """)
+        let notAKey = try RunnerSupport.expectFailure("""
+              - name: a name no key has
+                steps:
+                  - key: {code: KEY_NOSUCHKEY, value: 1}
+            """)
+        #expect(notAKey.message.hasPrefix("""
+            inline.yaml:24:9: test "a name no key has": step 1 (key): KEY_NOSUCHKEY is not an evdev key name this program \
+            knows; the switch profile generic-keyboard (built in) has KEY_SPACE (space: select), KEY_ENTER (enter: next)
+            """), "\(notAKey.message)")
     }
 
     @Test("a setting that cannot be applied fails the test at the setting, before any step")

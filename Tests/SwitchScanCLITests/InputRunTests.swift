@@ -286,6 +286,95 @@ struct InputRunTests {
         #expect(result.trace.contains { $0["kind"] as? String == "menu" }, "\(result)")
     }
 
+    /// A device node the user may not read (input nodes are `root:input 0660`): the run says what
+    /// to do (the `input` group, or the repository's udev rule) and keeps its other inputs. Run as
+    /// a real unprivileged user: as root, `setpriv` drops to nobody (uid and gid 65534, no
+    /// supplementary groups), since root reads any file; as another user, the node is mode 0000.
+    /// This machine has no /dev/input, so the node is a file with the node's mode: `open(2)`
+    /// fails with EACCES before anything looks at what the file is, as for a real node.
+    @Test func aDeviceTheUserMayNotReadSaysWhatToDoAndTheOtherInputsKeepWorking() throws {
+        // Every file the unprivileged run touches lives in a folder anyone may enter and write.
+        let shared = folder.url.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        #expect(chmod(folder.url.path, 0o755) == 0 && chmod(shared.path, 0o777) == 0)
+        let node = shared.appendingPathComponent("event7").path
+        #expect(FileManager.default.createFile(atPath: node, contents: Data(repeating: 0, count: 24)))
+        let asRoot = getuid() == 0
+        #expect(chmod(node, asRoot ? 0o600 : 0o000) == 0)
+        // Another input: a raw stream of one Enter press (records as a keyboard sends them).
+        func record(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> Data {
+            var data = Data()
+            withUnsafeBytes(of: Int64(time.rounded(.down)).littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: Int64(((time - time.rounded(.down)) * 1_000_000).rounded()).littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: type.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: code.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+            return data
+        }
+        let raw = shared.appendingPathComponent("enter.raw").path
+        try (record(10, 1, 28, 1) + record(10, 0, 0, 0) + record(10.1, 1, 28, 0) + record(10.1, 0, 0, 0))
+            .write(to: URL(fileURLWithPath: raw))
+        let trace = shared.appendingPathComponent("trace.jsonl").path
+
+        let process = Process()
+        let binary = try CLI.binary().path
+        let arguments = [
+            "run", Self.scene, "--set", "scanning=manual", "--no-view", "--braille", "none", "--trace", trace,
+            "--input", "evdev:\(node)", "--input", "raw:\(raw)", "--input", "terminal",
+        ]
+        if asRoot {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
+        process.currentDirectoryURL = CLI.packageRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = shared.appendingPathComponent("config").path
+        environment["HOME"] = shared.path
+        process.environment = environment
+        let errURL = folder.url.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = input
+        let started = Date()
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.6)
+        input.fileHandleForWriting.write(Data(" ".utf8))  // the terminal's Space: select
+        Thread.sleep(forTimeInterval: 0.2)
+        try input.fileHandleForWriting.close()  // the end of standard input ends the run
+        while process.isRunning, Date().timeIntervalSince(started) < 20 { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            Issue.record("switchscan run did not end within 20 s")
+        }
+        process.waitUntilExit()
+        try err.close()
+        let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        let events = try RunCommandTests.traceEvents(trace)
+        let result = Run(status: process.terminationStatus, stderr: stderr, trace: events, elapsed: Date().timeIntervalSince(started))
+
+        #expect(result.status == 0, "\(result)")
+        let message = "\(node): permission denied (open: EACCES"
+        #expect(result.stderr.contains(message), "\(result)")
+        let said = try #require(result.statuses.first { $0.hasPrefix(message) }, "\(result)")
+        #expect(said.contains("'input' group"), "\(said)")
+        #expect(said.contains("sudo usermod -aG input $USER"), "\(said)")
+        #expect(said.contains("Devices/switches/70-switchscan.rules"), "\(said)")
+        #expect(FileManager.default.fileExists(atPath: CLI.packageRoot.appendingPathComponent("Devices/switches/70-switchscan.rules").path))
+        // The raw stream's Enter moved the highlight, then the terminal's Space opened the menu.
+        #expect(result.inputs == [
+            InputLine("enter", "down", true), InputLine("enter", "up", true), InputLine("key:space", "down", true),
+        ], "\(result)")
+        #expect(result.ids("highlight") == ["test-wrap", "btn-1"], "\(result)")
+        #expect(result.trace.contains { $0["kind"] as? String == "menu" }, "\(result)")
+    }
+
     @Test func aProfileWithErrorsIsReportedWithItsPositionAndTheTerminalKeepsWorking() throws {
         let profile = try folder.write("mine.yaml", "name: Mine\nmatch: generic\nswitches:\n  - {id: a, code: KEY_SPACE, action: selct}\n")
         let recording = try folder.write("switch.evemu", Self.recording)

@@ -139,6 +139,137 @@ import FoundationXML
     }
 }
 
+/// `switchscan test` with switch profiles: `key:` steps go through `--profile`, a test's own
+/// `profile:` (a file beside the scene, or a profile's id), or the shipped generic keyboard
+/// profile, and through the same stabilisation as a device (long press, pulse-only).
+@Suite struct TestCommandProfileTests {
+    /// Two buttons and a test pressing the jacks of a two-switch interface (BTN_0, BTN_1).
+    static let twoSwitchScene = """
+        scene: Two buttons
+        size: [390, 844]
+        start: main
+        screens:
+          main:
+            elements:
+              - {id: a, label: A, traits: [button], frame: [20, 100, 350, 44]}
+              - {id: b, label: B, traits: [button], frame: [20, 160, 350, 44]}
+        tests:
+          - name: jack 2 moves, jack 1 opens the menu
+            settings: {scanning: manual, groupItems: false}
+            steps:
+              - key: {code: BTN_1, value: 1}
+              - wait: 0.1
+              - key: {code: BTN_1, value: 0}
+              - expect: {focus: b}
+              - wait: 0.1
+              - key: {code: BTN_0, value: 1}
+              - expect: {menu: [Tap, Exit menu]}
+
+        """
+
+    /// BTN_0 selects; BTN_1 moves and, held, opens the menu.
+    static let twoSwitchProfile = """
+        name: Two-switch interface
+        switches:
+          - {id: jack-1, code: BTN_0, action: select}
+          - {id: jack-2, code: BTN_1, action: next, longPressAction: menu}
+
+        """
+
+    /// The same scene's tests with their own profiles: long press through --profile's, pulses
+    /// through a profile file next to the scene.
+    static let ownProfiles = """
+        scene: Two buttons
+        size: [390, 844]
+        start: main
+        screens:
+          main:
+            elements:
+              - {id: a, label: A, traits: [button], frame: [20, 100, 350, 44]}
+              - {id: b, label: B, traits: [button], frame: [20, 160, 350, 44]}
+        tests:
+          - name: jack 2 held opens the menu
+            settings: {scanning: manual, groupItems: false, longPress: 0.5}
+            steps:
+              - key: {code: BTN_1, value: 1}
+              - wait: 0.6
+              - expect: {menu: [Tap, Exit menu]}
+              - key: {code: BTN_1, value: 0}
+          - name: a pulse interface acts on its down however short
+            profile: pulses.yaml
+            settings: {scanning: manual, groupItems: false, holdDuration: 0.5}
+            steps:
+              - key: {code: KEY_2, value: 1}
+              - expect: {focus: b}
+              - key: {code: KEY_2, value: 0}
+          - name: a profile of no file
+            profile: missing.yaml
+            steps:
+              - key: {code: KEY_2, value: 1}
+
+        """
+
+    static let pulsesProfile = """
+        name: Pulse interface
+        pulseOnly: true
+        switches:
+          - {id: two, code: KEY_2, action: next}
+
+        """
+
+    @Test("--profile FILE: the scene's BTN_0/BTN_1 steps pass; without it they fail naming the generic keyboard's keys")
+    func profileOption() throws {
+        let folder = try TestCommandTests.folder(["two.yaml": Self.twoSwitchScene, "two-switch.yaml": Self.twoSwitchProfile])
+        let passing = try CLI.run(["test", "scenes/two.yaml", "--profile", "scenes/two-switch.yaml"], in: folder.url)
+        #expect(passing.status == 0, "\(passing)")
+        #expect(passing.stdoutLines == ["PASS scenes/two.yaml: jack 2 moves, jack 1 opens the menu", "1 passed, 0 failed"], "\(passing)")
+
+        let failing = try CLI.run(["test", "scenes/two.yaml"], in: folder.url)
+        #expect(failing.status == 1, "\(failing)")
+        let message = try #require(failing.stdoutLines.dropFirst().first, "\(failing)")
+        #expect(message.hasPrefix(#"  scenes/two.yaml:13:9: test "jack 2 moves, jack 1 opens the menu": step 1 (key): BTN_1 is not a key of the switch profile generic-keyboard ("#), "\(message)")
+        #expect(message.contains("Devices/switches/generic-keyboard.yaml); its keys are KEY_SPACE (space: select), KEY_ENTER (enter: next)"), "\(message)")
+    }
+
+    @Test("--profile by id, a long press from the profile, a test's own pulse-only profile file, and a missing one")
+    func testsOwnProfiles() throws {
+        let folder = try TestCommandTests.folder([
+            "own.yaml": Self.ownProfiles, "pulses.yaml": Self.pulsesProfile, "two-switch.yaml": Self.twoSwitchProfile,
+        ])
+        let result = try CLI.run(["test", "scenes/own.yaml", "--profile", "scenes/two-switch.yaml"], in: folder.url)
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdoutLines
+        #expect(lines.first == "PASS scenes/own.yaml: jack 2 held opens the menu", "\(result)")
+        #expect(lines.dropFirst().first == "PASS scenes/own.yaml: a pulse interface acts on its down however short", "\(result)")
+        #expect(lines.dropFirst(2).first == "FAIL scenes/own.yaml: a profile of no file", "\(result)")
+        #expect(lines.dropFirst(3).first == #"  scenes/own.yaml:25:14: test "a profile of no file": profile 'missing.yaml': scenes/missing.yaml: no such file"#, "\(result)")
+        #expect(lines.last == "2 passed, 1 failed")
+    }
+
+    @Test("a test's profile: by id from the repository's profiles (origin-tapio: KEY_1 select, KEY_2 next)")
+    func profileByID() throws {
+        let scene = Self.twoSwitchScene
+            .replacingOccurrences(of: "    settings: {scanning: manual, groupItems: false}", with: "    profile: origin-tapio\n    settings: {scanning: manual, groupItems: false}")
+            .replacingOccurrences(of: "BTN_1", with: "KEY_2").replacingOccurrences(of: "BTN_0", with: "KEY_1")
+        let folder = try TestCommandTests.folder(["tapio.yaml": scene])
+        let result = try CLI.run(["test", "scenes"], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines.last == "1 passed, 0 failed", "\(result)")
+    }
+
+    @Test("--profile that is neither a file nor a known id, or a profile file with errors: exit 2 with the reason")
+    func badProfileOption() throws {
+        let folder = try TestCommandTests.folder(["two.yaml": Self.twoSwitchScene, "bad.yaml": "name: Bad\nswitches:\n  - {id: a, code: BTN_0, action: selct}\n"])
+        let unknown = try CLI.run(["test", "scenes/two.yaml", "--profile", "no-such-profile"], in: folder.url)
+        #expect(unknown.status == 2, "\(unknown)")
+        #expect(unknown.stderr.contains("switchscan test: --profile no-such-profile: no such file, and no profile in "), "\(unknown)")
+        #expect(unknown.stderr.contains("origin-tapio"), "the known ids are listed: \(unknown)")
+        let bad = try CLI.run(["test", "scenes/two.yaml", "--profile", "scenes/bad.yaml"], in: folder.url)
+        #expect(bad.status == 2, "\(bad)")
+        #expect(bad.stderr.contains("scenes/bad.yaml:3:34: error: unknown action 'selct' (did you mean 'select'?)"), "\(bad)")
+    }
+}
+
 /// A JUnit report read back with XMLParser.
 final class JUnit: NSObject, XMLParserDelegate {
     struct Case {

@@ -142,79 +142,8 @@ public struct InputSetupError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
-// MARK: - Switch ids across profiles
-
-/// The switch ids a source gives the loop for its profiles' switches, their bindings, and which
-/// are pulse-only. A profile's own ids (`space`) are kept, unless two profiles of the same source
-/// bind the same id differently: then both become `profile-id:switch-id`.
-public struct SwitchNaming: Sendable {
-    public private(set) var bindings: [SwitchID: SwitchBinding] = [:]
-    public private(set) var pulseSwitches: Set<SwitchID> = []
-    private var ids: [String: [SwitchID: SwitchID]] = [:]
-
-    public init(profiles: [SwitchProfile]) {
-        var uses = [SwitchID: Set<Use>]()
-        for profile in profiles {
-            for item in profile.switches {
-                uses[item.id, default: []].insert(Use(binding: item.binding, pulse: profile.pulseOnly))
-            }
-        }
-        for profile in profiles {
-            var map = [SwitchID: SwitchID]()
-            for item in profile.switches {
-                let id = (uses[item.id]?.count ?? 0) > 1 ? "\(profile.id):\(item.id)" : item.id
-                map[item.id] = id
-                bindings[id] = item.binding
-                if profile.pulseOnly { pulseSwitches.insert(id) }
-            }
-            ids[Self.key(profile)] = map
-        }
-    }
-
-    private struct Use: Hashable {
-        var binding: SwitchBinding
-        var pulse: Bool
-    }
-
-    static func key(_ profile: SwitchProfile) -> String { profile.file + "\u{0}" + profile.name }
-
-    /// The loop's id for a switch of `profile`.
-    public func id(_ switchID: SwitchID, of profile: SwitchProfile) -> SwitchID {
-        ids[Self.key(profile)]?[switchID] ?? switchID
-    }
-}
-
-/// A profile's translator with the source's switch ids: device events in, edges out.
-struct ProfileEdges {
-    let profile: SwitchProfile
-    let naming: SwitchNaming
-    private(set) var translator: DeviceEventTranslator
-
-    init(profile: SwitchProfile, naming: SwitchNaming) {
-        self.profile = profile
-        self.naming = naming
-        self.translator = DeviceEventTranslator(profile: profile)
-    }
-
-    /// The edge of one event (key events the profile maps), at `time` (monotonic seconds).
-    mutating func edge(_ event: DeviceEvent, at time: Double) -> SwitchEdge? {
-        guard event.type == DeviceEvent.EventType.key else { return nil }
-        guard case .edge(var edge) = translator.translate(code: event.code, value: event.value, time: time) else { return nil }
-        edge.switchID = naming.id(edge.switchID, of: profile)
-        return edge
-    }
-
-    /// An up at `time` for every switch that is down (the device is gone).
-    mutating func releaseAll(at time: Double) -> [SwitchEdge] {
-        translator.releaseAll(at: time).map { edge in
-            var edge = edge
-            edge.switchID = naming.id(edge.switchID, of: profile)
-            return edge
-        }
-    }
-
-    var switchesDown: [SwitchID] { translator.switchesDown.sorted() }
-}
+// Switch ids across profiles (`SwitchNaming`) and a profile's edges (`ProfileEdges`) are in
+// DeviceProfiles, shared with scripted tests.
 
 // MARK: - Messages that only need saying
 
@@ -249,13 +178,7 @@ enum ProfileFiles {
     static let genericKeyboardID = "generic-keyboard"
 
     /// Space → select, Enter → next, for when `Devices/switches/generic-keyboard.yaml` is not found.
-    static let builtInGenericKeyboard = SwitchProfile(
-        name: "Generic keyboard-emulating switch interface (Space, Enter; built in)", matching: .generic,
-        switches: [
-            SwitchProfile.Switch(id: "space", code: KeyCodes.code(named: "KEY_SPACE") ?? 57, action: .select),
-            SwitchProfile.Switch(id: "enter", code: KeyCodes.code(named: "KEY_ENTER") ?? 28, action: .next),
-        ],
-        file: "generic-keyboard (built in)")
+    static let builtInGenericKeyboard = SwitchProfile.builtInGenericKeyboard
 
     struct Loaded {
         var catalog: ProfileCatalog
