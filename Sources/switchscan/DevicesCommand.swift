@@ -209,12 +209,7 @@ enum SwitchProfileFiles {
     /// The user's profiles: `$XDG_CONFIG_HOME/switchscan/switches`, or
     /// `~/.config/switchscan/switches`.
     static var userDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return (config as NSString).appendingPathComponent("switchscan/switches")
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return (home as NSString).appendingPathComponent(".config/switchscan/switches")
+        (ConfigFiles.directory as NSString).appendingPathComponent("switches")
     }
 
     /// The repository's `Devices/switches`: under the current folder, or above the executable
@@ -272,7 +267,7 @@ enum SwitchProfileFiles {
                 }
             }
         }
-        return Loaded(catalog: ProfileCatalog(profiles), directories: folders, problems: problems, skippedFiles: skipped)
+        return Loaded(catalog: ProfileCatalog(shadowing: profiles), directories: folders, problems: problems, skippedFiles: skipped)
     }
 
     /// One profile; a file that cannot be read is a problem at line 1.
