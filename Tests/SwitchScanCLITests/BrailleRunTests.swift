@@ -262,10 +262,10 @@ final class DisplayRig {
     let emulator: BaumDisplayEmulator
     let brltty: BRLTTYProcess
 
-    init(cells: Int, identity: String? = nil, answering: Bool = true, started: Bool = true) throws {
+    init(cells: Int, identity: String? = nil, answering: Bool = true, started: Bool = true, brlttyArguments: [String] = []) throws {
         signal(SIGPIPE, SIG_IGN)  // writes to a switchscan that has exited fail instead
         emulator = try BaumDisplayEmulator(cells: cells, identity: identity, answering: answering)
-        brltty = try BRLTTYProcess(baum: emulator)
+        brltty = try BRLTTYProcess(baum: emulator, extraArguments: brlttyArguments)
         if started { try brltty.start() }
     }
 
