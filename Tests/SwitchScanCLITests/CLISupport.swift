@@ -45,7 +45,7 @@ enum CLI {
 
     /// Runs `switchscan arguments…` in `directory` (the package root by default, so that paths
     /// such as `Scenarios/…` are relative and appear as given in the output).
-    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Result {
         let scratch = try TemporaryFolder()
         let outURL = scratch.url.appendingPathComponent("stdout")
         let errURL = scratch.url.appendingPathComponent("stderr")
@@ -57,9 +57,6 @@ enum CLI {
         process.executableURL = try binary()
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
