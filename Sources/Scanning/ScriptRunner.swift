@@ -6,7 +6,7 @@ import SwitchInput
 /// "Scripted tests") in virtual time.
 ///
 /// Each test runs on a fresh `ScanSession` — the same code the live runtime drives — started at
-/// virtual time 0 with `ScanSettings()` plus the test's `settings`, applied in order with
+/// virtual time 0 with `baseSettings` (by default `ScanSettings()`) plus the test's `settings`, applied in order with
 /// `ScanSettings.set(_:_:)`. Steps only ever call the session's public driving API (`start()`,
 /// `input(_:)`, `advance(to:)`) and read its state; there is no test-only path. It is pure: no
 /// I/O, no clock.
@@ -46,6 +46,9 @@ public struct ScriptRunner: Sendable {
     public let scene: Scene
     /// How many of the last trace events a failure shows.
     public var recentTraceCount: Int = 10
+    /// The settings each test starts from, before its own `settings` (a settings file given to
+    /// `switchscan test --settings`).
+    public var baseSettings = ScanSettings()
 
     public init(scene: Scene) {
         self.scene = scene
@@ -72,7 +75,7 @@ public struct ScriptRunner: Sendable {
 
     /// Runs one test on a fresh session.
     public func run(_ test: ScriptedTest) -> ScriptResult {
-        var execution = Execution(scene: scene, test: test, recentTraceCount: recentTraceCount)
+        var execution = Execution(scene: scene, test: test, recentTraceCount: recentTraceCount, baseSettings: baseSettings)
         let failure = execution.run()
         return ScriptResult(
             testName: test.name, location: test.location, failure: failure, trace: execution.trace,
@@ -179,14 +182,17 @@ private struct Execution {
     /// Each virtual switch's last edge sent, to keep presses out of the debounce window.
     var lastEdge: [SwitchID: Double] = [:]
 
-    init(scene: Scene, test: ScriptedTest, recentTraceCount: Int) {
+    let baseSettings: ScanSettings
+
+    init(scene: Scene, test: ScriptedTest, recentTraceCount: Int, baseSettings: ScanSettings) {
+        self.baseSettings = baseSettings
         self.scene = scene
         self.test = test
         self.recentTraceCount = recentTraceCount
     }
 
     mutating func run() -> ScriptFailure? {
-        var settings = ScanSettings()
+        var settings = baseSettings
         for setting in test.settings {
             do {
                 try settings.set(setting.name, setting.value)

@@ -32,7 +32,24 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only the tests whose name contains this text (ignoring case).", valueName: "text"))
     var filter: String?
 
+    @Option(name: .customLong("settings"), help: ArgumentHelp(
+        "Start every test from this settings file's settings (as switchscan run reads them) instead of the defaults; a test's own settings still win. The configuration folder's settings.yaml is never read by tests.",
+        valueName: "file"))
+    var settingsFile: String?
+
     func run() throws {
+        var baseSettings = ScanSettings()
+        if let settingsFile {
+            guard let text = try ConfigFiles.readSettingsText(settingsFile) else {
+                throw CommandFailure("--settings \(settingsFile): no such file")
+            }
+            switch SettingsFile.settings(yaml: text, file: settingsFile, base: ScanSettings()) {
+            case .success(let (settings, _)): baseSettings = settings
+            case .failure(let error):
+                for problem in error.problems { print(problem) }
+                throw ExitCode(2)
+            }
+        }
         let files = try SceneFiles.expand(paths)
         var suites = [JUnitReport.Suite]()
         var passed = 0, failed = 0, unloadable = 0
@@ -44,7 +61,8 @@ struct TestCommand: ParsableCommand {
                 suites.append(JUnitReport.Suite(
                     name: file, cases: [], loadError: error.problems.map(\.description).joined(separator: "\n")))
             case .success(let scene):
-                let runner = ScriptRunner(scene: scene)
+                var runner = ScriptRunner(scene: scene)
+                runner.baseSettings = baseSettings
                 var cases = [JUnitReport.Case]()
                 for test in scene.tests where matches(test.name) {
                     let clock = ContinuousClock()

@@ -79,6 +79,47 @@ struct SettingsTests {
         #expect(fileText(broken) == "scanning: manual\nloops: many\n")
     }
 
+    // MARK: switchscan test --settings
+
+    static let sceneWithTests = """
+        scene: Two buttons
+        size: [390, 844]
+        start: main
+        screens:
+          main:
+            elements:
+              - {id: ok, label: OK, traits: [button], frame: [20, 100, 350, 44]}
+              - {id: cancel, label: Cancel, traits: [button], frame: [20, 200, 350, 44]}
+        tests:
+          - name: select opens the menu
+            settings: {scanning: manual}
+            steps:
+              - press: select
+              - expect: {menu: [Tap, Exit menu]}
+          - name: select opens the menu with the default tap behaviour
+            settings: {scanning: manual, tapBehavior: default}
+            steps:
+              - press: select
+              - expect: {menu: [Tap, Exit menu]}
+
+        """
+
+    @Test func testStartsFromTheSettingsFileAndATestsOwnSettingsWin() throws {
+        let scene = try folder.write("two.yaml", Self.sceneWithTests)
+        #expect(try CLI.run(["test", scene]).stdoutLines.last == "2 passed, 0 failed")
+        let alwaysTap = try folder.write("always-tap.yaml", "tapBehavior: alwaysTap\n")
+        let result = try CLI.run(["test", scene, "--settings", alwaysTap])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("FAIL \(scene): select opens the menu\n"), "\(result)")
+        #expect(result.stdout.contains("PASS \(scene): select opens the menu with the default tap behaviour"), "\(result)")
+        #expect(result.stdoutLines.last == "1 passed, 1 failed")
+
+        let bad = try folder.write("bad.yaml", "tapBehavior: sometimes\n")
+        let refused = try CLI.run(["test", scene, "--settings", bad])
+        #expect(refused.status == 2)
+        #expect(refused.stdout.contains("bad.yaml:1:14: error: setting 'tapBehavior' expects one of default, autoTap, alwaysTap; found sometimes"), "\(refused)")
+    }
+
     // MARK: switchscan run
 
     /// `switchscan run` on the groups scene with Enter (next) then Space (select) typed: with
