@@ -84,12 +84,19 @@ struct SettingsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set one setting in the file (created if needed); checked, then written atomically.")
         @Argument(help: "The setting's name.") var name: String
-        @Argument(help: "Its value: seconds, a count, true/false, off, or a choice's name.") var value: String
+        // Collected as unrecognised words so that a negative number is a value, not an option
+        // (and is refused for what it is).
+        @Argument(parsing: .allUnrecognized, help: "Its value: seconds, a count, true/false, off, or a choice's name.")
+        var value: [String] = []
         @OptionGroup var options: FileOption
+
+        func validate() throws {
+            guard value.count == 1 else { throw ValidationError("give one value after the setting's name") }
+        }
 
         func run() throws {
             try SettingsCommand.checkName(name)
-            try SettingsCommand.write(options, name: name, value: SettingsDocument.value(fromText: value))
+            try SettingsCommand.write(options, name: name, value: SettingsDocument.value(fromText: value[0]))
         }
     }
 
