@@ -309,6 +309,9 @@ final class ScanRun {
         process.executableURL = try CLI.binary()
         process.arguments = ["run"] + arguments + ["--no-view", "--trace", tracePath]
         process.currentDirectoryURL = CLI.packageRoot
+        // A configuration folder of its own: the user's settings.yaml must not change the run.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path]) { $1 }
         // Close-on-exec: a BRLTTY started later must not hold the pipe open (the run ends when
         // this end closes).
         for descriptor in [input.fileHandleForWriting.fileDescriptor, input.fileHandleForReading.fileDescriptor] {

@@ -23,6 +23,8 @@ struct RunCommandTests {
         process.executableURL = try CLI.binary()
         process.arguments = ["run", "Scenarios/switch-control-groups.yaml", "--set", "scanning=manual", "--no-view", "--trace", trace]
         process.currentDirectoryURL = CLI.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path]) { $1 }  // not the user's settings
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
@@ -60,6 +62,8 @@ struct RunCommandTests {
         process.arguments = ["run", "Scenarios/switch-control-groups.yaml", "--set", "autoScanningTime=0.25",
                              "--no-view", "--trace", trace, "--duration", "1.1"]
         process.currentDirectoryURL = CLI.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path]) { $1 }  // not the user's settings
         let input = Pipe()  // kept open: the run ends by its duration
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
@@ -168,7 +172,7 @@ struct RunInTerminalTests {
         try? FileManager.default.removeItem(atPath: statusPath)
         let binary = try CLI.binary().path
         _ = try tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "30", "-c", CLI.packageRoot.path,
-                      "\(binary) \(arguments); echo $? > \(statusPath)"])
+                      "XDG_CONFIG_HOME=\(folder.url.appendingPathComponent("config").path) \(binary) \(arguments); echo $? > \(statusPath)"])
         _ = try tmux(["set-option", "-t", session, "remain-on-exit", "on"])
     }
 
