@@ -9,8 +9,8 @@ struct DevicesCommand: ParsableCommand {
         abstract: "List input devices (/dev/input/event*) with their identity and the switch profile that matches each.",
         discussion: """
             Profiles are read from $XDG_CONFIG_HOME/switchscan/switches (or ~/.config/switchscan/switches), \
-            then from the repository's Devices/switches; a profile matching vendor and product wins over one \
-            matching the name, which wins over a generic one. Devices that cannot be opened are listed with \
+            then from the repository's Devices/switches (a user file replaces the shipped file of the same name); \
+            a profile matching vendor and product wins over one matching the name, which wins over a generic one. Devices that cannot be opened are listed with \
             the reason and what to do. A profile with errors is reported (file:line:column) on standard \
             error and skipped.
             """)
