@@ -43,6 +43,15 @@ public struct ProfileCatalog: Sendable {
         self.profiles = profiles
     }
 
+    /// The profiles of folders searched in order (the user's first), each id (file name without
+    /// extension) once: a user's `foot-switch.yaml` replaces a shipped `foot-switch.yaml` rather
+    /// than competing with it. Files that could not be loaded are not in `profiles`, so a broken
+    /// user file leaves the shipped one in use (its problems are reported by the loader).
+    public init(shadowing profiles: [SwitchProfile]) {
+        var seen = Set<String>()
+        self.profiles = profiles.filter { seen.insert($0.id).inserted }
+    }
+
     /// How `profile` fits `device`, if it does.
     public static func match(_ profile: SwitchProfile, _ device: DeviceIdentity) -> ProfileMatch? {
         switch profile.matching {

@@ -27,6 +27,11 @@ public final class LiveRun {
         public var sources: [any RuntimeSource]
         /// Outputs of the braille line besides the terminal view (a BrlAPI display).
         public var brailleSinks: [any BrailleSink]
+        /// The settings file, watched: an edit applies at once; a bad one is said and ignored.
+        public var settingsWatcher: SettingsWatcher?
+        /// Said on the status line and in the trace as the run starts (a settings file with
+        /// errors, read with the defaults instead).
+        public var startupStatus: [String] = []
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
@@ -95,8 +100,12 @@ public final class LiveRun {
         defer {
             terminal?.restore()
             for source in options.sources { source.close() }
+            options.settingsWatcher?.close()
         }
         record(session.start())
+        for text in options.startupStatus + [options.settingsWatcher?.startupStatus].compactMap({ $0 }) {
+            say(text)
+        }
         output()
         var ended = Set<String>()
         while true {
@@ -108,6 +117,7 @@ public final class LiveRun {
             var descriptors = [signals.descriptor]
             if options.terminalInput { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)
+            if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
             let ready = try Poll.readable(descriptors, timeout: timeout)
 
             if ready.contains(signals.descriptor) {
@@ -126,6 +136,19 @@ public final class LiveRun {
                     record(session.input(SwitchEdge(switchID: id, kind: .down, time: time)))
                 }
             }
+            if let watcher = options.settingsWatcher, let watch = watcher.descriptor, ready.contains(watch) {
+                for change in watcher.readable() {
+                    switch change {
+                    case .applied(let settings, let text):
+                        let time = now
+                        record(session.advance(to: time))
+                        record(session.updateSettings(settings))
+                        say(text)
+                    case .rejected(let text):
+                        say(text)
+                    }
+                }
+            }
             let moment = MonotonicClock.now()
             for source in options.sources {
                 var inputs = [RuntimeInput]()
@@ -141,8 +164,7 @@ public final class LiveRun {
                     case .endOfInput(let name):
                         ended.insert(name)
                     case .status(let text):
-                        status = text
-                        record([TraceEvent(time: now, kind: .status(text: text))])
+                        say(text)
                     }
                 }
             }
@@ -169,6 +191,12 @@ public final class LiveRun {
 
     private func record(_ events: [TraceEvent]) {
         trace?.write(events)
+    }
+
+    /// A line for the user: the terminal view's status line, and the trace.
+    private func say(_ text: String) {
+        status = text
+        record([TraceEvent(time: now, kind: .status(text: text))])
     }
 
     /// Redraws the terminal when what it shows changed.

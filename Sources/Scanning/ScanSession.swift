@@ -54,7 +54,7 @@ public struct ScanSession: Sendable {
     }
 
     private var timers: [TimerKey: Double] = [:]
-    private let formatter: BrailleFormatter
+    private var formatter: BrailleFormatter
 
     /// One virtual switch per action, named after it: what scripted tests press.
     public static let actionSwitches: [SwitchID: SwitchBinding] = Dictionary(
@@ -321,5 +321,37 @@ public struct ScanSession: Sendable {
         case .entry(let node), .groupExit(let node): return node.element.language ?? node.items.first?.language ?? scene.language
         default: return scene.language
         }
+    }
+}
+
+extension ScanSession {
+    /// New settings from now on (a settings file edited during a run). The scanner keeps its
+    /// place: the current position's timer starts again with the new times; with other
+    /// grouping or tap behaviour, the structure is rebuilt around the same element. When the
+    /// input settings change (debounce, hold duration, ignore repeat, long press), switches held
+    /// at that moment are released first, then the new filter applies to the next press.
+    public mutating func updateSettings(_ new: ScanSettings) -> [TraceEvent] {
+        guard new != settings else { return [] }
+        let old = settings
+        var trace = [TraceEvent]()
+        if (old.debounceTime, old.holdDuration, old.ignoreRepeat, old.longPress)
+            != (new.debounceTime, new.holdDuration, new.ignoreRepeat, new.longPress) {
+            trace += applyInput(stabilizer.releaseAll(at: time))
+            var configuration = stabilizer.configuration
+            configuration.debounceTime = new.debounceTime
+            configuration.holdDuration = new.holdDuration
+            configuration.ignoreRepeat = new.ignoreRepeat
+            configuration.longPress = new.longPress
+            stabilizer = Stabilizer(configuration: configuration, bindings: stabilizer.bindings)
+            for key in timers.keys { if case .input = key { timers[key] = nil } }
+        }
+        settings = new
+        formatter = BrailleFormatter(showHints: new.brailleHints)
+        trace += apply(engine.updateSettings(new, at: time))
+        if old.groupItems != new.groupItems || old.tapBehavior != new.tapBehavior {
+            trace += apply(engine.handle(.structureChanged(currentStructure(), .refreshed, time: time)))
+        }
+        trace += updateBraille()
+        return trace
     }
 }

@@ -665,3 +665,22 @@ func formatSeconds(_ seconds: Double) -> String {
     let milliseconds = (seconds * 1000).rounded()
     return "\(formatPoints(milliseconds / 1000)) s"
 }
+
+extension ScanningEngine {
+    /// New settings from `time` on (a settings file edited during a run): the current
+    /// position's timer starts again with them (auto scanning's step, the dwell), or stops
+    /// (manual scanning); other pending timers keep their times.
+    public mutating func updateSettings(_ new: ScanSettings, at time: Double) -> [ScanAction] {
+        settings = new
+        switch phase {
+        case .scanning:
+            highlightTime = time
+            return [.cancel(.advance), .cancel(.dwell)] + restartTimer(at: time)
+        case .menu:
+            highlightTime = time
+            return [.cancel(.advance), .cancel(.dwell)] + menuTimer(at: time)
+        default:
+            return []
+        }
+    }
+}

@@ -7,7 +7,7 @@ import SwitchInput
 /// "Scripted tests") in virtual time.
 ///
 /// Each test runs on a fresh `ScanSession` — the same code the live runtime drives — started at
-/// virtual time 0 with `ScanSettings()` plus the test's `settings`, applied in order with
+/// virtual time 0 with `baseSettings` (by default `ScanSettings()`) plus the test's `settings`, applied in order with
 /// `ScanSettings.set(_:_:)`. Steps only ever call the session's public driving API (`start()`,
 /// `input(_:)`, `advance(to:)`) and read its state; there is no test-only path. It is pure: no
 /// I/O, no clock.
@@ -57,6 +57,9 @@ public struct ScriptRunner: Sendable {
     /// The profiles tests name with `profile:`, by the name as written, as the host found them
     /// (a file read and parsed, or a profile of its catalog), or why not.
     public var testProfiles: [String: Result<SwitchProfile, ProfileLookupError>]
+    /// The settings each test starts from, before its own `settings` (a settings file given to
+    /// `switchscan test --settings`).
+    public var baseSettings = ScanSettings()
 
     public init(
         scene: Scene, profile: SwitchProfile = .builtInGenericKeyboard,
@@ -94,7 +97,7 @@ public struct ScriptRunner: Sendable {
 
     /// Runs one test on a fresh session.
     public func run(_ test: ScriptedTest) -> ScriptResult {
-        var execution = Execution(scene: scene, test: test, recentTraceCount: recentTraceCount)
+        var execution = Execution(scene: scene, test: test, recentTraceCount: recentTraceCount, baseSettings: baseSettings)
         if let reference = test.profile {
             execution.profile = testProfiles[reference.name]
                 ?? .failure(ProfileLookupError("it was not looked up (the host gave no profile by that name)"))
@@ -222,14 +225,17 @@ private struct Execution {
     /// The profile's translator and switch ids (set once the session starts).
     var keys: ProfileEdges?
 
-    init(scene: Scene, test: ScriptedTest, recentTraceCount: Int) {
+    let baseSettings: ScanSettings
+
+    init(scene: Scene, test: ScriptedTest, recentTraceCount: Int, baseSettings: ScanSettings) {
+        self.baseSettings = baseSettings
         self.scene = scene
         self.test = test
         self.recentTraceCount = recentTraceCount
     }
 
     mutating func run() -> ScriptFailure? {
-        var settings = ScanSettings()
+        var settings = baseSettings
         for setting in test.settings {
             do {
                 try settings.set(setting.name, setting.value)

@@ -151,7 +151,9 @@ final class SceneReader {
 
     /// The document's nodes: strict JSON through the fast JSON reader, anything else through
     /// Yams. Problems are reported; nil when there is no document to read.
-    func readDocument(_ text: String) -> DocumentNode? {
+    /// The file's root node; with `emptyAllowed`, a file with no document (empty, or comments
+    /// only) is an empty mapping.
+    func readDocument(_ text: String, emptyAllowed: Bool = false) -> DocumentNode? {
         let start = SourceLocation(file: file, line: 1, column: 1)
         var budget = limits.maxNodes
         do {
@@ -166,6 +168,7 @@ final class SceneReader {
             // The basic resolver (no tag rules): this reader types scalars itself, and Yams's
             // default rules run regular expressions on every key, which made loading ~20× slower.
             guard let node = try Yams.compose(yaml: text, .basic) else {
+                if emptyAllowed { return .mapping([], TextPosition(line: 1, column: 1)) }
                 report(start, "the file is empty; expected a scene (a mapping with scene, size, start and screens)")
                 return nil
             }
@@ -596,19 +599,7 @@ final class SceneReader {
             }
         }
         let name = required(keys, "name", in: node, "the test's name").flatMap { string($0, "name") }
-        var settings = [(name: String, value: StateValue, location: SourceLocation)]()
-        if let settingsNode = keys["settings"], let settingPairs = mapping(settingsNode, "settings") {
-            for (settingName, keyNode, valueNode) in settingPairs {
-                guard let shape = SettingNames.shape(of: settingName) else {
-                    let names = SettingNames.shapes.map(\.name)
-                    report(keyNode, "unknown setting '\(settingName)'\(suggestion(settingName, among: names)); expected one of: \(names.joined(separator: ", "))")
-                    continue
-                }
-                if let value = settingValue(valueNode, shape: shape, name: settingName) {
-                    settings.append((settingName, value, location(valueNode)))
-                }
-            }
-        }
+        let settings = keys["settings"].map { readSettings($0).map { ($0.name, $0.value, $0.location) } } ?? []
         var steps = [TestStep]()
         if let stepsNode = required(keys, "steps", in: node, "the test's steps"), let items = sequence(stepsNode, "steps") {
             for item in items { if let step = readStep(item) { steps.append(step) } }

@@ -9,8 +9,8 @@ struct DevicesCommand: ParsableCommand {
         abstract: "List input devices (/dev/input/event*) with their identity and the switch profile that matches each.",
         discussion: """
             Profiles are read from $XDG_CONFIG_HOME/switchscan/switches (or ~/.config/switchscan/switches), \
-            then from the repository's Devices/switches; a profile matching vendor and product wins over one \
-            matching the name, which wins over a generic one. Devices that cannot be opened are listed with \
+            then from the repository's Devices/switches (a user file replaces the shipped file of the same name); \
+            a profile matching vendor and product wins over one matching the name, which wins over a generic one. Devices that cannot be opened are listed with \
             the reason and what to do. A profile with errors is reported (file:line:column) on standard \
             error and skipped.
             """)
@@ -209,12 +209,7 @@ enum SwitchProfileFiles {
     /// The user's profiles: `$XDG_CONFIG_HOME/switchscan/switches`, or
     /// `~/.config/switchscan/switches`.
     static var userDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return (config as NSString).appendingPathComponent("switchscan/switches")
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return (home as NSString).appendingPathComponent(".config/switchscan/switches")
+        (ConfigFiles.directory as NSString).appendingPathComponent("switches")
     }
 
     /// The repository's `Devices/switches`: under the current folder, or above the executable
@@ -272,7 +267,7 @@ enum SwitchProfileFiles {
                 }
             }
         }
-        return Loaded(catalog: ProfileCatalog(profiles), directories: folders, problems: problems, skippedFiles: skipped)
+        return Loaded(catalog: ProfileCatalog(shadowing: profiles), directories: folders, problems: problems, skippedFiles: skipped)
     }
 
     /// One profile; a file that cannot be read is a problem at line 1.

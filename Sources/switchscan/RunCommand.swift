@@ -1,3 +1,4 @@
+import AccessibilityModel
 import ArgumentParser
 import BrailleFormatting
 import Louis
@@ -23,6 +24,11 @@ struct RunCommand: ParsableCommand {
         "Set a scanning setting by its name (repeatable), e.g. --set autoScanningTime=1.5 --set tapBehavior=alwaysTap.",
         valueName: "name=value"))
     var settingOverrides: [String] = []
+
+    @Option(name: .customLong("settings"), help: ArgumentHelp(
+        "A settings file (YAML: setting names and values, as for --set) instead of the configuration folder's settings.yaml ($XDG_CONFIG_HOME/switchscan/settings.yaml, read when present); none: no file. It is watched while the run goes on: an edit applies at once, an edit with errors is said (file:line:column) and the settings in effect stay. --set wins over the file.",
+        valueName: "file"))
+    var settingsFile: String?
 
     @Option(help: ArgumentHelp("Write the trace as JSON lines, one per event.", valueName: "file"))
     var trace: String?
@@ -64,7 +70,8 @@ struct RunCommand: ParsableCommand {
             for problem in error.problems { printError(problem.description) }
             throw ExitCode(1)
         }
-        let settings = try SettingOverrides.settings(from: settingOverrides)
+        let settingsSetup = try RunSettings.load(file: settingsFile, overrides: settingOverrides, command: "switchscan run")
+        let settings = settingsSetup.settings
         let brailleSpec: BrailleOutputs.Spec
         do {
             brailleSpec = try BrailleOutputs.Spec(parsing: braille)
@@ -87,10 +94,12 @@ struct RunCommand: ParsableCommand {
             cursor: settings.brailleCursor)
         let brailleCells: ((String, String?) -> String?)? =
             brailleOutputs.terminalCells ? { BrailleCells.translate($0, language: $1) } : nil
-        let options = LiveRun.Options(
+        var options = LiveRun.Options(
             scene: scene, settings: settings, terminalInput: inputs.terminal, terminalView: !noView,
             tracePath: trace, duration: duration, brailleCells: brailleCells,
             sources: inputs.sources + brailleOutputs.sources, brailleSinks: brailleOutputs.sinks)
+        options.settingsWatcher = settingsSetup.watch()
+        options.startupStatus = settingsSetup.startupStatus
         let ending: LiveRun.Ending
         do {
             ending = try LiveRun(options).run()
@@ -114,5 +123,51 @@ enum BrailleCells {
     static func translate(_ text: String, language: String?) -> String? {
         guard !text.isEmpty else { return "" }
         return try? Louis.translate(text, table: tables.table(for: language)).cells
+    }
+}
+
+/// The settings of a run: the defaults (scenes set none for a run; their tests set their own),
+/// then the settings file, then `--set`.
+struct RunSettings {
+    var settings: ScanSettings
+    /// The file in effect, nil with `--settings none`.
+    var path: String?
+    /// Its text when the run started (nil: no file).
+    var text: String?
+    var overrides: [(name: String, value: StateValue)]
+    /// A default settings file with errors: said as the run starts (it runs with the defaults).
+    var startupStatus: [String] = []
+
+    /// `file`: `--settings` (nil: the configuration folder's settings.yaml when present; none:
+    /// no file). A file given with --settings must exist and be right; the default one, when
+    /// wrong, is reported and the run goes on with the defaults (a switch user is not left
+    /// without a scanner by a typo), watching for it to be corrected.
+    static func load(file: String?, overrides overrideTexts: [String], command: String) throws -> RunSettings {
+        let overrides = try SettingOverrides.parse(overrideTexts)
+        let base = ScanSettings()
+        var setup = RunSettings(settings: base, path: nil, text: nil, overrides: overrides)
+        for (name, value) in overrides { try? setup.settings.set(name, value) }
+        if file == "none" { return setup }
+        let path = file ?? ConfigFiles.settingsPath
+        setup.path = path
+        let text = try ConfigFiles.readSettingsText(path)
+        if file != nil, text == nil { throw CommandFailure("--settings \(path): no such file") }
+        setup.text = text
+        switch SettingsWatcher.settings(text: text, file: path, base: base, overrides: overrides) {
+        case .success(let (settings, _)):
+            setup.settings = settings
+        case .failure(let error):
+            for problem in error.problems { printError(problem.description) }
+            if file != nil { throw ExitCode(1) }
+            let said = "settings: \(error.problems.first.map(\.description) ?? path); running with the defaults until the file is corrected"
+            printError("\(command): \(said)")
+            setup.startupStatus.append(said)
+        }
+        return setup
+    }
+
+    /// The watcher of the file (also of a file that does not exist yet).
+    func watch() -> SettingsWatcher? {
+        path.map { SettingsWatcher(path: $0, initialText: text, base: ScanSettings(), overrides: overrides) }
     }
 }

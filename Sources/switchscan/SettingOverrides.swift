@@ -4,24 +4,28 @@ import Scenes
 
 /// `--set NAME=VALUE` options: scanning settings by their `scanning.md` names.
 enum SettingOverrides {
-    /// Settings from `name=value` texts, applied in order through `ScanSettings.set`.
-    static func settings(from overrides: [String], base: ScanSettings = ScanSettings()) throws -> ScanSettings {
-        var settings = base
+    /// The `name=value` texts as names and values, each checked against `ScanSettings.set`.
+    static func parse(_ overrides: [String]) throws -> [(name: String, value: StateValue)] {
+        var parsed = [(name: String, value: StateValue)]()
+        var check = ScanSettings()
         for text in overrides {
             guard let equals = text.firstIndex(of: "=") else { throw CommandFailure("--set \(text): expected name=value") }
-            let name = String(text[..<equals]), raw = String(text[text.index(after: equals)...])
-            let value: StateValue
-            switch raw {
-            case "true": value = .bool(true)
-            case "false", "off": value = .bool(false)
-            default: value = Double(raw).map(StateValue.number) ?? .string(raw)
-            }
+            let name = String(text[..<equals])
+            let value = SettingsDocument.value(fromText: String(text[text.index(after: equals)...]))
             do {
-                try settings.set(name, value)
+                try check.set(name, value)
             } catch {
                 throw CommandFailure("--set \(text): \(error.message)\(error.message == "unknown setting" ? " (settings: \(SettingNames.shapes.map(\.name).joined(separator: ", ")))" : "")")
             }
+            parsed.append((name, value))
         }
+        return parsed
+    }
+
+    /// Settings from `name=value` texts, applied in order through `ScanSettings.set`.
+    static func settings(from overrides: [String], base: ScanSettings = ScanSettings()) throws -> ScanSettings {
+        var settings = base
+        for (name, value) in try parse(overrides) { try? settings.set(name, value) }
         return settings
     }
 }

@@ -43,7 +43,24 @@ struct TestCommand: ParsableCommand {
         valueName: "file"))
     var profile: String?
 
+    @Option(name: .customLong("settings"), help: ArgumentHelp(
+        "Start every test from this settings file's settings (as switchscan run reads them) instead of the defaults; a test's own settings still win. The configuration folder's settings.yaml is never read by tests.",
+        valueName: "file"))
+    var settingsFile: String?
+
     func run() throws {
+        var baseSettings = ScanSettings()
+        if let settingsFile {
+            guard let text = try ConfigFiles.readSettingsText(settingsFile) else {
+                throw CommandFailure("--settings \(settingsFile): no such file")
+            }
+            switch SettingsFile.settings(yaml: text, file: settingsFile, base: ScanSettings()) {
+            case .success(let (settings, _)): baseSettings = settings
+            case .failure(let error):
+                for problem in error.problems { print(problem) }
+                throw ExitCode(2)
+            }
+        }
         let files = try SceneFiles.expand(paths)
         var profiles = TestProfiles()
         let defaultProfile: SwitchProfile
@@ -67,6 +84,7 @@ struct TestCommand: ParsableCommand {
                 for name in runner.profileNames {
                     runner.testProfiles[name] = profiles.resolve(name, sceneFile: file)
                 }
+                runner.baseSettings = baseSettings
                 var cases = [JUnitReport.Case]()
                 for test in scene.tests where matches(test.name) {
                     let clock = ContinuousClock()

@@ -252,18 +252,3 @@ struct BrailleProfileKeyTableTests {
         #expect(profile.routingKeys == false)
     }
 }
-
-@Suite("The user's configuration directory")
-struct ConfigDirectoryTests {
-    @Test("XDG_CONFIG_HOME when absolute, else HOME/.config; then switchscan")
-    func configDirectories() {
-        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "/x/conf", "HOME": "/home/u"]) == "/x/conf/switchscan")
-        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "/x/conf/", "HOME": "/home/u"]) == "/x/conf/switchscan")
-        #expect(configDirectory(environment: ["HOME": "/home/u"]) == "/home/u/.config/switchscan")
-        // A relative or empty XDG_CONFIG_HOME is ignored, as the XDG specification says.
-        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "conf", "HOME": "/home/u"]) == "/home/u/.config/switchscan")
-        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "", "HOME": "/home/u/"]) == "/home/u/.config/switchscan")
-        #expect(configDirectory(environment: ["XDG_CONFIG_HOME": "/"]) == "/switchscan")
-        #expect(configDirectory(environment: [:]) == ".config/switchscan")
-    }
-}

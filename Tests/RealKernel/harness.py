@@ -864,6 +864,10 @@ SWITCHSCAN_STEPS = [
     # The end: a USB mouse plugged in tells the guest to stop switchscan (SIGTERM).
     ("qmp", "device_add", {"driver": "usb-mouse", "id": "stop", "bus": "xhci.0"}),
     ("wait", r"^@@RK SWITCHSCAN-END\b", 30),
+    # switchscan gone: a new reader gets the keys (the grab went with it).
+    ("wait", r"^@@RK PHASE released ", 30),
+    ("tap", ["spc", "ret"]),
+    ("wait", r"^@@RK DONE\b", 30),
     ("wait", r"^@@RK EXIT\b", 30),
 ]
 

@@ -133,6 +133,14 @@ struct SwitchscanRealKernelTests {
         #expect(run.report.markers.first { $0.kind == "EXIT" }?.fields["status"] == "0")
     }
 
+    @Test("SIGTERM releases the keyboard: once switchscan has exited, a new reader gets its keys")
+    func sigtermReleasesTheDevice() async throws {
+        let run = try await SwitchscanRun.shared.result()
+        #expect(run.report.markers.first { $0.kind == "SWITCHSCAN-END" }?.fields["status"] == "143")
+        #expect(run.report.keys(reader: "C", phase: "released") == RealKernelTests.spaceEnter,
+                "C, opened after switchscan exited: \(run.report.events.filter { $0.reader == "C" })")
+    }
+
     @Test("The switchscan run stays within its time budget")
     func timing() async throws {
         let run = try await SwitchscanRun.shared.result()

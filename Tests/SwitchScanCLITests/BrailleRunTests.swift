@@ -440,10 +440,10 @@ final class DisplayRig {
     let emulator: BaumDisplayEmulator
     let brltty: BRLTTYProcess
 
-    init(cells: Int, identity: String? = nil, answering: Bool = true, started: Bool = true) throws {
+    init(cells: Int, identity: String? = nil, answering: Bool = true, started: Bool = true, brlttyArguments: [String] = []) throws {
         signal(SIGPIPE, SIG_IGN)  // writes to a switchscan that has exited fail instead
         emulator = try BaumDisplayEmulator(cells: cells, identity: identity, answering: answering)
-        brltty = try BRLTTYProcess(baum: emulator)
+        brltty = try BRLTTYProcess(baum: emulator, extraArguments: brlttyArguments)
         if started { try brltty.start() }
     }
 
@@ -487,9 +487,9 @@ final class ScanRun {
         process.executableURL = try CLI.binary()
         process.arguments = ["run"] + arguments + ["--no-view", "--trace", tracePath]
         process.currentDirectoryURL = CLI.packageRoot
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        // A configuration folder of its own: the user's settings.yaml must not change the run.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path]) { $1 }.merging(environment) { $1 }
         // Close-on-exec: a BRLTTY started later must not hold the pipe open (the run ends when
         // this end closes).
         for descriptor in [input.fileHandleForWriting.fileDescriptor, input.fileHandleForReading.fileDescriptor] {

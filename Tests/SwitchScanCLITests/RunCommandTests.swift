@@ -23,6 +23,8 @@ struct RunCommandTests {
         process.executableURL = try CLI.binary()
         process.arguments = ["run", "Scenarios/switch-control-groups.yaml", "--set", "scanning=manual", "--no-view", "--trace", trace]
         process.currentDirectoryURL = CLI.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path]) { $1 }  // not the user's settings
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
@@ -60,6 +62,8 @@ struct RunCommandTests {
         process.arguments = ["run", "Scenarios/switch-control-groups.yaml", "--set", "autoScanningTime=0.25",
                              "--no-view", "--trace", trace, "--duration", "1.1"]
         process.currentDirectoryURL = CLI.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path]) { $1 }  // not the user's settings
         let input = Pipe()  // kept open: the run ends by its duration
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
@@ -164,11 +168,11 @@ struct RunInTerminalTests {
         return try #require(children.split(separator: " ").first.flatMap { pid_t($0) }, "no child of the pane's shell \(shell)")
     }
 
-    func start(_ arguments: String) throws {
+    func start(_ arguments: String, columns: Int = 100) throws {
         try? FileManager.default.removeItem(atPath: statusPath)
         let binary = try CLI.binary().path
-        _ = try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", "-c", CLI.packageRoot.path,
-                      "\(binary) \(arguments); echo $? > \(statusPath)"])
+        _ = try tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "30", "-c", CLI.packageRoot.path,
+                      "XDG_CONFIG_HOME=\(folder.url.appendingPathComponent("config").path) \(binary) \(arguments); echo $? > \(statusPath)"])
         _ = try tmux(["set-option", "-t", session, "remain-on-exit", "on"])
     }
 
@@ -194,6 +198,26 @@ struct RunInTerminalTests {
         // The alternate screen was left: the drawing is gone from the pane.
         #expect(try tmux(["display", "-p", "-t", session, "#{alternate_on}"]).hasPrefix("0"))
         #expect(!(try tmux(["capture-pane", "-t", session, "-p"])).contains("text: Tap menu"))
+    }
+
+    @Test func aBadSettingsEditIsOnTheStatusLineWithItsPositionAndAGoodOneApplies() throws {
+        let path = try folder.write("settings.yaml", "scanning: manual\n")
+        try start("run Scenarios/switch-control-groups.yaml --settings \(path)", columns: 220)
+        defer { _ = try? tmux(["kill-session", "-t", session]) }
+        _ = try screen { $0.contains("text: Test 1, Test 2 grp") }
+        try Data("scanning: manual\nloops: 0\n".utf8).write(to: URL(fileURLWithPath: path))
+        let message = "settings: \(path):2:8: error: setting 'loops' expects a whole number of at least 1; found 0; the previous settings stay"
+        var text = try screen { $0.contains(message) }
+        #expect(text.contains(message), "\(text)")
+        // Still manual scanning: Enter moves, nothing moves by itself.
+        _ = try tmux(["send-keys", "-t", session, "Enter"])
+        text = try screen { $0.contains("text: Btn 1 btn") }
+        #expect(text.contains("text: Btn 1 btn"))
+        try Data("scanning: manual\nbrailleHints: true\n".utf8).write(to: URL(fileURLWithPath: path))
+        text = try screen { $0.contains("settings: \(path) applied: scanning manual, brailleHints true") }
+        #expect(text.contains("settings: \(path) applied: scanning manual, brailleHints true"), "\(text)")
+        _ = try tmux(["send-keys", "-t", session, "q"])
+        #expect(exitStatus() == "0")
     }
 
     @Test func sigtermAndSigintExitCleanlyWithTheTerminalRestored() throws {

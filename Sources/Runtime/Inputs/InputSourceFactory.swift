@@ -186,7 +186,8 @@ enum ProfileFiles {
     }
 
     /// Every `.yaml`/`.yml` profile of the folders, in folder order then name order; missing
-    /// folders are skipped, files with errors reported (`file:line:column: error: …`).
+    /// folders are skipped, files with errors reported (`file:line:column: error: …`); a file
+    /// hides a later folder's file of the same name (`ProfileCatalog(shadowing:)`).
     static func loadCatalog(directories: [String]) -> Loaded {
         var profiles = [SwitchProfile]()
         var problems = [String]()
@@ -202,7 +203,7 @@ enum ProfileFiles {
                 }
             }
         }
-        return Loaded(catalog: ProfileCatalog(profiles), problems: problems)
+        return Loaded(catalog: ProfileCatalog(shadowing: profiles), problems: problems)
     }
 
     static func load(_ path: String) -> Result<SwitchProfile, ProfileLoadError> {

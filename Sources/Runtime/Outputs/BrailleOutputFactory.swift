@@ -103,15 +103,16 @@ extension BrailleOutputs {
     public static func profileDirectories(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [String] {
-        (repositoryProfilesDirectory.map { [$0] } ?? []) + [userProfilesDirectory(environment: environment)]
+        [repositoryProfilesDirectory, userProfilesDirectory(environment: environment)].compactMap { $0 }
     }
 
     /// The user's display profiles: `braille` in `configDirectory(environment:)`, with `HOME`
-    /// taken from the password database when the environment has none.
-    public static func userProfilesDirectory(environment: [String: String]) -> String {
+    /// taken from the password database when the environment has none; nil when there is no
+    /// configuration folder at all.
+    public static func userProfilesDirectory(environment: [String: String]) -> String? {
         var environment = environment
-        if environment["HOME"].map({ $0.isEmpty }) ?? true { environment["HOME"] = NSHomeDirectory() }
-        return (configDirectory(environment: environment) as NSString).appendingPathComponent("braille")
+        if environment["HOME"].map({ !$0.hasPrefix("/") }) ?? true { environment["HOME"] = NSHomeDirectory() }
+        return configDirectory(environment: environment).map { ($0 as NSString).appendingPathComponent("braille") }
     }
 
     /// The repository's `Devices/braille`: under the current folder, or above the executable

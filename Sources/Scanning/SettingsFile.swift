@@ -1,0 +1,155 @@
+import AccessibilityModel
+import Scenes
+
+/// Settings files as the live run and `switchscan settings` use them: the settings a file gives
+/// on top of a base, and the text of a file with one setting changed. Pure: callers read and
+/// write the files.
+public enum SettingsFile {
+    /// `base` with the file's settings applied in order, or every problem (file:line:column).
+    public static func settings(yaml text: String, file: String, base: ScanSettings) -> Result<(ScanSettings, SettingsDocument), SceneLoadError> {
+        let document: SettingsDocument
+        do {
+            document = try SettingsDocument.parse(yaml: text, file: file)
+        } catch {
+            return .failure(error)
+        }
+        var settings = base
+        var problems = [SceneProblem]()
+        for entry in document.entries {
+            do {
+                try settings.set(entry.name, entry.value)
+            } catch {
+                problems.append(SceneProblem(location: entry.location, message: error.description))
+            }
+        }
+        if !problems.isEmpty { return .failure(SceneLoadError(problems: problems)) }
+        return .success((settings, document))
+    }
+
+    /// `name: value` pairs of a document, for status lines ("autoScanningTime 1.5, loops 2").
+    public static func summary(_ document: SettingsDocument) -> String {
+        guard !document.entries.isEmpty else { return "no settings (the defaults)" }
+        return document.entries.map { entry in
+            "\(entry.name) \(SettingsDocument.yamlText(entry.value, shape: SettingNames.shape(of: entry.name) ?? .seconds))"
+        }.joined(separator: ", ")
+    }
+
+    /// Why a setting cannot be written.
+    public struct EditError: Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// The text of `current` (a valid settings file, or nil for none) with `name` set to
+    /// `value`, or removed when `value` is nil. The value is checked first (its shape, then
+    /// `ScanSettings.set`); the line of the setting is replaced, or a line added, keeping the
+    /// rest of the file (comments included); when the file is not one setting per line, it is
+    /// written anew, one setting per line. The result always reads back with the change made.
+    public static func editing(_ current: String?, file: String, name: String, value: StateValue?) throws(EditError) -> String {
+        guard let shape = SettingNames.shape(of: name) else {
+            let names = SettingNames.shapes.map(\.name)
+            throw EditError(message: "unknown setting '\(name)'; settings: \(names.joined(separator: ", "))")
+        }
+        var line: String?
+        if let value {
+            line = "\(name): \(SettingsDocument.yamlText(value, shape: shape))"
+            // The value alone, read as a file would read it: the same messages.
+            let single = line! + "\n"
+            switch settings(yaml: single, file: file, base: ScanSettings()) {
+            case .success(let (_, document)) where document.entries.count == 1 && document.entries[0].value == value: break
+            case .success:
+                throw EditError(message: "\(name): \(value) is not a value a settings file can hold as written")
+            case .failure(let error):
+                throw EditError(message: "\(name) \(SettingsDocument.yamlText(value, shape: shape)): \(error.problems.map(\.message).joined(separator: "; "))")
+            }
+        }
+        let text = current ?? ""
+        let document: SettingsDocument
+        do {
+            document = try SettingsDocument.parse(yaml: text, file: file)
+        } catch {
+            throw EditError(message: "\(file) has errors; correct them first (or remove the file):\n\(error)")
+        }
+        // What the file must hold afterwards, in order.
+        var expected = document.entries.map { ($0.name, $0.value) }.filter { $0.0 != name }
+        if let value {
+            if let index = document.entries.firstIndex(where: { $0.name == name }) {
+                expected.insert((name, value), at: min(index, expected.count))
+            } else {
+                expected.append((name, value))
+            }
+        }
+
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        let existing = document.entries.filter { $0.name == name }
+        var edited: [String]? = lines
+        if existing.isEmpty {
+            // Added at the end: only where the settings are a block mapping at the left margin.
+            if document.entries.allSatisfy({ $0.keyLocation.column == 1 }),
+               !text.contains(where: { $0 == "{" }) {
+                if let line { edited!.append(line) }
+            } else {
+                edited = nil
+            }
+        } else if existing.allSatisfy({ $0.keyLocation.column == 1 && $0.location.line == $0.keyLocation.line }) {
+            for entry in existing.reversed() {
+                let index = entry.keyLocation.line - 1
+                if let line, entry.keyLocation.line == existing.first!.keyLocation.line {
+                    edited![index] = line
+                } else {
+                    edited!.remove(at: index)
+                }
+            }
+        } else {
+            edited = nil
+        }
+        if let edited {
+            let candidate = edited.isEmpty ? "" : edited.joined(separator: "\n") + "\n"
+            if reads(candidate, file: file, as: expected) { return candidate }
+        }
+        // Written anew.
+        var rewritten = "# Scanning settings for switchscan (`switchscan settings list` shows every name).\n"
+        for (entryName, entryValue) in expected {
+            rewritten += "\(entryName): \(SettingsDocument.yamlText(entryValue, shape: SettingNames.shape(of: entryName) ?? shape))\n"
+        }
+        guard reads(rewritten, file: file, as: expected) else {
+            throw EditError(message: "internal error: the settings written anew do not read back")
+        }
+        return rewritten
+    }
+
+    private static func reads(_ text: String, file: String, as expected: [(String, StateValue)]) -> Bool {
+        guard case .success(let (_, document)) = settings(yaml: text, file: file, base: ScanSettings()) else { return false }
+        return document.entries.count == expected.count
+            && zip(document.entries, expected).allSatisfy { $0.name == $1.0 && $0.value == $1.1 }
+    }
+}
+
+extension ScanSettings {
+    /// A setting's value by its name, as a settings file writes it (`off` for a time switched
+    /// off); nil for an unknown name.
+    public func value(named name: String) -> StateValue? {
+        func seconds(_ value: Double?) -> StateValue { value.map(StateValue.number) ?? .bool(false) }
+        switch name {
+        case "scanning": return .string(scanning.rawValue)
+        case "autoScanningTime": return .number(autoScanningTime)
+        case "pauseOnFirstItem": return seconds(pauseOnFirstItem)
+        case "loops": return .number(Double(loops))
+        case "moveRepeat": return seconds(moveRepeat)
+        case "longPress": return seconds(longPress)
+        case "holdDuration": return seconds(holdDuration)
+        case "ignoreRepeat": return seconds(ignoreRepeat)
+        case "tapBehavior": return .string(tapBehavior.rawValue)
+        case "autoTapTime": return .number(autoTapTime)
+        case "focusedItemAfterTap": return .string(focusedItemAfterTap.rawValue)
+        case "groupItems": return .bool(groupItems)
+        case "dwellTime": return .number(dwellTime)
+        case "debounceTime": return seconds(debounceTime)
+        case "minimumDisplayTime": return seconds(minimumDisplayTime)
+        case "brailleHints": return .bool(brailleHints)
+        case "flashDuration": return .number(flashDuration)
+        default: return nil
+        }
+    }
+}

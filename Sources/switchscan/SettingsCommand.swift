@@ -1,0 +1,142 @@
+import AccessibilityModel
+import ArgumentParser
+import Foundation
+import Scanning
+import Scenes
+
+/// `switchscan settings`: the scanning settings of the configuration folder's settings.yaml,
+/// read, and written atomically (checked first; a temporary file renamed over the old one).
+struct SettingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Show and change the scanning settings in $XDG_CONFIG_HOME/switchscan/settings.yaml.",
+        discussion: """
+            switchscan run reads that file when it starts and again whenever it changes, so a \
+            setting changed here applies at once to a run in progress. Values are checked before \
+            the file is written; the file is written whole to a temporary file and renamed into \
+            place, so a run never reads it half-written. Other lines (comments) are kept.
+            """,
+        subcommands: [List.self, Get.self, Set.self, Unset.self, Path.self])
+
+    struct FileOption: ParsableArguments {
+        @Option(name: .customLong("file"), help: ArgumentHelp(
+            "The settings file (default: $XDG_CONFIG_HOME/switchscan/settings.yaml, or ~/.config/switchscan/settings.yaml).",
+            valueName: "file"))
+        var file: String?
+
+        var path: String { file ?? ConfigFiles.settingsPath }
+
+        /// The file's settings over the defaults, and the file's own entries.
+        func load() throws -> (text: String?, settings: ScanSettings, document: SettingsDocument?) {
+            let text = try ConfigFiles.readSettingsText(path)
+            guard let text else { return (nil, ScanSettings(), nil) }
+            switch SettingsFile.settings(yaml: text, file: path, base: ScanSettings()) {
+            case .success(let (settings, document)): return (text, settings, document)
+            case .failure(let error):
+                for problem in error.problems { printError(problem.description) }
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    static func text(_ name: String, _ value: StateValue) -> String {
+        SettingsDocument.yamlText(value, shape: SettingNames.shape(of: name) ?? .seconds)
+    }
+
+    static func checkName(_ name: String) throws {
+        guard SettingNames.shape(of: name) != nil else {
+            throw CommandFailure("unknown setting '\(name)'; settings: \(SettingNames.shapes.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every setting: its value, whether the file sets it, and the values it accepts.")
+        @OptionGroup var options: FileOption
+
+        func run() throws {
+            let (_, settings, document) = try options.load()
+            let set = Swift.Set(document?.entries.map(\.name) ?? [])
+            print("# \(options.path)\(document == nil ? " (no file: the defaults)" : "")")
+            let width = SettingNames.shapes.map(\.name.count).max() ?? 0
+            for (name, shape) in SettingNames.shapes {
+                let value = settings.value(named: name).map { SettingsCommand.text(name, $0) } ?? "?"
+                let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
+                let origin = set.contains(name) ? "set" : "default"
+                print("\(padded)  \(value.padding(toLength: 8, withPad: " ", startingAt: 0))  \(origin.padding(toLength: 7, withPad: " ", startingAt: 0))  \(shape.expectation)")
+            }
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one setting's value (the file's, else the default).")
+        @Argument(help: "The setting's name.") var name: String
+        @OptionGroup var options: FileOption
+
+        func run() throws {
+            try SettingsCommand.checkName(name)
+            let (_, settings, _) = try options.load()
+            print(settings.value(named: name).map { SettingsCommand.text(name, $0) } ?? "")
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set one setting in the file (created if needed); checked, then written atomically.")
+        @Argument(help: "The setting's name.") var name: String
+        // Collected as unrecognised words so that a negative number is a value, not an option
+        // (and is refused for what it is).
+        @Argument(parsing: .allUnrecognized, help: "Its value: seconds, a count, true/false, off, or a choice's name.")
+        var value: [String] = []
+        @OptionGroup var options: FileOption
+
+        func validate() throws {
+            guard value.count == 1 else { throw ValidationError("give one value after the setting's name") }
+        }
+
+        func run() throws {
+            try SettingsCommand.checkName(name)
+            try SettingsCommand.write(options, name: name, value: SettingsDocument.value(fromText: value[0]))
+        }
+    }
+
+    struct Unset: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove one setting from the file (its default applies again).")
+        @Argument(help: "The setting's name.") var name: String
+        @OptionGroup var options: FileOption
+
+        func run() throws {
+            try SettingsCommand.checkName(name)
+            try SettingsCommand.write(options, name: name, value: nil)
+        }
+    }
+
+    struct Path: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the settings file's path.")
+        @OptionGroup var options: FileOption
+
+        func run() throws { print(options.path) }
+    }
+
+    /// The file with `name` set (or removed), written atomically.
+    static func write(_ options: FileOption, name: String, value: StateValue?) throws {
+        let path = options.path
+        let (current, _, document) = try options.load()
+        if value == nil, document?.entries.contains(where: { $0.name == name }) != true {
+            print("\(name) is not set in \(path); nothing to do")
+            return
+        }
+        let text: String
+        do {
+            text = try SettingsFile.editing(current, file: path, name: name, value: value)
+        } catch {
+            throw CommandFailure("\(path): \(error)")
+        }
+        try ProfileFileWriter.write(text, to: path, replace: true)
+        if let value {
+            print("\(name): \(SettingsCommand.text(name, value)) (\(path))")
+        } else {
+            print("\(name) removed (\(path)); the default applies")
+        }
+    }
+}

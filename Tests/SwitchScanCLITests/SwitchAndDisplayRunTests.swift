@@ -1,0 +1,154 @@
+import BrailleTestSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// The whole chain as a switch user has it, with nothing simulated inside switchscan: `struct
+/// input_event` records on a FIFO (as a switch interface's evdev node gives them) through the
+/// generic keyboard profile and the stabiliser, the scanner, liblouis, BrlAPI, a real BRLTTY and
+/// its Baum driver, to the cells an emulated Baum display receives on its serial line. Then
+/// SIGTERM, as systemd stops the unit: the exit status, the display given back to BRLTTY, and
+/// BRLTTY still serving the next client.
+@Suite("switchscan run: switches on a FIFO, a braille display through BRLTTY", .serialized,
+       .enabled(if: BRLTTYProcess.hasBrailleDriver("bm"), "BRLTTY with its Baum driver is not installed"))
+struct SwitchAndDisplayRunTests {
+    /// One `struct input_event` (64-bit: seconds, microseconds, type, code, value).
+    static func record(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> Data {
+        var data = Data()
+        let seconds = Int64(time.rounded(.down))
+        let micros = Int64(((time - Double(seconds)) * 1_000_000).rounded())
+        withUnsafeBytes(of: seconds.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: micros.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: type.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: code.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        return data
+    }
+
+    static let keyEnter: UInt16 = 28, keySpace: UInt16 = 57
+
+    /// A key tapped: press and release 80 ms apart (records dated from `clock`), each with its
+    /// SYN_REPORT, as a keyboard-emulating switch interface sends them.
+    static func tap(_ code: UInt16, at time: Double) -> Data {
+        record(time, 1, code, 1) + record(time, 0, 0, 0) + record(time + 0.08, 1, code, 0) + record(time + 0.08, 0, 0, 0)
+    }
+
+    /// `Exit menu` in UEB grade 2: capital ⠠, e x i t ⠑⠭⠊⠞ (no contraction), m ⠍, "en" ⠢, u ⠥.
+    /// BRLTTY's screen when no client holds the display (NoScreen's message, computer braille):
+    /// b r l t t y, the cursor (dots 7 and 8) on the first cell.
+    static let brlttyScreen = cells(["1278", "1235", "123", "2345", "2345", "13456"])
+
+    /// A menu entry's line is its title then "menu": `Exit menu menu`.
+    static let exitMenu = cells(["6", "15", "1346", "24", "2345", "", "134", "26", "136", "", "134", "26", "136"])
+
+    @Test("Switch presses from a raw FIFO reach the display as exact dots; SIGTERM gives the display back to BRLTTY")
+    func switchesToDotsThenSigterm() throws {
+        // BRLTTY's own screen, while no client holds the display, is a message (its NoScreen
+        // driver's `message` parameter): "brltty" in computer braille, b r l t t y.
+        let rig = try DisplayRig(cells: 40, brlttyArguments: ["-X", "message=brltty"])
+        #expect(rig.emulator.waitForCells(padded(Self.brlttyScreen, to: 40), timeout: 3), "BRLTTY's screen before switchscan starts")
+        let folder = try TemporaryFolder()
+        let fifo = folder.url.appendingPathComponent("switch.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let tracePath = folder.url.appendingPathComponent("trace.jsonl").path
+        let stderrPath = folder.url.appendingPathComponent("stderr").path
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+
+        let process = Process()
+        process.executableURL = try CLI.binary()
+        process.arguments = ["run", "Scenarios/switch-control-groups.yaml", "--set", "scanning=manual",
+                             "--input", "raw:\(fifo)", "--profile", "Devices/switches/generic-keyboard.yaml",
+                             "--braille", "brlapi:\(rig.brltty.host)", "--settings", "none",
+                             "--no-view", "--trace", tracePath]
+        process.currentDirectoryURL = CLI.packageRoot
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var events: [[String: Any]] { (try? RunCommandTests.traceEvents(tracePath)) ?? [] }
+        func expect(_ expected: [UInt8], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            guard rig.emulator.waitForCells(expected, timeout: 3) else {
+                let shown = rig.emulator.cells
+                Issue.record("""
+                    \(what): expected \(BrailleCells.text(expected)), shown \(BrailleCells.text(shown)) \
+                    (\(shown.map(BrailleCells.dotNumbers)))
+                    trace: \(events.suffix(8))
+                    stderr: \((try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+                    """, sourceLocation: sourceLocation)
+                return
+            }
+        }
+
+        // The first item, before any switch.
+        expect(BrailleRunTests.testGroup, "the first item, a group")
+        // Opening for writing waits for switchscan, which opened the FIFO for reading at start.
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        let base = 7000.0
+        writer.write(Self.tap(Self.keyEnter, at: base))
+        expect(BrailleRunTests.button1, "Btn 1 after the switch bound to next (KEY_ENTER)")
+        writer.write(Self.tap(Self.keySpace, at: base + 0.5))
+        expect(BrailleRunTests.tapMenu, "the menu's first entry after select (KEY_SPACE)")
+        writer.write(Self.tap(Self.keyEnter, at: base + 1.0))
+        expect(Self.exitMenu, "the menu's second entry after next")
+        writer.write(Self.tap(Self.keySpace, at: base + 1.5))
+        expect(BrailleRunTests.button1, "Btn 1 again once the menu is closed")
+
+        // The trace: each edge accepted, in order, and what it did.
+        let inputs = events.filter { $0["kind"] as? String == "input" }.map {
+            "\($0["switch"] as? String ?? "?") \($0["edge"] as? String ?? "?") \($0["accepted"] as? Bool == true)"
+        }
+        #expect(inputs == ["enter down true", "enter up true", "space down true", "space up true",
+                           "enter down true", "enter up true", "space down true", "space up true"], "\(inputs)")
+        let highlights = events.filter { $0["kind"] as? String == "highlight" }.compactMap { $0["id"] as? String }
+        #expect(highlights == ["test-wrap", "btn-1", "btn-1"], "\(highlights)")
+        let menus = events.filter { $0["kind"] as? String == "menu" }
+        #expect(menus.map { $0["entries"] as? [String] ?? [] } == [["Tap", "Exit menu"], ["Tap", "Exit menu"], []], "\(menus)")
+        let braille = events.filter { $0["kind"] as? String == "braille" }.compactMap { $0["text"] as? String }
+        #expect(braille == ["Test 1, Test 2 grp", "Btn 1 btn", "Tap menu", "Exit menu menu", "Btn 1 btn"], "\(braille)")
+        let statuses = events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
+        #expect(statuses.contains { $0.hasPrefix("braille display: Baum") && $0.contains("40 cells") }, "\(statuses)")
+        #expect(statuses.contains { $0 == "raw:\(fifo): reading struct input_event records (24 bytes each) through profile generic-keyboard" },
+                "\(statuses)")
+
+        // While switchscan runs, a display key is its own (Display2 pans left: nothing to pan).
+        try rig.emulator.pressDisplayKey(2)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(rig.emulator.cells == padded(BrailleRunTests.button1, to: 40))
+
+        // SIGTERM, the FIFO still open: a clean exit, 128 + 15, as a shell and systemd expect.
+        #expect(kill(process.processIdentifier, SIGTERM) == 0)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        try #require(!process.isRunning, "switchscan still running 5 s after SIGTERM")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 143,
+                "\(process.terminationReason) \(process.terminationStatus)")
+        try? writer.close()
+        #expect(((try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "").isEmpty)
+        // The display is BRLTTY's again. With no screen driver BRLTTY does not redraw by itself,
+        // so the line stays until a key: the same display key that panned switchscan's line
+        // (above) now reaches BRLTTY, which shows its own screen, "brltty" with its cursor.
+        #expect(rig.emulator.cells == padded(BrailleRunTests.button1, to: 40))
+        try rig.emulator.pressDisplayKey(2)
+        expect(Self.brlttyScreen, "BRLTTY's own screen after a display key, once switchscan has gone")
+        #expect(rig.brltty.isRunning, "BRLTTY: \(rig.brltty.logTail(lines: 10))")
+        #expect(rig.emulator.failure == nil, "\(rig.emulator.failure ?? "")")
+
+        // BRLTTY still serves: the next run's line is on the display.
+        let next = try ScanRun(["Scenarios/switch-control-groups.yaml", "--set", "scanning=manual", "--settings", "none",
+                                "--braille", "brlapi:\(rig.brltty.host)"])
+        try rig.expect(BrailleRunTests.testGroup, "the next run's first item", run: next)
+        #expect(next.finish() == 0, "\(next.stderr)")
+    }
+}
+
+/// Cells from dot numbers, one string per cell ("" blank).
+private func cells(_ dots: [String]) -> [UInt8] {
+    dots.map { $0.reduce(UInt8(0)) { $0 | UInt8(1 << ($1.wholeNumberValue! - 1)) } }
+}
+
+private func padded(_ cells: [UInt8], to count: Int) -> [UInt8] {
+    cells + [UInt8](repeating: 0, count: max(0, count - cells.count))
+}
