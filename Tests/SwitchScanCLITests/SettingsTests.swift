@@ -50,7 +50,8 @@ struct SettingsTests {
         #expect(lines.first == "# \(defaultFile)")
         #expect(lines.contains { $0.hasPrefix("autoScanningTime ") && $0.contains(" 2 ") && $0.contains(" set ") }, "\(list)")
         #expect(lines.contains { $0.hasPrefix("tapBehavior ") && $0.contains(" default ") && $0.contains(" default ") }, "\(list)")
-        #expect(lines.count == 1 + 17, "one line per setting: \(list)")
+        #expect(lines.contains { $0.hasPrefix("brailleCursor ") && $0.contains(" default ") }, "\(list)")
+        #expect(lines.count == 1 + 18, "one line per setting (17 scanning settings and brailleCursor): \(list)")
     }
 
     @Test func aWrongValueIsRefusedAndTheFileIsLeftAsItWas() throws {
