@@ -72,6 +72,24 @@ public enum AutomaticGrouping {
         return builder.arrange(pieces)
     }
 
+    /// `group(_:)`, reusing the arrangement of every automatic container equal to one arranged in
+    /// the previous call with the same memo (a container's arrangement depends only on what is
+    /// inside it). The result is the same as `group(_:)`'s.
+    public static func group(_ nodes: [ScanNode], memo: inout GroupingMemo) -> [ScanNode] {
+        var builder = Builder()
+        builder.memo = MemoBox(previous: memo.arranged)
+        let pieces = builder.flatten(nodes)
+        let result = builder.arrange(pieces)
+        memo.arranged = builder.memo!.current
+        return result
+    }
+
+    final class MemoBox {
+        let previous: [ElementID: GroupingMemo.Arranged]
+        var current: [ElementID: GroupingMemo.Arranged] = [:]
+        init(previous: [ElementID: GroupingMemo.Arranged]) { self.previous = previous }
+    }
+
     /// A screen's structure for the given `groupItems`: grouped automatically when on, with
     /// automatic containers spliced (items one by one, combined groups kept) when off.
     public static func scanStructure(of screen: Screen, groupItems: Bool) -> [ScanNode] {
@@ -116,6 +134,8 @@ public enum AutomaticGrouping {
     struct Container {
         var element: Element
         var pieces: [Piece]
+        /// The container as given (the memo's key, with its id).
+        var node: ScanNode
     }
 
     /// One unit of a level: an atom or a container, with the atoms it covers (contiguous).
@@ -138,6 +158,8 @@ public enum AutomaticGrouping {
         var containers = [Container]()
         var weightPrefix = [0.0]
         var innerPrefix = [0.0]
+        /// Arrangements of containers, from the previous call and this one (nil: no memo).
+        var memo: MemoBox?
 
         mutating func flatten(_ nodes: [ScanNode]) -> [Piece] {
             var pieces = [Piece]()
@@ -156,7 +178,7 @@ public enum AutomaticGrouping {
                         pieces.append(first)
                         continue
                     }
-                    containers.append(Container(element: element, pieces: inside))
+                    containers.append(Container(element: element, pieces: inside, node: node))
                     pieces.append(Piece(
                         kind: .container(containers.count - 1), atoms: first.atoms.lowerBound..<last.atoms.upperBound,
                         frame: element.frame ?? unionFrame(inside.map(\.frame))))
@@ -240,9 +262,22 @@ public enum AutomaticGrouping {
             switch piece.kind {
             case .atom(let index): return atoms[index].node
             case .container(let index):
-                var element = containers[index].element
+                let container = containers[index]
+                if let memo {
+                    let id = container.element.id
+                    if let kept = memo.previous[id], kept.input == container.node {
+                        memo.current[id] = kept
+                        return kept.output
+                    }
+                    var element = container.element
+                    element.navigationStyle = .combined
+                    let output = ScanNode.group(element, arrange(container.pieces))
+                    memo.current[id] = GroupingMemo.Arranged(input: container.node, output: output)
+                    return output
+                }
+                var element = container.element
                 element.navigationStyle = .combined
-                return .group(element, arrange(containers[index].pieces))
+                return .group(element, arrange(container.pieces))
             }
         }
 
@@ -347,11 +382,17 @@ public enum AutomaticGrouping {
     /// first top), as in the reading order's row rule, and it is not left of the previous piece.
     /// Pieces without a frame stand alone.
     static func rowStarts(_ pieces: [Piece]) -> [Int] {
+        spatialRowStarts(pieces.map(\.frame))
+    }
+
+    /// The starts of spatial rows among consecutive frames (the rule of `rowStarts`): used by
+    /// the grouping, and by the benchmark's row-column scanning.
+    public static func spatialRowStarts(_ frames: [Rect?]) -> [Int] {
         var starts = [Int]()
         var rowTop = 0.0, rowLimit = 0.0, lastLeft = 0.0
         var open = false
-        for (index, piece) in pieces.enumerated() {
-            guard let frame = piece.frame else {
+        for (index, frame) in frames.enumerated() {
+            guard let frame else {
                 starts.append(index)
                 open = false
                 continue
@@ -414,4 +455,16 @@ public enum AutomaticGrouping {
         // Beyond the table (an estimate): five nearly equal chunks, mean position 3 plus a select.
         return Double(n) * (4 + optimalUniformMean(n: (n + 4) / 5))
     }
+}
+
+/// Arrangements of automatic containers kept between calls of `AutomaticGrouping.group(_:memo:)`.
+public struct GroupingMemo: Sendable {
+    struct Arranged: Sendable {
+        var input: ScanNode
+        var output: ScanNode
+    }
+
+    var arranged: [ElementID: Arranged] = [:]
+
+    public init() {}
 }
