@@ -26,6 +26,15 @@ public struct Scene: Sendable {
     /// The screen resolved against `state`: bindings rendered, conditional traits and `visible`
     /// evaluated, languages inherited, and ids assigned.
     public func screen(_ name: String, state: [String: StateValue]) -> Screen? {
+        screen(name, state: state) { _, template in template.resolve(state: state, language: language) }
+    }
+
+    /// The screen with its top-level elements given by `element` (the index and template of
+    /// each): a caller that kept elements resolved for the same state values passes them back
+    /// instead of resolving them again. `element` must give what `ElementTemplate.resolve` would.
+    public func screen(
+        _ name: String, state: [String: StateValue], element: (Int, ElementTemplate) -> Element
+    ) -> Screen? {
         guard let template = screenTemplate(named: name) else { return nil }
         let root = Element(
             id: "screen:\(name)",
@@ -33,7 +42,7 @@ public struct Scene: Sendable {
             frame: Rect(x: 0, y: 0, width: size.width, height: size.height),
             isAccessibilityElement: false,
             accessibilityElements: template.accessibilityElements,
-            children: template.elements.map { $0.resolve(state: state, language: language) },
+            children: template.elements.enumerated().map { element($0.offset, $0.element) },
             escape: template.escape,
             magicTap: template.magicTap)
         return Screen(name: name, root: root)
