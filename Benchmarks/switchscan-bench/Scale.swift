@@ -52,12 +52,14 @@ private func fields(_ line: String) -> [String: String] {
 
 func runScaleChild(arguments: [String]) {
     guard arguments.count >= 4, let size = Int(arguments[2]), let runs = Int(arguments[3]) else {
-        log("usage: switchscan-bench scale-child load|rebuild ELEMENTS RUNS [yaml|json]")
+        log("usage: switchscan-bench scale-child load ELEMENTS RUNS yaml|json, or rebuild ELEMENTS PRESSES [CONTROL,…]")
         exit(2)
     }
     switch arguments[1] {
     case "load": scaleLoadChild(size: size, runs: runs, format: arguments.count > 4 ? arguments[4] : "json")
-    case "rebuild": scaleRebuildChild(size: size, presses: runs)
+    case "rebuild":
+        let controls = arguments.count > 4 ? arguments[4].split(separator: ",").map(String.init) : ["add-one", "show-details", "mark-read"]
+        scaleRebuildChild(size: size, presses: runs, controls: controls)
     default:
         log("scale-child: unknown measurement \(arguments[1])")
         exit(2)
@@ -102,7 +104,7 @@ private func scaleLoadChild(size: Int, runs: Int, format: String) {
 /// times the press (the effect, the rebuild after `layoutChanged`, the engine keeping the
 /// highlight, the braille line). Settings: the defaults (groupItems on), with manual scanning
 /// (no timers) and `focusedItemAfterTap: current`, so the highlight stays on the control.
-private func scaleRebuildChild(size: Int, presses: Int) {
+private func scaleRebuildChild(size: Int, presses: Int, controls: [String]) {
     let scene: Scene
     do { scene = try SceneParser.parse(yaml: generateJSONScene(elements: size), file: "generated.json") } catch {
         log("the generated scene did not load: \(error)")
@@ -139,7 +141,7 @@ private func scaleRebuildChild(size: Int, presses: Int) {
     }
 
     print("start size=\(size) seconds=\(startTime)")
-    for control in ["add-one", "show-details", "mark-read"] {
+    for control in controls {
         var times = [Double]()
         var lost = 0
         for _ in 0..<presses {

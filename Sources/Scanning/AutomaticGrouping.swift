@@ -119,7 +119,7 @@ public enum AutomaticGrouping {
     // MARK: Pieces
 
     /// An item, or a combined group already arranged inside: never split.
-    struct Atom {
+    struct Atom: Sendable {
         var node: ScanNode
         /// Items under it (each item weighs 1).
         var weight: Double
@@ -136,6 +136,8 @@ public enum AutomaticGrouping {
         var pieces: [Piece]
         /// The container as given (the memo's key, with its id).
         var node: ScanNode
+        /// Its arrangement, when the memo already had it.
+        var arranged: ScanNode?
     }
 
     /// One unit of a level: an atom or a container, with the atoms it covers (contiguous).
@@ -171,6 +173,15 @@ public enum AutomaticGrouping {
                         node: node, weight: 1, inner: 0, frame: element.resolvedFrame,
                         firstID: element.id, lastID: element.id)))
                 case .group(let element, let children) where element.navigationStyle == .automatic:
+                    if let memo, let kept = memo.previous[element.id], kept.input == node {
+                        // Arranged before: its atoms as they were, its arrangement as it was.
+                        memo.current[element.id] = kept
+                        let first = atoms.count
+                        for atom in kept.atoms { _ = addAtom(atom) }
+                        containers.append(Container(element: element, pieces: [], node: node, arranged: kept.output))
+                        pieces.append(Piece(kind: .container(containers.count - 1), atoms: first..<atoms.count, frame: kept.frame))
+                        continue
+                    }
                     let inside = flatten(children)
                     guard let first = inside.first, let last = inside.last else { continue }
                     // A container of one atom is no group worth entering.
@@ -263,16 +274,13 @@ public enum AutomaticGrouping {
             case .atom(let index): return atoms[index].node
             case .container(let index):
                 let container = containers[index]
+                if let arranged = container.arranged { return arranged }
                 if let memo {
-                    let id = container.element.id
-                    if let kept = memo.previous[id], kept.input == container.node {
-                        memo.current[id] = kept
-                        return kept.output
-                    }
                     var element = container.element
                     element.navigationStyle = .combined
                     let output = ScanNode.group(element, arrange(container.pieces))
-                    memo.current[id] = GroupingMemo.Arranged(input: container.node, output: output)
+                    memo.current[element.id] = GroupingMemo.Arranged(
+                        input: container.node, output: output, atoms: Array(atoms[piece.atoms]), frame: piece.frame)
                     return output
                 }
                 var element = container.element
@@ -462,6 +470,9 @@ public struct GroupingMemo: Sendable {
     struct Arranged: Sendable {
         var input: ScanNode
         var output: ScanNode
+        /// The container's atoms as flattened, and its frame as a piece.
+        var atoms: [AutomaticGrouping.Atom]
+        var frame: Rect?
     }
 
     var arranged: [ElementID: Arranged] = [:]

@@ -314,17 +314,22 @@ public struct ScanSession: Sendable {
 
     /// The structure of `screen` with its scan nodes: which items have an escape handler.
     static func structure(of screen: Screen, nodes: [ScanNode]) -> ScanStructure {
-        // Escape is offered on items that handle it or sit under a present element that does.
+        ScanStructure(
+            nodes: nodes, escapable: escapable(in: screen.root, handled: false),
+            screenHandlesEscape: screen.root.escape != nil, screenHandlesMagicTap: screen.root.magicTap != nil)
+    }
+
+    /// The elements of a present subtree that handle escape or sit under a present element that
+    /// does (`handled`: an ancestor does).
+    static func escapable(in element: Element, handled: Bool) -> Set<ElementID> {
         var escapable = Set<ElementID>()
         func walk(_ element: Element, handled: Bool) {
             let handles = handled || element.escape != nil
             if handles { escapable.insert(element.id) }
             for child in element.children where child.isPresent { walk(child, handled: handles) }
         }
-        walk(screen.root, handled: false)
-        return ScanStructure(
-            nodes: nodes, escapable: escapable, screenHandlesEscape: screen.root.escape != nil,
-            screenHandlesMagicTap: screen.root.magicTap != nil)
+        walk(element, handled: handled)
+        return escapable
     }
 
     /// Recomputes the braille line; a trace line when it changed.

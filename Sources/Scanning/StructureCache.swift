@@ -23,10 +23,15 @@ struct StructureCache: Sendable {
     var topLevel: [TopLevel?]
     var order = OrderMemo()
     var grouping = GroupingMemo()
+    /// Where each element is in `structure` (see `StructurePatch.locate`): found on the first
+    /// patch after a build, kept while patches leave every element in place.
+    var locations: [ElementID: [Int]]?
 
     struct TopLevel: Sendable {
         var values: [StateValue?]
         var element: Element
+        /// Its elements that escape reaches (nil until the element is found present).
+        var escapable: Set<ElementID>?
     }
 
     /// A cache for `state`'s screen, built in full.
@@ -65,6 +70,15 @@ struct StructureCache: Sendable {
                 fresh[reader.id] = element.resolve(state: state, language: reader.language)
             }
         }
+        // A few elements: patched where they are; many: in one walk over the whole structure.
+        if fresh.count <= StructurePatch.targetedLimit {
+            if locations == nil { locations = StructurePatch.locate(structure.nodes) }
+            if let locations, fresh.keys.allSatisfy({ locations[$0] != nil }) {
+                for id in fresh.keys { StructurePatch.patch(&structure.nodes, at: locations[id]![...], fresh) }
+                values = now
+                return structure
+            }
+        }
         if let patched = StructurePatch.nodes(structure.nodes, fresh) { structure.nodes = patched }
         values = now
         return structure
@@ -87,13 +101,25 @@ struct StructureCache: Sendable {
         }
         topLevel = kept
         values = currentValues(state)
+        locations = nil
         guard let screen else {
             structure = ScanStructure(nodes: [])
             return
         }
         var nodes = screen.scanNodes(groupAutomatic: groupItems, memo: &order)
         if groupItems { nodes = AutomaticGrouping.group(nodes, memo: &grouping) }
-        structure = ScanSession.structure(of: screen, nodes: nodes)
+        // Escape's reach, per top-level element (as `ScanSession.structure(of:nodes:)` finds it).
+        let rootHandles = screen.root.escape != nil
+        var escapable: Set<ElementID> = rootHandles ? [screen.root.id] : []
+        for (index, child) in screen.root.children.enumerated() where child.isPresent {
+            if topLevel[index]?.escapable == nil {
+                topLevel[index]?.escapable = ScanSession.escapable(in: child, handled: rootHandles)
+            }
+            escapable.formUnion(topLevel[index]?.escapable ?? [])
+        }
+        structure = ScanStructure(
+            nodes: nodes, escapable: escapable, screenHandlesEscape: rootHandles,
+            screenHandlesMagicTap: screen.root.magicTap != nil)
     }
 }
 
@@ -179,6 +205,46 @@ extension ScreenTemplate {
 /// element; what the rules decided (children kept, `isAccessibilityElement` as resolved, the
 /// navigation style the grouping set) stays. Unchanged parts are shared, not copied.
 enum StructurePatch {
+    /// Up to this many changed elements are patched where they are; more, in one walk.
+    static let targetedLimit = 64
+
+    /// For every element in `nodes`: the indices, level by level, of the node holding it (its
+    /// own node, or the item whose element has it among its children). Elements that only a
+    /// group's element holds (decoration inside a container) are not listed.
+    static func locate(_ nodes: [ScanNode]) -> [ElementID: [Int]] {
+        var index = [ElementID: [Int]]()
+        func register(_ element: Element, _ path: [Int]) {
+            index[element.id] = path
+            for child in element.children { register(child, path) }
+        }
+        func walk(_ nodes: [ScanNode], _ path: [Int]) {
+            for (position, node) in nodes.enumerated() {
+                switch node {
+                case .item(let element): register(element, path + [position])
+                case .group(let element, let children):
+                    index[element.id] = path + [position]
+                    walk(children, path + [position])
+                }
+            }
+        }
+        walk(nodes, [])
+        return index
+    }
+
+    /// Patches the node at `path` and the group elements above it (which hold the element among
+    /// their children too).
+    static func patch(_ nodes: inout [ScanNode], at path: ArraySlice<Int>, _ fresh: [ElementID: Element]) {
+        guard let position = path.first, nodes.indices.contains(position) else { return }
+        switch nodes[position] {
+        case .item:
+            if let patched = node(nodes[position], fresh) { nodes[position] = patched }
+        case .group(let element, var children):
+            let patchedElement = self.element(element, fresh) ?? element
+            if path.count > 1 { patch(&children, at: path.dropFirst(), fresh) }
+            nodes[position] = .group(patchedElement, children)
+        }
+    }
+
     /// The nodes with the fresh elements put in, or nil when none of them is there.
     static func nodes(_ nodes: [ScanNode], _ fresh: [ElementID: Element]) -> [ScanNode]? {
         var result: [ScanNode]?

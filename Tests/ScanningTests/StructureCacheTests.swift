@@ -34,6 +34,7 @@ private let cacheScene = """
               - {id: k5, label: Five, frame: [0, 150, 97, 44]}
               - {id: k6, label: Six, frame: [97, 150, 97, 44]}
               - {id: k7, label: Seven, frame: [194, 150, 97, 44]}
+              - {id: deco, label: "Deco {count}", isAccessibilityElement: false, frame: [0, 250, 40, 40]}
               - id: cell
                 label: "Cell {count}"
                 isAccessibilityElement: true
@@ -104,6 +105,39 @@ private func item(_ id: ElementID, in structure: ScanStructure) -> Element? {
         #expect(item("k3", in: session.currentStructure())?.customActions.first?.name == "Clear 0")
         #expect(item("flip", in: session.currentStructure())?.traits.contains(.selected) == false)
         #expect(item("k4", in: session.currentStructure()) == nil)
+        if groupItems {
+            // A decoration inside the container (no item of its own) is renewed too.
+            let box = session.currentStructure().nodes.first { $0.id == "box" }?.element
+            #expect(box?.children.first { $0.id == "deco" }?.label == "Deco 3")
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func manyChangedLabelsAreAllRenewed(groupItems: Bool) throws {
+        // More changed elements than are patched one by one: the whole structure is walked.
+        let keys = (0..<80).map { "      - {id: key\($0), label: \"Key \($0) ({unread})\", frame: [\(($0 % 8) * 44), \(100 + ($0 / 8) * 44), 44, 44]}" }
+        let text = """
+            scene: Many
+            size: [390, 844]
+            state: {unread: 2}
+            start: main
+            screens:
+              main:
+                elements:
+                  - {id: read, label: Read, traits: [button], frame: [0, 0, 390, 44], activate: [{add: {unread: -1}}]}
+            """ + "\n" + keys.joined(separator: "\n") + "\n"
+        let scene = try SceneParser.parse(yaml: text, file: "many.yaml")
+        var settings = ScanSettings()
+        settings.scanning = .manual
+        settings.focusedItemAfterTap = .current
+        settings.groupItems = groupItems
+        var session = ScanSession(scene: scene, settings: settings)
+        _ = session.start()
+        var time = 1.0
+        try tap("read", in: &session, at: &time)
+        try tap("read", in: &session, at: &time)
+        #expect(session.currentStructure() == fresh(session))
+        #expect(item("key79", in: session.currentStructure())?.label == "Key 79 (0)")
     }
 
     @Test func theHighlightedItemShowsTheNewLabel() throws {

@@ -14,6 +14,8 @@ public struct OrderMemo: Sendable {
         /// Its frame after the visibility rules (what the spatial order sorts by).
         var frame: Rect?
         var nodes: [ScanNode]
+        /// Whether an explicit order (`accessibilityElements`) is anywhere in the unit.
+        var hasExplicitOrder: Bool
     }
 
     var entries: [ElementID: Entry] = [:]
@@ -30,7 +32,7 @@ extension Screen {
             memo.groupAutomatic = groupAutomatic
         }
         let exposed = Visibility.applyModalSiblingRule(root.children.filter(Visibility.isExposed))
-        guard !ReadingOrder.hasExplicitOrder(root),
+        guard root.accessibilityElements == nil,
               exposed.allSatisfy({ $0.isAccessibilityElement || ReadingOrder.keepsChildrenTogether($0) })
         else {
             memo.entries = [:]
@@ -46,10 +48,17 @@ extension Screen {
                 entry = kept
             } else {
                 let tree = Visibility.accessibilityTree(element)
-                let node = ReadingOrder.node(for: tree, index: [:])
+                let explicit = ReadingOrder.hasExplicitOrder(tree)
+                let node = explicit ? nil : ReadingOrder.node(for: tree, index: [:])
                 entry = OrderMemo.Entry(
                     element: element, frame: tree.resolvedFrame,
-                    nodes: node.map { NavigationGrouping.resolve([$0], groupAutomatic: groupAutomatic) } ?? [])
+                    nodes: node.map { NavigationGrouping.resolve([$0], groupAutomatic: groupAutomatic) } ?? [],
+                    hasExplicitOrder: explicit)
+            }
+            if entry.hasExplicitOrder {
+                // Ids of an explicit order are looked up in the whole tree: ordered in full.
+                memo.entries = [:]
+                return scanNodes(groupAutomatic: groupAutomatic)
             }
             entries[element.id] = entry
             units.append(ReadingOrder.Unit(element: element, frame: entry.frame, declarationIndex: index))
