@@ -39,7 +39,7 @@ struct StructureCache: Sendable {
         guard let template = scene.screenTemplate(named: state.screen) else { return nil }
         self.screen = state.screen
         self.groupItems = groupItems
-        self.reads = ScreenReads(template, sceneLanguage: scene.language)
+        self.reads = ScreenReads(template)
         self.values = []
         self.structure = ScanStructure(nodes: [])
         self.topLevel = []
@@ -56,7 +56,8 @@ struct StructureCache: Sendable {
     mutating func update(to state: [String: StateValue], scene: Scene, template: ScreenTemplate) -> ScanStructure {
         let now = currentValues(state)
         if now == values { return structure }
-        var fresh = [ElementID: Element]()
+        var fresh = [ElementID: ShownAttributes]()
+        fresh.reserveCapacity(16)
         for (index, name) in reads.names.enumerated() where now[index] != values[index] {
             if reads.structural.contains(name) {
                 rebuild(scene: scene, state: state, template: template)
@@ -67,7 +68,7 @@ struct StructureCache: Sendable {
                     rebuild(scene: scene, state: state, template: template)
                     return structure
                 }
-                fresh[reader.id] = element.resolve(state: state, language: reader.language)
+                fresh[reader.id] = element.shownAttributes(state: state)
             }
         }
         // A few elements: patched where they are; many: in one walk over the whole structure.
@@ -138,11 +139,9 @@ struct ScreenReads: Sendable {
         var id: ElementID
         /// Child indices from the screen's elements down to the element's template.
         var path: [Int]
-        /// The language the element inherits (as `Scene.screen` passes it down).
-        var language: String
     }
 
-    init(_ template: ScreenTemplate, sceneLanguage: String) {
+    init(_ template: ScreenTemplate) {
         var all = Set<String>(), structural = Set<String>()
         var readers = [String: [Reader]]()
         func condition(_ binding: BoolBinding?) -> String? {
@@ -150,8 +149,7 @@ struct ScreenReads: Sendable {
             return nil
         }
         var subtree = Set<String>()
-        func walk(_ element: ElementTemplate, path: [Int], inherited: String) {
-            let language = element.language ?? inherited
+        func walk(_ element: ElementTemplate, path: [Int]) {
             var shown = Set<String>()
             for text in [element.label, element.value, element.hint] { shown.formUnion(text?.referencedNames ?? []) }
             for entry in element.traits { if let name = entry.condition?.name { shown.insert(name) } }
@@ -160,7 +158,7 @@ struct ScreenReads: Sendable {
                 shown.formUnion(content.label.referencedNames)
                 shown.formUnion(content.value.referencedNames)
             }
-            for name in shown { readers[name, default: []].append(Reader(id: element.id, path: path, language: inherited)) }
+            for name in shown { readers[name, default: []].append(Reader(id: element.id, path: path)) }
             all.formUnion(shown)
             subtree.formUnion(shown)
             let bindings = [
@@ -172,12 +170,12 @@ struct ScreenReads: Sendable {
                 structural.insert(name)
                 subtree.insert(name)
             }
-            for (index, child) in element.elements.enumerated() { walk(child, path: path + [index], inherited: language) }
+            for (index, child) in element.elements.enumerated() { walk(child, path: path + [index]) }
         }
         var topLevelNames = [[String]]()
         for (index, element) in template.elements.enumerated() {
             subtree = []
-            walk(element, path: [index], inherited: sceneLanguage)
+            walk(element, path: [index])
             topLevelNames.append(subtree.sorted())
         }
         self.topLevelNames = topLevelNames
@@ -201,9 +199,9 @@ extension ScreenTemplate {
     }
 }
 
-/// Puts freshly resolved elements into a structure, by id: what they show is taken from the fresh
-/// element; what the rules decided (children kept, `isAccessibilityElement` as resolved, the
-/// navigation style the grouping set) stays. Unchanged parts are shared, not copied.
+/// Puts what elements show now (`ShownAttributes`) into a structure, by id; what the rules
+/// decided (children kept, `isAccessibilityElement` as resolved, the navigation style the
+/// grouping set) stays. Unchanged parts are shared, not copied.
 enum StructurePatch {
     /// Up to this many changed elements are patched where they are; more, in one walk.
     static let targetedLimit = 64
@@ -233,7 +231,7 @@ enum StructurePatch {
 
     /// Patches the node at `path` and the group elements above it (which hold the element among
     /// their children too).
-    static func patch(_ nodes: inout [ScanNode], at path: ArraySlice<Int>, _ fresh: [ElementID: Element]) {
+    static func patch(_ nodes: inout [ScanNode], at path: ArraySlice<Int>, _ fresh: [ElementID: ShownAttributes]) {
         guard let position = path.first, nodes.indices.contains(position) else { return }
         switch nodes[position] {
         case .item:
@@ -246,7 +244,7 @@ enum StructurePatch {
     }
 
     /// The nodes with the fresh elements put in, or nil when none of them is there.
-    static func nodes(_ nodes: [ScanNode], _ fresh: [ElementID: Element]) -> [ScanNode]? {
+    static func nodes(_ nodes: [ScanNode], _ fresh: [ElementID: ShownAttributes]) -> [ScanNode]? {
         var result: [ScanNode]?
         for (index, node) in nodes.enumerated() {
             guard let patched = self.node(node, fresh) else { continue }
@@ -256,7 +254,7 @@ enum StructurePatch {
         return result
     }
 
-    static func node(_ node: ScanNode, _ fresh: [ElementID: Element]) -> ScanNode? {
+    static func node(_ node: ScanNode, _ fresh: [ElementID: ShownAttributes]) -> ScanNode? {
         switch node {
         case .item(let element):
             return self.element(element, fresh).map { .item($0) }
@@ -268,7 +266,7 @@ enum StructurePatch {
         }
     }
 
-    static func element(_ element: Element, _ fresh: [ElementID: Element]) -> Element? {
+    static func element(_ element: Element, _ fresh: [ElementID: ShownAttributes]) -> Element? {
         var result: Element?
         if let new = fresh[element.id] {
             var shown = element
