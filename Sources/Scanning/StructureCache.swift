@@ -189,13 +189,12 @@ struct ScreenReads: Sendable {
 extension ScreenTemplate {
     /// The element template at a path of child indices.
     func element(at path: [Int]) -> ElementTemplate? {
-        guard let first = path.first, elements.indices.contains(first) else { return nil }
-        var element = elements[first]
-        for index in path.dropFirst() {
-            guard element.elements.indices.contains(index) else { return nil }
-            element = element.elements[index]
+        // Down the arrays in place: copying a container's template at each level costs more.
+        func find(_ list: [ElementTemplate], _ rest: ArraySlice<Int>) -> ElementTemplate? {
+            guard let first = rest.first, list.indices.contains(first) else { return nil }
+            return rest.count == 1 ? list[first] : find(list[first].elements, rest.dropFirst())
         }
-        return element
+        return find(elements, path[...])
     }
 }
 
