@@ -237,13 +237,22 @@ func runScaleBenchmark(arguments: [String]) {
     if tenK.isEmpty {
         out.append("Target a layoutChanged rebuild on 10k elements under 10 ms: not measured (10k not among the sizes).")
     } else {
-        let over = tenK.filter { d($0, "median") >= 0.010 }
-        let listed = tenK.map { "`\($0["case"] ?? "?")` \(msText(d($0, "median")))" }.joined(separator: ", ")
-        if over.isEmpty {
-            out.append("Target a layoutChanged rebuild on 10k elements under 10 ms (median): met (\(listed)).")
-        } else {
-            out.append("Target a layoutChanged rebuild on 10k elements under 10 ms (median): missed for \(over.map { "`\($0["case"] ?? "?")`" }.joined(separator: ", ")) (\(listed)).")
+        let over = tenK.filter { d($0, "median") >= 0.010 }, under = tenK.filter { d($0, "median") < 0.010 }
+        func listed(_ rows: [[String: String]]) -> String {
+            rows.map { "`\($0["case"] ?? "?")` \(msText(d($0, "median")))" }.joined(separator: ", ")
         }
+        var line = "Target a layoutChanged rebuild on 10k elements under 10 ms (median): "
+        if !under.isEmpty { line += "met for \(listed(under))" }
+        if !over.isEmpty {
+            line += (under.isEmpty ? "" : "; ") + "missed for \(listed(over))"
+            if over.contains(where: { $0["case"] == "mark-read" }) {
+                line += ": every key's label reads the changed value, so all of them are rendered again and replaced in the structure, where each key is held twice (as an item and among its container's children)"
+            }
+            if over.contains(where: { $0["case"] != "mark-read" }) {
+                line += (over.count > 1 ? "; " : ": ") + "`add-one` patches one element and `show-details` reorders and regroups the top level only (compare with the 1k row for the machine's load)"
+            }
+        }
+        out.append(line + ".")
     }
     print(out.joined(separator: "\n"))
 }
