@@ -126,8 +126,11 @@ public enum AutomaticGrouping {
         /// The exact total cost inside it (inside a combined group), over its items.
         var inner: Double
         var frame: Rect?
-        var firstID: ElementID
-        var lastID: ElementID
+
+        // The ids of its first and last items, found when a synthetic group is named (kept out
+        // of the stored fields: copying an atom then retains only its node).
+        var firstID: ElementID { node.isGroup ? node.items.first?.id ?? node.id : node.id }
+        var lastID: ElementID { node.isGroup ? node.items.last?.id ?? node.id : node.id }
     }
 
     /// An automatic container: kept as a group, or spliced.
@@ -170,14 +173,20 @@ public enum AutomaticGrouping {
                 switch node {
                 case .item(let element):
                     pieces.append(addAtom(Atom(
-                        node: node, weight: 1, inner: 0, frame: element.resolvedFrame,
-                        firstID: element.id, lastID: element.id)))
+                        node: node, weight: 1, inner: 0, frame: element.resolvedFrame)))
                 case .group(let element, let children) where element.navigationStyle == .automatic:
                     if let memo, let kept = memo.previous[element.id], kept.input == node {
                         // Arranged before: its atoms as they were, its arrangement as it was.
                         memo.current[element.id] = kept
                         let first = atoms.count
-                        for atom in kept.atoms { _ = addAtom(atom) }
+                        atoms.append(contentsOf: kept.atoms)
+                        var weight = weightPrefix[first], inner = innerPrefix[first]
+                        for index in kept.atoms.indices {
+                            weight += kept.atoms[index].weight
+                            inner += kept.atoms[index].inner
+                            weightPrefix.append(weight)
+                            innerPrefix.append(inner)
+                        }
                         containers.append(Container(element: element, pieces: [], node: node, arranged: kept.output))
                         pieces.append(Piece(kind: .container(containers.count - 1), atoms: first..<atoms.count, frame: kept.frame))
                         continue
@@ -200,12 +209,11 @@ public enum AutomaticGrouping {
                     // combined: fixed, grouped inside only.
                     let arranged = AutomaticGrouping.group(children)
                     let items = arranged.flatMap(\.items)
-                    guard let first = items.first, let last = items.last else { continue }
+                    guard !items.isEmpty else { continue }
                     element.navigationStyle = .combined
                     pieces.append(addAtom(Atom(
                         node: .group(element, arranged), weight: Double(items.count),
-                        inner: totalSelectSteps(arranged), frame: element.resolvedFrame,
-                        firstID: first.id, lastID: last.id)))
+                        inner: totalSelectSteps(arranged), frame: element.resolvedFrame)))
                 }
             }
             return pieces
