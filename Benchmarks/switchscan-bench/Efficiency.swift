@@ -204,6 +204,7 @@ func runEfficiencyBenchmark(arguments: [String]) {
     var seeds = [ScreenEfficiency]()
     let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
         .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json") }.sorted()
+    if files.isEmpty { log("efficiency: no scene files in \(directory) (run from the package root, or give --scenarios DIR)") }
     for file in files {
         let path = directory + "/" + file
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
