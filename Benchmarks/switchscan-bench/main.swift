@@ -1,39 +1,34 @@
-// Benchmarks for the model and scene loader. Prints figures; asserts nothing about speed.
+// Benchmarks: each subcommand prints figures (with `--markdown`, one section for
+// PERFORMANCE.md on stdout; progress on stderr) and asserts nothing about speed.
 //
-//   swift run -c release switchscan-bench [elements] [runs] [yaml|json]
-//   swift run -c release switchscan-bench grouping   (automatic grouping against linear and the bound)
-//   swift run -c release switchscan-bench events     (handling one switch event on a 10,000-item scene)
-//   swift run -c release switchscan-bench braille    (highlight → BrlAPI write, BRLTTY and an emulated display)
-//
-// Scale: a generated scene of `elements` elements (default 100,000): rows of buttons grouped in
-// containers, with labels, traits, frames and a binding. Reports medians over `runs` runs of
-// parsing (YAML → templates), resolving the start screen and computing the scan order, and the
-// peak resident memory added by one load-and-order, per element.
+//   swift build -c release --product switchscan-bench
+//   switchscan-bench efficiency [--markdown]   steps and seconds to select an item (Efficiency.swift)
+//   switchscan-bench scale [--markdown]        load, order, group and layoutChanged rebuilds at 1k–100k (Scale.swift)
+//   switchscan-bench events [--markdown]       handling one switch event on a 10,000-item scene (EventLatency.swift)
+//   switchscan-bench input [--markdown]        input events per second, and event timestamp → action (InputBenchmark.swift)
+//   switchscan-bench braille                   highlight → BrlAPI write, BRLTTY and an emulated display
 import AccessibilityModel
 import Foundation
 import Scenes
 
-if CommandLine.arguments.dropFirst().first == "grouping" { runGroupingBenchmark(); exit(0) }
-if CommandLine.arguments.dropFirst().first == "events" { runEventBenchmark(); exit(0) }
-if CommandLine.arguments.dropFirst().first == "input" { runInputBenchmark(arguments: Array(CommandLine.arguments.dropFirst(2))); exit(0) }
-if CommandLine.arguments.dropFirst().first == "braille" { runBrailleBenchmark(steps: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 200 : 200); exit(0) }
 
-let arguments = CommandLine.arguments
-let elementTarget = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
-let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
-
-/// A scene with `count` elements: containers of 100 buttons (10 rows of 10), each container
-/// keeping its children together, every button with a label, a trait, a frame and a hint.
+/// A scene with about `count` elements: containers of 100 buttons (10 rows of 10), each container
+/// keeping its children together, every button with a label bound to `unread`, two traits, a
+/// frame and a hint. Above them, a row of controls whose effects post `layoutChanged` (what the
+/// scale benchmark presses): `add-one` changes the value one label reads (`status`),
+/// `show-details` shows or hides one element, `mark-read` changes the value every key's label
+/// reads.
 func generateScene(elements count: Int) -> (text: String, elements: Int) {
     var lines = [
-        "scene: Generated \(count)", "size: [390, 844]", "state:", "  unread: 3", "start: main",
-        "screens:", "  main:", "    elements:",
+        "scene: Generated \(count)", "size: [390, 844]", "state:", "  unread: 3", "  count: 0", "  details: false",
+        "start: main", "screens:", "  main:", "    elements:",
     ]
+    for control in generatedControls { lines.append("      - " + control.yaml) }
     let perContainer = 100
-    let containers = max(1, count / (perContainer + 1))
-    var total = 0
+    let containers = max(1, (count + 50) / (perContainer + 1))
+    var total = generatedControls.count
     for c in 0..<containers {
-        let top = Double(c) * 440
+        let top = 100 + Double(c) * 440
         lines.append("      - id: box-\(c)")
         lines.append("        shouldGroupAccessibilityChildren: true")
         lines.append("        elements:")
@@ -47,14 +42,28 @@ func generateScene(elements count: Int) -> (text: String, elements: Int) {
     return (lines.joined(separator: "\n") + "\n", total)
 }
 
+/// The controls above the keys, as YAML flow mappings and as JSON objects.
+let generatedControls: [(yaml: String, json: String)] = [
+    ("{id: status, label: \"Count {count}\", frame: [0, 0, 97, 44]}",
+     "{\"id\": \"status\", \"label\": \"Count {count}\", \"frame\": [0, 0, 97, 44]}"),
+    ("{id: add-one, label: Add one, traits: [button], frame: [97, 0, 97, 44], activate: [{add: {count: 1}}, {post: {notification: layoutChanged}}]}",
+     "{\"id\": \"add-one\", \"label\": \"Add one\", \"traits\": [\"button\"], \"frame\": [97, 0, 97, 44], \"activate\": [{\"add\": {\"count\": 1}}, {\"post\": {\"notification\": \"layoutChanged\"}}]}"),
+    ("{id: show-details, label: Details, traits: [button], frame: [194, 0, 97, 44], activate: [{toggle: details}, {post: {notification: layoutChanged}}]}",
+     "{\"id\": \"show-details\", \"label\": \"Details\", \"traits\": [\"button\"], \"frame\": [194, 0, 97, 44], \"activate\": [{\"toggle\": \"details\"}, {\"post\": {\"notification\": \"layoutChanged\"}}]}"),
+    ("{id: mark-read, label: Mark read, traits: [button], frame: [291, 0, 97, 44], activate: [{add: {unread: 1}}, {post: {notification: layoutChanged}}]}",
+     "{\"id\": \"mark-read\", \"label\": \"Mark read\", \"traits\": [\"button\"], \"frame\": [291, 0, 97, 44], \"activate\": [{\"add\": {\"unread\": 1}}, {\"post\": {\"notification\": \"layoutChanged\"}}]}"),
+    ("{id: details, label: Details shown, visible: details, frame: [0, 50, 390, 44]}",
+     "{\"id\": \"details\", \"label\": \"Details shown\", \"visible\": \"details\", \"frame\": [0, 50, 390, 44]}"),
+]
+
 /// The same scene as JSON, the usual form of generated files (read by the JSON fast path).
 func generateJSONScene(elements count: Int) -> String {
     let perContainer = 100
-    let containers = max(1, count / (perContainer + 1))
-    var boxes = [String]()
-    boxes.reserveCapacity(containers)
+    let containers = max(1, (count + 50) / (perContainer + 1))
+    var boxes = generatedControls.map(\.json)
+    boxes.reserveCapacity(containers + boxes.count)
     for c in 0..<containers {
-        let top = Double(c) * 440
+        let top = 100 + Double(c) * 440
         var buttons = [String]()
         buttons.reserveCapacity(perContainer)
         for i in 0..<perContainer {
@@ -63,7 +72,7 @@ func generateJSONScene(elements count: Int) -> String {
         }
         boxes.append("{\"id\": \"box-\(c)\", \"shouldGroupAccessibilityChildren\": true, \"elements\": [\n" + buttons.joined(separator: ",\n") + "]}")
     }
-    return "{\"scene\": \"Generated \(count)\", \"size\": [390, 844], \"state\": {\"unread\": 3}, \"start\": \"main\",\n\"screens\": {\"main\": {\"elements\": [\n" + boxes.joined(separator: ",\n") + "]}}}\n"
+    return "{\"scene\": \"Generated \(count)\", \"size\": [390, 844], \"state\": {\"unread\": 3, \"count\": 0, \"details\": false}, \"start\": \"main\",\n\"screens\": {\"main\": {\"elements\": [\n" + boxes.joined(separator: ",\n") + "]}}}\n"
 }
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -96,66 +105,17 @@ func resetPeak() {
     try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
 }
 
-let (yamlText, elements) = generateScene(elements: elementTarget)
-let jsonText = generateJSONScene(elements: elementTarget)
-
-func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
-
-/// Loads and orders `text` `runs` times; prints medians of each phase and of the peak memory.
-func measure(_ format: String, _ text: String) {
-    print("\n\(format): \(elements) elements, \(text.utf8.count / 1024) KiB, \(runs) runs")
-    var parseTimes = [Double](), resolveTimes = [Double](), orderTimes = [Double](), totalTimes = [Double]()
-    var peakPerElement = [Double]()
-    var itemCount = 0
-    for _ in 0..<runs {
-        resetPeak()
-        let baseline = currentResidentBytes()
-        let t0 = now()
-        let scene: Scene
-        do { scene = try SceneParser.parse(yaml: text, file: "generated.\(format.lowercased())") } catch {
-            print("the generated scene did not load: \(error)")
-            exit(1)
-        }
-        let t1 = now()
-        let screen = scene.startScreen
-        let t2 = now()
-        let nodes = screen.scanNodes()
-        let t3 = now()
-        itemCount = nodes.flatMap(\.items).count
-        let peak = peakResidentBytes()
-        parseTimes.append(Double(t1 - t0) / 1e9)
-        resolveTimes.append(Double(t2 - t1) / 1e9)
-        orderTimes.append(Double(t3 - t2) / 1e9)
-        totalTimes.append(Double(t3 - t0) / 1e9)
-        peakPerElement.append(Double(max(0, peak - baseline)) / Double(elements))
-    }
-    print("  scan items found:               \(itemCount)")
-    print("  median parse (file → scene):    \(ms(median(parseTimes)))")
-    print("  median resolve (start screen):  \(ms(median(resolveTimes)))")
-    print("  median order (rules, grouping): \(ms(median(orderTimes)))")
-    print("  median load and order, total:   \(ms(median(totalTimes)))  (\(String(format: "%.2f", median(totalTimes) * 1e6 / Double(elements))) µs per element; aim: under 1 s)")
-    // The first run's peak is the honest one: later runs reuse memory the allocator kept.
-    print("  peak memory added, first run:   \(String(format: "%.0f", peakPerElement[0])) bytes per element (aim: under 1024)")
+// Last: globals of main.swift are set in order, so the dispatch runs after all of them.
+let benchArguments = Array(CommandLine.arguments.dropFirst())
+switch benchArguments.first {
+case "efficiency", "grouping": runEfficiencyBenchmark(arguments: benchArguments)
+case "scale": runScaleBenchmark(arguments: benchArguments)
+case "scale-child": runScaleChild(arguments: benchArguments)
+case "events": runEventBenchmark(arguments: benchArguments)
+case "input": runInputBenchmark(arguments: Array(benchArguments.dropFirst()))
+case "braille": runBrailleBenchmark(steps: benchArguments.count > 1 ? Int(benchArguments[1]) ?? 200 : 200)
+default:
+    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille [--markdown]\n".data(using: .utf8)!)
+    exit(2)
 }
-
-if arguments.count <= 3 { print("switchscan-bench: load and order a generated scene") }
-if arguments.count > 3 {
-    let format = arguments[3].uppercased()
-    measure(format, format == "JSON" ? jsonText : yamlText)
-} else {
-    fflush(nil)  // all output streams: the children write to the same terminal
-    // Each format in a process of its own: memory freed by one run stays in the allocator, and
-    // would hide the next format's peak.
-    for format in ["yaml", "json"] {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = [String(elementTarget), String(runs), format]
-        do {
-            try child.run()
-            child.waitUntilExit()
-        } catch {
-            print("cannot run \(CommandLine.arguments[0]): \(error)")
-            exit(1)
-        }
-    }
-}
+exit(0)

@@ -72,6 +72,24 @@ public enum AutomaticGrouping {
         return builder.arrange(pieces)
     }
 
+    /// `group(_:)`, reusing the arrangement of every automatic container equal to one arranged in
+    /// the previous call with the same memo (a container's arrangement depends only on what is
+    /// inside it). The result is the same as `group(_:)`'s.
+    public static func group(_ nodes: [ScanNode], memo: inout GroupingMemo) -> [ScanNode] {
+        var builder = Builder()
+        builder.memo = MemoBox(previous: memo.arranged)
+        let pieces = builder.flatten(nodes)
+        let result = builder.arrange(pieces)
+        memo.arranged = builder.memo!.current
+        return result
+    }
+
+    final class MemoBox {
+        let previous: [ElementID: GroupingMemo.Arranged]
+        var current: [ElementID: GroupingMemo.Arranged] = [:]
+        init(previous: [ElementID: GroupingMemo.Arranged]) { self.previous = previous }
+    }
+
     /// A screen's structure for the given `groupItems`: grouped automatically when on, with
     /// automatic containers spliced (items one by one, combined groups kept) when off.
     public static func scanStructure(of screen: Screen, groupItems: Bool) -> [ScanNode] {
@@ -101,21 +119,28 @@ public enum AutomaticGrouping {
     // MARK: Pieces
 
     /// An item, or a combined group already arranged inside: never split.
-    struct Atom {
+    struct Atom: Sendable {
         var node: ScanNode
         /// Items under it (each item weighs 1).
         var weight: Double
         /// The exact total cost inside it (inside a combined group), over its items.
         var inner: Double
         var frame: Rect?
-        var firstID: ElementID
-        var lastID: ElementID
+
+        // The ids of its first and last items, found when a synthetic group is named (kept out
+        // of the stored fields: copying an atom then retains only its node).
+        var firstID: ElementID { node.isGroup ? node.items.first?.id ?? node.id : node.id }
+        var lastID: ElementID { node.isGroup ? node.items.last?.id ?? node.id : node.id }
     }
 
     /// An automatic container: kept as a group, or spliced.
     struct Container {
         var element: Element
         var pieces: [Piece]
+        /// The container as given (the memo's key, with its id).
+        var node: ScanNode
+        /// Its arrangement, when the memo already had it.
+        var arranged: ScanNode?
     }
 
     /// One unit of a level: an atom or a container, with the atoms it covers (contiguous).
@@ -138,6 +163,8 @@ public enum AutomaticGrouping {
         var containers = [Container]()
         var weightPrefix = [0.0]
         var innerPrefix = [0.0]
+        /// Arrangements of containers, from the previous call and this one (nil: no memo).
+        var memo: MemoBox?
 
         mutating func flatten(_ nodes: [ScanNode]) -> [Piece] {
             var pieces = [Piece]()
@@ -146,9 +173,24 @@ public enum AutomaticGrouping {
                 switch node {
                 case .item(let element):
                     pieces.append(addAtom(Atom(
-                        node: node, weight: 1, inner: 0, frame: element.resolvedFrame,
-                        firstID: element.id, lastID: element.id)))
+                        node: node, weight: 1, inner: 0, frame: element.resolvedFrame)))
                 case .group(let element, let children) where element.navigationStyle == .automatic:
+                    if let memo, let kept = memo.previous[element.id], kept.input == node {
+                        // Arranged before: its atoms as they were, its arrangement as it was.
+                        memo.current[element.id] = kept
+                        let first = atoms.count
+                        atoms.append(contentsOf: kept.atoms)
+                        var weight = weightPrefix[first], inner = innerPrefix[first]
+                        for index in kept.atoms.indices {
+                            weight += kept.atoms[index].weight
+                            inner += kept.atoms[index].inner
+                            weightPrefix.append(weight)
+                            innerPrefix.append(inner)
+                        }
+                        containers.append(Container(element: element, pieces: [], node: node, arranged: kept.output))
+                        pieces.append(Piece(kind: .container(containers.count - 1), atoms: first..<atoms.count, frame: kept.frame))
+                        continue
+                    }
                     let inside = flatten(children)
                     guard let first = inside.first, let last = inside.last else { continue }
                     // A container of one atom is no group worth entering.
@@ -156,7 +198,7 @@ public enum AutomaticGrouping {
                         pieces.append(first)
                         continue
                     }
-                    containers.append(Container(element: element, pieces: inside))
+                    containers.append(Container(element: element, pieces: inside, node: node))
                     pieces.append(Piece(
                         kind: .container(containers.count - 1), atoms: first.atoms.lowerBound..<last.atoms.upperBound,
                         frame: element.frame ?? unionFrame(inside.map(\.frame))))
@@ -167,12 +209,11 @@ public enum AutomaticGrouping {
                     // combined: fixed, grouped inside only.
                     let arranged = AutomaticGrouping.group(children)
                     let items = arranged.flatMap(\.items)
-                    guard let first = items.first, let last = items.last else { continue }
+                    guard !items.isEmpty else { continue }
                     element.navigationStyle = .combined
                     pieces.append(addAtom(Atom(
                         node: .group(element, arranged), weight: Double(items.count),
-                        inner: totalSelectSteps(arranged), frame: element.resolvedFrame,
-                        firstID: first.id, lastID: last.id)))
+                        inner: totalSelectSteps(arranged), frame: element.resolvedFrame)))
                 }
             }
             return pieces
@@ -240,9 +281,19 @@ public enum AutomaticGrouping {
             switch piece.kind {
             case .atom(let index): return atoms[index].node
             case .container(let index):
-                var element = containers[index].element
+                let container = containers[index]
+                if let arranged = container.arranged { return arranged }
+                if let memo {
+                    var element = container.element
+                    element.navigationStyle = .combined
+                    let output = ScanNode.group(element, arrange(container.pieces))
+                    memo.current[element.id] = GroupingMemo.Arranged(
+                        input: container.node, output: output, atoms: Array(atoms[piece.atoms]), frame: piece.frame)
+                    return output
+                }
+                var element = container.element
                 element.navigationStyle = .combined
-                return .group(element, arrange(containers[index].pieces))
+                return .group(element, arrange(container.pieces))
             }
         }
 
@@ -347,11 +398,17 @@ public enum AutomaticGrouping {
     /// first top), as in the reading order's row rule, and it is not left of the previous piece.
     /// Pieces without a frame stand alone.
     static func rowStarts(_ pieces: [Piece]) -> [Int] {
+        spatialRowStarts(pieces.map(\.frame))
+    }
+
+    /// The starts of spatial rows among consecutive frames (the rule of `rowStarts`): used by
+    /// the grouping, and by the benchmark's row-column scanning.
+    public static func spatialRowStarts(_ frames: [Rect?]) -> [Int] {
         var starts = [Int]()
         var rowTop = 0.0, rowLimit = 0.0, lastLeft = 0.0
         var open = false
-        for (index, piece) in pieces.enumerated() {
-            guard let frame = piece.frame else {
+        for (index, frame) in frames.enumerated() {
+            guard let frame else {
                 starts.append(index)
                 open = false
                 continue
@@ -414,4 +471,19 @@ public enum AutomaticGrouping {
         // Beyond the table (an estimate): five nearly equal chunks, mean position 3 plus a select.
         return Double(n) * (4 + optimalUniformMean(n: (n + 4) / 5))
     }
+}
+
+/// Arrangements of automatic containers kept between calls of `AutomaticGrouping.group(_:memo:)`.
+public struct GroupingMemo: Sendable {
+    struct Arranged: Sendable {
+        var input: ScanNode
+        var output: ScanNode
+        /// The container's atoms as flattened, and its frame as a piece.
+        var atoms: [AutomaticGrouping.Atom]
+        var frame: Rect?
+    }
+
+    var arranged: [ElementID: Arranged] = [:]
+
+    public init() {}
 }

@@ -55,6 +55,8 @@ public struct ScanSession: Sendable {
 
     private var timers: [TimerKey: Double] = [:]
     private var formatter: BrailleFormatter
+    /// The structure last handed to the engine and what it was built from.
+    private var cache: StructureCache?
 
     /// One virtual switch per action, named after it: what scripted tests press.
     public static let actionSwitches: [SwitchID: SwitchBinding] = Dictionary(
@@ -95,7 +97,7 @@ public struct ScanSession: Sendable {
     /// Shows the start screen.
     public mutating func start() -> [TraceEvent] {
         var trace = [TraceEvent(time: time, kind: .screen(name: sceneState.screen))]
-        trace += apply(engine.handle(.structureChanged(currentStructure(), .initial, time: time)))
+        trace += apply(engine.handle(.structureChanged(rebuildStructure(), .initial, time: time)))
         trace += updateBraille()
         return trace
     }
@@ -214,24 +216,31 @@ public struct ScanSession: Sendable {
 
     /// Runs the scene's behaviour for a command, then tells the engine what changed.
     private mutating func perform(_ command: ElementCommand, on element: Element?) -> [TraceEvent] {
-        guard let screen = sceneState.resolvedScreen(in: scene) else { return [] }
-        let present = Visibility.presentTree(screen.root)
+        guard scene.screenTemplate(named: sceneState.screen) != nil else { return [] }
+        // The resolved screen is needed only to find what a tap at the activation point hits,
+        // and the handlers of escape and magic tap.
+        let state = sceneState, scene = self.scene
+        func presentRoot() -> Element? {
+            state.resolvedScreen(in: scene).map { Visibility.presentTree($0.root) }
+        }
         let effects: [Effect]? = {
             switch command {
             case .activate:
-                guard let element, let target = Activation.target(of: element, in: screen.root) else { return nil }
+                guard let element else { return nil }
+                if let own = element.activate { return own }
+                guard let root = presentRoot(), let target = Activation.target(of: element, in: root) else { return nil }
                 return target.activate
             case .increment: return element?.increment
             case .decrement: return element?.decrement
             case .customAction(let name): return element?.customActions.first { $0.name == name }?.effects
-            case .escape: return nearest(\.escape, from: element, in: present)
-            case .magicTap: return nearest(\.magicTap, from: element, in: present)
+            case .escape: return presentRoot().flatMap { nearest(\.escape, from: element, in: $0) }
+            case .magicTap: return presentRoot().flatMap { nearest(\.magicTap, from: element, in: $0) }
             }
         }()
         guard let effects else {
             // Nothing handles it (a tap where no element has `activate`): the scene is unchanged,
             // and the engine still hears back, so it places the highlight and scans on.
-            return apply(engine.handle(.structureChanged(currentStructure(), .refreshed, time: time)))
+            return apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
         }
         let previousScreen = sceneState.screen
         let notifications = sceneState.perform(effects)
@@ -250,7 +259,7 @@ public struct ScanSession: Sendable {
             case .announcement, .pageScrolled: continue
             }
         }
-        trace += apply(engine.handle(.structureChanged(currentStructure(), change, time: time)))
+        trace += apply(engine.handle(.structureChanged(rebuildStructure(), change, time: time)))
         for notification in notifications where notification.kind == .announcement || notification.kind == .pageScrolled {
             guard let text = notification.text else { continue }
             lastAnnouncement = text
@@ -273,22 +282,54 @@ public struct ScanSession: Sendable {
         return search(root, inherited: nil) ?? root[keyPath: handler]
     }
 
-    /// The current screen's scan structure, with automatic grouping when it is on.
+    /// The current screen's scan structure, with automatic grouping when it is on: the one the
+    /// engine walks (kept from the last rebuild while the state is the same).
     public func currentStructure() -> ScanStructure {
-        guard let screen = sceneState.resolvedScreen(in: scene) else { return ScanStructure(nodes: []) }
-        var nodes = screen.scanNodes(groupAutomatic: settings.groupItems)
-        if settings.groupItems { nodes = AutomaticGrouping.group(nodes) }
+        if let cache, cache.screen == sceneState.screen, cache.currentValues(sceneState.values) == cache.values {
+            return cache.structure
+        }
+        return Self.buildStructure(scene: scene, state: sceneState, groupItems: settings.groupItems)
+    }
+
+    /// The structure for the current state, reusing the last one as far as the change allows
+    /// (`StructureCache`), and kept for the next rebuild.
+    private mutating func rebuildStructure() -> ScanStructure {
+        if var cache, cache.screen == sceneState.screen, let template = scene.screenTemplate(named: sceneState.screen) {
+            self.cache = nil  // the cache is changed in place, without a second reference
+            let structure = cache.update(to: sceneState.values, scene: scene, template: template)
+            self.cache = cache
+            return structure
+        }
+        cache = StructureCache(scene: scene, state: sceneState, groupItems: settings.groupItems)
+        return cache?.structure ?? ScanStructure(nodes: [])
+    }
+
+    /// The whole structure, built from the scene's templates.
+    static func buildStructure(scene: Scene, state: SceneState, groupItems: Bool) -> ScanStructure {
+        guard let screen = state.resolvedScreen(in: scene) else { return ScanStructure(nodes: []) }
+        var nodes = screen.scanNodes(groupAutomatic: groupItems)
+        if groupItems { nodes = AutomaticGrouping.group(nodes) }
+        return structure(of: screen, nodes: nodes)
+    }
+
+    /// The structure of `screen` with its scan nodes: which items have an escape handler.
+    static func structure(of screen: Screen, nodes: [ScanNode]) -> ScanStructure {
+        ScanStructure(
+            nodes: nodes, escapable: escapable(in: screen.root, handled: false),
+            screenHandlesEscape: screen.root.escape != nil, screenHandlesMagicTap: screen.root.magicTap != nil)
+    }
+
+    /// The elements of a present subtree that handle escape or sit under a present element that
+    /// does (`handled`: an ancestor does).
+    static func escapable(in element: Element, handled: Bool) -> Set<ElementID> {
         var escapable = Set<ElementID>()
         func walk(_ element: Element, handled: Bool) {
             let handles = handled || element.escape != nil
             if handles { escapable.insert(element.id) }
-            for child in element.children { walk(child, handled: handles) }
+            for child in element.children where child.isPresent { walk(child, handled: handles) }
         }
-        let present = Visibility.presentTree(screen.root)
-        walk(present, handled: false)
-        return ScanStructure(
-            nodes: nodes, escapable: escapable, screenHandlesEscape: screen.root.escape != nil,
-            screenHandlesMagicTap: screen.root.magicTap != nil)
+        walk(element, handled: handled)
+        return escapable
     }
 
     /// Recomputes the braille line; a trace line when it changed.

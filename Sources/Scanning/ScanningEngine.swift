@@ -531,7 +531,8 @@ public struct ScanningEngine: Sendable {
     // MARK: Structure changes
 
     private mutating func structureChanged(_ new: ScanStructure, _ change: StructureChange, at time: Double) -> [ScanAction] {
-        let oldItems = structure.nodes.flatMap(\.items)
+        // The old structure's items are needed only when the highlighted element is gone.
+        let oldNodes = structure.nodes
         let oldHighlight = currentHighlight
         let focusAfterTap = pendingFocusAfterTap
         pendingFocusAfterTap = nil
@@ -551,14 +552,14 @@ public struct ScanningEngine: Sendable {
             // The menu's element may be gone or changed: close it. Increment and decrement keep it
             // open (adjusting is cheap), so a refresh of the same element keeps the menu.
             if case .refreshed = change, case .menu(var menu) = phase, let item = menu.item,
-               let updated = new.nodes.flatMap(\.items).first(where: { $0.id == item.id }) {
+               let updated = firstItem(in: new.nodes, where: { $0.id == item.id }) {
                 menu.item = updated
                 menu.entries = menuEntries(for: updated)
                 menu.index = min(menu.index, menu.entries.count - 1)
                 phase = .menu(menu)
                 // The walk holds the element too: take the updated one, so the line shows the
                 // new value once the menu closes.
-                levels = relocate(oldHighlight, oldItems: oldItems, focus: nil, after: nil, in: new.nodes)
+                levels = relocate(oldHighlight, oldNodes: oldNodes, focus: nil, after: nil, in: new.nodes)
                 return [.menu(entries: menu.entries, focus: menu.index)]
             }
             actions += closeMenuQuietly()
@@ -578,9 +579,9 @@ public struct ScanningEngine: Sendable {
             if let focus, let path = path(to: focus, in: new.nodes) { levels = path }
             actions += summary(of: new, at: time)
         case .layoutChanged(let focus):
-            levels = relocate(oldHighlight, oldItems: oldItems, focus: focus, after: focusAfterTap, in: new.nodes)
+            levels = relocate(oldHighlight, oldNodes: oldNodes, focus: focus, after: focusAfterTap, in: new.nodes)
         case .refreshed:
-            levels = relocate(oldHighlight, oldItems: oldItems, focus: nil, after: focusAfterTap, in: new.nodes)
+            levels = relocate(oldHighlight, oldNodes: oldNodes, focus: nil, after: focusAfterTap, in: new.nodes)
         }
         if phase == .stopped || phase == .paused {
             actions.append(.highlight(phase == .paused ? currentHighlight : .none))
@@ -595,7 +596,7 @@ public struct ScanningEngine: Sendable {
     /// following item that still exists; never silently at the top. After a tap,
     /// `focusedItemAfterTap: first` starts again at the first item.
     private func relocate(
-        _ old: Highlight, oldItems: [Element], focus: ElementID?, after tap: ScanSettings.FocusAfterTap?,
+        _ old: Highlight, oldNodes: [ScanNode], focus: ElementID?, after tap: ScanSettings.FocusAfterTap?,
         in nodes: [ScanNode]
     ) -> [Level] {
         let top = [Level(entries: nodes, group: nil, index: 0, steps: 0)]
@@ -622,6 +623,7 @@ public struct ScanningEngine: Sendable {
         }
         if let focus, let path = path(to: focus, in: nodes) { return path }
         let newIDs = Set(nodes.flatMap(\.items).map(\.id))
+        let oldItems = oldNodes.flatMap(\.items)
         if let position = oldItems.firstIndex(where: { $0.id == oldNode.id || $0.id == oldNode.items.first?.id }) {
             for candidate in oldItems[position...] + oldItems[..<position].reversed() where newIDs.contains(candidate.id) {
                 if let path = path(to: candidate.id, in: nodes) { return path }
@@ -639,6 +641,17 @@ public struct ScanningEngine: Sendable {
         return best?.id
     }
 
+    /// The first item in scan order that satisfies `matches`, without listing every item.
+    private func firstItem(in nodes: [ScanNode], where matches: (Element) -> Bool) -> Element? {
+        for node in nodes {
+            switch node {
+            case .item(let element): if matches(element) { return element }
+            case .group(_, let children): if let found = firstItem(in: children, where: matches) { return found }
+            }
+        }
+        return nil
+    }
+
     /// The levels from the top to the entry with `id` (an item or a group).
     private func path(to id: ElementID, in nodes: [ScanNode]) -> [Level]? {
         func search(_ entries: [ScanNode], group: ScanNode?) -> [Level]? {
@@ -654,7 +667,7 @@ public struct ScanningEngine: Sendable {
 
     /// `summaryElement`: announced first when a screen appears.
     private mutating func summary(of structure: ScanStructure, at time: Double) -> [ScanAction] {
-        guard let element = structure.nodes.flatMap(\.items).first(where: { $0.traits.contains(.summaryElement) }) else { return [] }
+        guard let element = firstItem(in: structure.nodes, where: { $0.traits.contains(.summaryElement) }) else { return [] }
         let text = [element.label, element.value].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         guard !text.isEmpty else { return [] }
         return flash(text, at: time)

@@ -26,6 +26,15 @@ public struct Scene: Sendable {
     /// The screen resolved against `state`: bindings rendered, conditional traits and `visible`
     /// evaluated, languages inherited, and ids assigned.
     public func screen(_ name: String, state: [String: StateValue]) -> Screen? {
+        screen(name, state: state) { _, template in template.resolve(state: state, language: language) }
+    }
+
+    /// The screen with its top-level elements given by `element` (the index and template of
+    /// each): a caller that kept elements resolved for the same state values passes them back
+    /// instead of resolving them again. `element` must give what `ElementTemplate.resolve` would.
+    public func screen(
+        _ name: String, state: [String: StateValue], element: (Int, ElementTemplate) -> Element
+    ) -> Screen? {
         guard let template = screenTemplate(named: name) else { return nil }
         let root = Element(
             id: "screen:\(name)",
@@ -33,7 +42,7 @@ public struct Scene: Sendable {
             frame: Rect(x: 0, y: 0, width: size.width, height: size.height),
             isAccessibilityElement: false,
             accessibilityElements: template.accessibilityElements,
-            children: template.elements.map { $0.resolve(state: state, language: language) },
+            children: template.elements.enumerated().map { element($0.offset, $0.element) },
             escape: template.escape,
             magicTap: template.magicTap)
         return Screen(name: name, root: root)
@@ -122,18 +131,30 @@ public struct ElementTemplate: Sendable {
         [self] + elements.flatMap(\.subtree)
     }
 
-    public func resolve(state: [String: StateValue], language inherited: String) -> Element {
-        let language = self.language ?? inherited
+    /// What the element shows for `state`: the attributes that bindings of text and traits
+    /// decide (the rest of the element is decided by structural bindings or is constant).
+    public func shownAttributes(state: [String: StateValue]) -> ShownAttributes {
         var traits = Traits()
         for entry in self.traits where entry.condition?.evaluate(state) ?? true {
             traits.insert(entry.trait)
         }
+        return ShownAttributes(
+            label: label?.render(state), value: value?.render(state), hint: hint?.render(state), traits: traits,
+            customActions: customActions.map { CustomAction(name: $0.name.render(state), effects: $0.effects) },
+            customContent: customContent.map {
+                CustomContent(label: $0.label.render(state), value: $0.value.render(state), isImportant: $0.isImportant)
+            })
+    }
+
+    public func resolve(state: [String: StateValue], language inherited: String) -> Element {
+        let language = self.language ?? inherited
+        let shown = shownAttributes(state: state)
         return Element(
             id: id,
-            label: label?.render(state),
-            value: value?.render(state),
-            hint: hint?.render(state),
-            traits: traits,
+            label: shown.label,
+            value: shown.value,
+            hint: shown.hint,
+            traits: shown.traits,
             language: language,
             frame: frame,
             activationPoint: activationPoint,
@@ -146,10 +167,8 @@ public struct ElementTemplate: Sendable {
             sortPriority: sortPriority,
             isPresent: visible?.evaluate(state) ?? true,
             children: elements.map { $0.resolve(state: state, language: language) },
-            customActions: customActions.map { CustomAction(name: $0.name.render(state), effects: $0.effects) },
-            customContent: customContent.map {
-                CustomContent(label: $0.label.render(state), value: $0.value.render(state), isImportant: $0.isImportant)
-            },
+            customActions: shown.customActions,
+            customContent: shown.customContent,
             activate: activate,
             increment: increment,
             decrement: decrement,
@@ -158,6 +177,16 @@ public struct ElementTemplate: Sendable {
     }
 }
 
+
+/// The attributes of an element that text and trait bindings decide.
+public struct ShownAttributes: Hashable, Sendable {
+    public var label: String?
+    public var value: String?
+    public var hint: String?
+    public var traits: Traits
+    public var customActions: [CustomAction]
+    public var customContent: [CustomContent]
+}
 
 /// A scripted test: settings, then steps run in virtual time on a fresh copy of the scene.
 public struct ScriptedTest: Sendable {

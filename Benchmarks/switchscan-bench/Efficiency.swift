@@ -1,0 +1,280 @@
+// Scan efficiency: steps and seconds for a switch user to select an item (issue 7, part 1).
+//
+//   switchscan-bench efficiency [--markdown] [--scenarios DIR]
+//
+// Four ways to scan the same items, each run through the real `ScanningEngine`, one target at a
+// time, with the default settings (one switch, `scanning: auto`, `autoScanningTime` 1.0 s,
+// `pauseOnFirstItem` off, `loops` 4, `tapBehavior: default`):
+// - linear: the screen with `groupItems` off (items one by one; the app's combined groups kept);
+// - row-column: the same entries cut into spatial rows (the reading order's row rule); each row
+//   of two or more entries becomes one combined container `row:<k>` (select enters the row,
+//   then the item), a row of one entry stays that entry;
+// - ours: `groupItems` on (`AutomaticGrouping`, the structure `ScanSession` scans);
+// - bound: min over b of ((b + 1)/2 + 1)·log_b(n) (for Zipf targets, the same with the entropy
+//   of the targets in place of log n).
+// Steps: every highlight shown counts one (the first highlight of the screen and of each group
+// entered included), every select counts one (entering each group, then the item; the item's
+// select opens the scanner menu, and the menu is not counted). The simulated user presses select
+// at the end of the highlight's step, so the seconds are the engine's virtual time at that press:
+// Σ over levels of (position − 1 + 1)·autoScanningTime. Every engine count is checked against
+// `ScanCost` (the model `switchscan cost` reports).
+// Targets: every item equally likely, and Zipf (s = 1) over the items ranked in scan order (the
+// first item scanned is the most frequent: scene order, not optimised for frequency).
+import AccessibilityModel
+import Foundation
+import Scanning
+import Scenes
+
+/// A square grid of `count` keys (44×44 points, ⌈√count⌉ per row): the usual row-column layout.
+func gridScreen(keys count: Int, perRow: Int? = nil) -> Screen {
+    let side = perRow ?? Int(Double(count).squareRoot().rounded(.up))
+    let keys = (0..<count).map { index in
+        Element(
+            id: "key-\(index)", label: "Key \(index)", traits: .keyboardKey,
+            frame: Rect(x: Double(index % side) * 44, y: 100 + Double(index / side) * 44, width: 44, height: 44))
+    }
+    return Screen(name: "grid", size: Rect(x: 0, y: 0, width: 390, height: 844), elements: keys)
+}
+
+/// Row-column scanning of a level: consecutive entries in one spatial row become one combined
+/// container (the whole row is highlighted, select enters it).
+func rowColumnStructure(_ nodes: [ScanNode]) -> [ScanNode] {
+    let starts = AutomaticGrouping.spatialRowStarts(nodes.map { $0.element.resolvedFrame ?? $0.items.first?.resolvedFrame })
+    var rows = [ScanNode]()
+    for (k, start) in starts.enumerated() {
+        let end = k + 1 < starts.count ? starts[k + 1] : nodes.count
+        if end - start == 1 {
+            rows.append(nodes[start])
+            continue
+        }
+        var frame: Rect?
+        for node in nodes[start..<end] {
+            if let f = node.element.resolvedFrame { frame = frame.map { $0.union(f) } ?? f }
+        }
+        let row = Element(id: "row:\(k + 1)", frame: frame, isAccessibilityElement: false, navigationStyle: .combined)
+        rows.append(.group(row, Array(nodes[start..<end])))
+    }
+    return rows
+}
+
+/// Steps and seconds to select each item of `structure`, by driving the engine.
+struct DrivenCosts {
+    /// In the structure's item order.
+    var ids: [ElementID]
+    var steps: [Int]
+    var seconds: [Double]
+    /// Items whose engine count differs from ScanCost's (should be none).
+    var disagreements: Int
+}
+
+func driveEngine(_ structure: [ScanNode], settings: ScanSettings) -> DrivenCosts {
+    // The groups on each item's path, to know which entry to select.
+    var ancestors = [ElementID: Set<ElementID>]()
+    func walk(_ nodes: [ScanNode], path: Set<ElementID>) {
+        for node in nodes {
+            switch node {
+            case .item(let element): ancestors[element.id] = path
+            case .group(let element, let children): walk(children, path: path.union([element.id]))
+            }
+        }
+    }
+    walk(structure, path: [])
+    let items = structure.flatMap(\.items)
+    let model = ScanCost.report(structure, settings: settings)
+    var result = DrivenCosts(ids: items.map(\.id), steps: [], seconds: [], disagreements: 0)
+    for (index, item) in items.enumerated() {
+        var engine = ScanningEngine(settings: settings)
+        var deadline = 0.0
+        var steps = 0
+        var done = false
+        var pressTime = 0.0
+        func absorb(_ actions: [ScanAction]) {
+            for action in actions {
+                switch action {
+                case .highlight(let highlight) where highlight != .none: steps += 1
+                case .schedule(.advance, let at): deadline = at
+                case .menu: done = true
+                default: break
+                }
+            }
+        }
+        absorb(engine.handle(.structureChanged(ScanStructure(nodes: structure), .initial, time: 0)))
+        let path = ancestors[item.id] ?? []
+        var guardSteps = 0
+        while !done {
+            guardSteps += 1
+            guard guardSteps < 100_000 else { break }
+            if case .entry(let node) = engine.highlight,
+               node.id == item.id && !node.isGroup || node.isGroup && path.contains(node.id) {
+                steps += 1  // the select, at the end of the highlight's step
+                pressTime = deadline
+                absorb(engine.handle(.began(.select, time: deadline)))
+                absorb(engine.handle(.ended(.select, time: deadline)))
+                continue
+            }
+            if engine.highlight == .none { break }  // loops ran out: not reachable (never expected)
+            absorb(engine.handle(.timerFired(.advance, time: deadline)))
+        }
+        result.steps.append(done ? steps : Int.max)
+        result.seconds.append(done ? pressTime : .infinity)
+        if !done || steps != model.items[index].autoSelectSteps || model.items[index].id != item.id {
+            result.disagreements += 1
+        }
+    }
+    return result
+}
+
+struct MethodFigures {
+    var meanSteps: Double
+    var worstSteps: Int
+    var meanSeconds: Double
+    var worstSeconds: Double
+    var zipfSteps: Double
+    var zipfSeconds: Double
+}
+
+func figures(_ costs: DrivenCosts, zipf: [ElementID: Double]) -> MethodFigures {
+    let n = Double(costs.steps.count)
+    var zipfSteps = 0.0, zipfSeconds = 0.0
+    for (index, id) in costs.ids.enumerated() {
+        let weight = zipf[id] ?? 0
+        zipfSteps += weight * Double(costs.steps[index])
+        zipfSeconds += weight * costs.seconds[index]
+    }
+    return MethodFigures(
+        meanSteps: Double(costs.steps.reduce(0, +)) / n, worstSteps: costs.steps.max() ?? 0,
+        meanSeconds: costs.seconds.reduce(0, +) / n, worstSeconds: costs.seconds.max() ?? 0,
+        zipfSteps: zipfSteps, zipfSeconds: zipfSeconds)
+}
+
+/// min over b of ((b + 1)/2 + 1)·H/ln b, H the targets' entropy in nats (ln n when uniform).
+func entropyBound(_ weights: [Double]) -> Double {
+    let entropy = weights.reduce(0) { $0 - ($1 > 0 ? $1 * log($1) : 0) }
+    guard entropy > 0 else { return 2 }
+    var best = Double.infinity
+    for b in 2...64 { best = min(best, (Double(b + 1) / 2 + 1) * entropy / log(Double(b))) }
+    return best
+}
+
+/// The four methods on one screen.
+struct ScreenEfficiency {
+    var name: String
+    var items: Int
+    var linear: MethodFigures
+    var rowColumn: MethodFigures
+    var ours: MethodFigures
+    var bound: Double
+    var zipfBound: Double
+    var disagreements: Int
+}
+
+func measureEfficiency(name: String, screen: Screen, settings: ScanSettings) -> ScreenEfficiency {
+    let flat = AutomaticGrouping.scanStructure(of: screen, groupItems: false)
+    let grouped = AutomaticGrouping.scanStructure(of: screen, groupItems: true)
+    let rowColumn = rowColumnStructure(flat)
+    let order = flat.flatMap(\.items).map(\.id)
+    let weights = ScanCost.zipfWeights(count: order.count)
+    let zipf = Dictionary(uniqueKeysWithValues: zip(order, weights))
+    let linearCosts = driveEngine(flat, settings: settings)
+    let rowCosts = driveEngine(rowColumn, settings: settings)
+    let ourCosts = driveEngine(grouped, settings: settings)
+    return ScreenEfficiency(
+        name: name, items: order.count,
+        linear: figures(linearCosts, zipf: zipf), rowColumn: figures(rowCosts, zipf: zipf), ours: figures(ourCosts, zipf: zipf),
+        bound: ScanCost.hierarchicalBound(n: order.count), zipfBound: entropyBound(weights),
+        disagreements: linearCosts.disagreements + rowCosts.disagreements + ourCosts.disagreements)
+}
+
+func runEfficiencyBenchmark(arguments: [String]) {
+    let markdown = arguments.contains("--markdown")
+    var directory = "Scenarios"
+    if let at = arguments.firstIndex(of: "--scenarios"), at + 1 < arguments.count { directory = arguments[at + 1] }
+    let settings = ScanSettings()
+    let started = DispatchTime.now().uptimeNanoseconds
+    func log(_ text: String) { FileHandle.standardError.write((text + "\n").data(using: .utf8)!) }
+
+    // Flat grids.
+    var flat = [ScreenEfficiency]()
+    for n in [16, 64, 256, 1024] {
+        log("efficiency: flat grid of \(n)")
+        flat.append(measureEfficiency(name: "\(n)", screen: gridScreen(keys: n), settings: settings))
+    }
+
+    // Every screen of every seed scene, with the scene's initial state.
+    var seeds = [ScreenEfficiency]()
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+        .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json") }.sorted()
+    if files.isEmpty { log("efficiency: no scene files in \(directory) (run from the package root, or give --scenarios DIR)") }
+    for file in files {
+        let path = directory + "/" + file
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            log("efficiency: cannot read \(path)")
+            continue
+        }
+        let scene: Scene
+        do { scene = try SceneParser.parse(yaml: text, file: path) } catch {
+            log("efficiency: \(path) did not load: \(error)")
+            continue
+        }
+        for template in scene.screens {
+            guard let screen = scene.screen(template.name, state: scene.initialState),
+                  !screen.scanItems().isEmpty else { continue }
+            let stem = file.split(separator: ".").first.map(String.init) ?? file
+            seeds.append(measureEfficiency(name: "\(stem) / \(template.name)", screen: screen, settings: settings))
+        }
+    }
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    let disagreements = (flat + seeds).reduce(0) { $0 + $1.disagreements }
+
+    func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+    let worstRatio = flat.map { $0.ours.meanSteps / $0.bound }.max() ?? 0
+    // Seed screens of 6 or more items (below that, grouping does not pay and every method is linear).
+    let larger = seeds.filter { $0.items >= 6 }
+    func meanRatio(_ ratio: (ScreenEfficiency) -> Double) -> Double {
+        larger.isEmpty ? 0 : larger.map(ratio).reduce(0, +) / Double(larger.count)
+    }
+
+    var out = [String]()
+    out.append(markdown ? "## Scan efficiency: steps and seconds to select an item" : "switchscan-bench efficiency")
+    out.append("")
+    out.append("""
+        Each item of a screen was selected once by driving the real `ScanningEngine` (one switch, \
+        `scanning: auto`, default settings: `autoScanningTime` 1.0 s, `pauseOnFirstItem` off, \
+        `loops` 4, `tapBehavior: default`). A step is a highlight shown (the first one of the \
+        screen and of each group entered included) or a select (entering each group, then the \
+        item, whose select opens the scanner menu; the menu is not counted); the simulated user \
+        presses at the end of the highlight's step, so seconds are the virtual time of the final \
+        press. Linear: `groupItems` off. Row-column: the same entries cut into spatial rows (the \
+        reading order's row rule), each row of two or more entries one combined container, run \
+        through the same engine. Ours: `groupItems` on (automatic grouping). Bound: min over b of \
+        ((b + 1)/2 + 1)·log_b(n); for Zipf targets the same with the targets' entropy in place \
+        of ln n. Zipf (s = 1): the k-th item in scan order is chosen with weight 1/k (scene \
+        order, not optimised for frequency). Flat scenes are square grids of 44-point keys \
+        (⌈√n⌉ per row); seed scenes are every screen of `Scenarios/` with the initial state. \
+        Every engine count equals `ScanCost`'s model (\(disagreements) disagreements). One run, \
+        \(f(wall, 1)) s of wall time.
+        """)
+    out.append("")
+    out.append("| n | method | mean steps | worst steps | mean s | worst s | Zipf mean steps | Zipf mean s | mean / bound |")
+    out.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for screen in flat {
+        for (name, m) in [("linear", screen.linear), ("row-column", screen.rowColumn), ("ours", screen.ours)] {
+            out.append("| \(screen.items) | \(name) | \(f(m.meanSteps)) | \(m.worstSteps) | \(f(m.meanSeconds)) | \(f(m.worstSeconds, 0)) | \(f(m.zipfSteps)) | \(f(m.zipfSeconds)) | \(f(m.meanSteps / screen.bound, 3)) |")
+        }
+        out.append("| \(screen.items) | bound | \(f(screen.bound)) | | | | \(f(screen.zipfBound)) | | 1.000 |")
+    }
+    out.append("")
+    out.append("Seed scenes (mean steps, worst in brackets; Zipf means; seconds for ours):")
+    out.append("")
+    out.append("| scene / screen | n | linear | row-column | ours | ours: mean s (worst) | bound | ours / bound | Zipf: linear | Zipf: row-column | Zipf: ours |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for s in seeds {
+        out.append("| \(s.name) | \(s.items) | \(f(s.linear.meanSteps)) (\(s.linear.worstSteps)) | \(f(s.rowColumn.meanSteps)) (\(s.rowColumn.worstSteps)) | \(f(s.ours.meanSteps)) (\(s.ours.worstSteps)) | \(f(s.ours.meanSeconds)) (\(f(s.ours.worstSeconds, 0))) | \(f(s.bound)) | \(f(s.ours.meanSteps / s.bound, 3)) | \(f(s.linear.zipfSteps)) | \(f(s.rowColumn.zipfSteps)) | \(f(s.ours.zipfSteps)) |")
+    }
+    out.append("")
+    let met = worstRatio <= 1.15
+    out.append("Target automatic grouping within 1.15 × the bound (flat scenes, equally likely targets): \(met ? "met" : "missed") (at most \(f(worstRatio, 3)) × the bound, n = 16 to 1024)\(met ? "." : ": the grouping's levels are constrained by rows.")")
+    out.append("")
+    out.append("On the \(larger.count) seed screens of 6 or more items (at most \(seeds.map(\.items).max() ?? 0), constrained by the apps' own containers), ours takes on average \(f(meanRatio { $0.ours.meanSteps / $0.linear.meanSteps }, 3)) × linear's and \(f(meanRatio { $0.ours.meanSteps / $0.rowColumn.meanSteps }, 3)) × row-column's mean steps, and \(f(meanRatio { $0.ours.meanSteps / $0.bound }, 3)) × the bound.")
+    print(out.joined(separator: "\n"))
+}

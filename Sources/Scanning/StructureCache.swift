@@ -1,0 +1,292 @@
+import AccessibilityModel
+import Scenes
+
+/// The scan structure a session last built, with the state values it was built from, so that a
+/// rebuild after an effect does only the work the change calls for:
+/// - nothing, when no value the screen reads changed (an effect on a counter nothing shows);
+/// - when only values read by what elements *show* changed (labels, values, hints, traits,
+///   custom actions' names, custom content), the elements reading them are resolved again and
+///   put in place in the structure: the reading order and the grouping cannot have changed, as
+///   they depend only on frames, priorities, navigation styles and the structural bindings;
+/// - otherwise (a `visible`, `accessibilityElementsHidden`, `accessibilityViewIsModal`,
+///   `shouldGroupAccessibilityChildren` or `isAccessibilityElement` binding reads a changed
+///   value, or the screen changed), the whole structure is built again.
+/// The result is always the structure a full build gives (tested against it).
+struct StructureCache: Sendable {
+    var screen: String
+    var groupItems: Bool
+    var reads: ScreenReads
+    /// The values of `reads.names` when `structure` was last built or patched.
+    var values: [StateValue?]
+    var structure: ScanStructure
+    /// Each top-level element as resolved, with the values its subtree read then.
+    var topLevel: [TopLevel?]
+    var order = OrderMemo()
+    var grouping = GroupingMemo()
+    /// Where each element is in `structure` (see `StructurePatch.locate`): found on the first
+    /// patch after a build, kept while patches leave every element in place.
+    var locations: [ElementID: [Int]]?
+
+    struct TopLevel: Sendable {
+        var values: [StateValue?]
+        var element: Element
+        /// Its elements that escape reaches (nil until the element is found present).
+        var escapable: Set<ElementID>?
+    }
+
+    /// A cache for `state`'s screen, built in full.
+    init?(scene: Scene, state: SceneState, groupItems: Bool) {
+        guard let template = scene.screenTemplate(named: state.screen) else { return nil }
+        self.screen = state.screen
+        self.groupItems = groupItems
+        self.reads = ScreenReads(template)
+        self.values = []
+        self.structure = ScanStructure(nodes: [])
+        self.topLevel = []
+        rebuild(scene: scene, state: state.values, template: template)
+    }
+
+    func currentValues(_ state: [String: StateValue]) -> [StateValue?] {
+        reads.names.map { state[$0] }
+    }
+
+    /// The structure for `state` on the same screen: kept when nothing the screen reads changed,
+    /// patched when only shown values changed, else rebuilt reusing the unchanged top-level
+    /// elements, their reading order and their containers' grouping.
+    mutating func update(to state: [String: StateValue], scene: Scene, template: ScreenTemplate) -> ScanStructure {
+        let now = currentValues(state)
+        if now == values { return structure }
+        var fresh = [ElementID: ShownAttributes]()
+        fresh.reserveCapacity(16)
+        for (index, name) in reads.names.enumerated() where now[index] != values[index] {
+            if reads.structural.contains(name) {
+                rebuild(scene: scene, state: state, template: template)
+                return structure
+            }
+            for reader in reads.readers[name] ?? [] where fresh[reader.id] == nil {
+                guard let element = template.element(at: reader.path) else {
+                    rebuild(scene: scene, state: state, template: template)
+                    return structure
+                }
+                fresh[reader.id] = element.shownAttributes(state: state)
+            }
+        }
+        // A few elements: patched where they are; many: in one walk over the whole structure.
+        if fresh.count <= StructurePatch.targetedLimit {
+            if locations == nil { locations = StructurePatch.locate(structure.nodes) }
+            if let locations, fresh.keys.allSatisfy({ locations[$0] != nil }) {
+                for id in fresh.keys { StructurePatch.patch(&structure.nodes, at: locations[id]![...], fresh) }
+                values = now
+                return structure
+            }
+        }
+        if let patched = StructurePatch.nodes(structure.nodes, fresh) { structure.nodes = patched }
+        values = now
+        return structure
+    }
+
+    /// Builds the structure again; top-level elements whose subtree reads the same values as
+    /// when they were resolved are reused, and so, downstream, their order and grouping.
+    mutating func rebuild(scene: Scene, state: [String: StateValue], template: ScreenTemplate) {
+        var kept = [TopLevel?](repeating: nil, count: template.elements.count)
+        let previous = topLevel, names = reads.topLevelNames
+        let screen = scene.screen(self.screen, state: state) { index, element in
+            let snapshot = names[index].map { state[$0] }
+            if index < previous.count, let old = previous[index], old.values == snapshot {
+                kept[index] = old
+                return old.element
+            }
+            let resolved = element.resolve(state: state, language: scene.language)
+            kept[index] = TopLevel(values: snapshot, element: resolved)
+            return resolved
+        }
+        topLevel = kept
+        values = currentValues(state)
+        locations = nil
+        guard let screen else {
+            structure = ScanStructure(nodes: [])
+            return
+        }
+        var nodes = screen.scanNodes(groupAutomatic: groupItems, memo: &order)
+        if groupItems { nodes = AutomaticGrouping.group(nodes, memo: &grouping) }
+        // Escape's reach, per top-level element (as `ScanSession.structure(of:nodes:)` finds it).
+        let rootHandles = screen.root.escape != nil
+        var escapable: Set<ElementID> = rootHandles ? [screen.root.id] : []
+        for (index, child) in screen.root.children.enumerated() where child.isPresent {
+            if topLevel[index]?.escapable == nil {
+                topLevel[index]?.escapable = ScanSession.escapable(in: child, handled: rootHandles)
+            }
+            escapable.formUnion(topLevel[index]?.escapable ?? [])
+        }
+        structure = ScanStructure(
+            nodes: nodes, escapable: escapable, screenHandlesEscape: rootHandles,
+            screenHandlesMagicTap: screen.root.magicTap != nil)
+    }
+}
+
+/// Which state names a screen's templates read, and where.
+struct ScreenReads: Sendable {
+    /// Every name read anywhere on the screen, sorted.
+    var names: [String]
+    /// Names read by a binding that decides the structure.
+    var structural: Set<String>
+    /// For each name read by what an element shows: the elements reading it.
+    var readers: [String: [Reader]]
+    /// For each top-level element: the names read in its subtree, sorted.
+    var topLevelNames: [[String]]
+
+    struct Reader: Sendable {
+        var id: ElementID
+        /// Child indices from the screen's elements down to the element's template.
+        var path: [Int]
+    }
+
+    init(_ template: ScreenTemplate) {
+        var all = Set<String>(), structural = Set<String>()
+        var readers = [String: [Reader]]()
+        func condition(_ binding: BoolBinding?) -> String? {
+            if case .condition(let condition)? = binding { return condition.name }
+            return nil
+        }
+        var subtree = Set<String>()
+        func walk(_ element: ElementTemplate, path: [Int]) {
+            var shown = Set<String>()
+            for text in [element.label, element.value, element.hint] { shown.formUnion(text?.referencedNames ?? []) }
+            for entry in element.traits { if let name = entry.condition?.name { shown.insert(name) } }
+            for action in element.customActions { shown.formUnion(action.name.referencedNames) }
+            for content in element.customContent {
+                shown.formUnion(content.label.referencedNames)
+                shown.formUnion(content.value.referencedNames)
+            }
+            for name in shown { readers[name, default: []].append(Reader(id: element.id, path: path)) }
+            all.formUnion(shown)
+            subtree.formUnion(shown)
+            let bindings = [
+                condition(element.isAccessibilityElement), condition(element.accessibilityElementsHidden),
+                condition(element.accessibilityViewIsModal), condition(element.shouldGroupAccessibilityChildren),
+                element.visible?.name,
+            ]
+            for case let name? in bindings {
+                structural.insert(name)
+                subtree.insert(name)
+            }
+            for (index, child) in element.elements.enumerated() { walk(child, path: path + [index]) }
+        }
+        var topLevelNames = [[String]]()
+        for (index, element) in template.elements.enumerated() {
+            subtree = []
+            walk(element, path: [index])
+            topLevelNames.append(subtree.sorted())
+        }
+        self.topLevelNames = topLevelNames
+        all.formUnion(structural)
+        self.names = all.sorted()
+        self.structural = structural
+        self.readers = readers
+    }
+}
+
+extension ScreenTemplate {
+    /// The element template at a path of child indices.
+    func element(at path: [Int]) -> ElementTemplate? {
+        // Down the arrays in place: copying a container's template at each level costs more.
+        func find(_ list: [ElementTemplate], _ rest: ArraySlice<Int>) -> ElementTemplate? {
+            guard let first = rest.first, list.indices.contains(first) else { return nil }
+            return rest.count == 1 ? list[first] : find(list[first].elements, rest.dropFirst())
+        }
+        return find(elements, path[...])
+    }
+}
+
+/// Puts what elements show now (`ShownAttributes`) into a structure, by id; what the rules
+/// decided (children kept, `isAccessibilityElement` as resolved, the navigation style the
+/// grouping set) stays. Unchanged parts are shared, not copied.
+enum StructurePatch {
+    /// Up to this many changed elements are patched where they are; more, in one walk.
+    static let targetedLimit = 64
+
+    /// For every element in `nodes`: the indices, level by level, of the node holding it (its
+    /// own node, or the item whose element has it among its children). Elements that only a
+    /// group's element holds (decoration inside a container) are not listed.
+    static func locate(_ nodes: [ScanNode]) -> [ElementID: [Int]] {
+        var index = [ElementID: [Int]]()
+        func register(_ element: Element, _ path: [Int]) {
+            index[element.id] = path
+            for child in element.children { register(child, path) }
+        }
+        func walk(_ nodes: [ScanNode], _ path: [Int]) {
+            for (position, node) in nodes.enumerated() {
+                switch node {
+                case .item(let element): register(element, path + [position])
+                case .group(let element, let children):
+                    index[element.id] = path + [position]
+                    walk(children, path + [position])
+                }
+            }
+        }
+        walk(nodes, [])
+        return index
+    }
+
+    /// Patches the node at `path` and the group elements above it (which hold the element among
+    /// their children too).
+    static func patch(_ nodes: inout [ScanNode], at path: ArraySlice<Int>, _ fresh: [ElementID: ShownAttributes]) {
+        guard let position = path.first, nodes.indices.contains(position) else { return }
+        switch nodes[position] {
+        case .item:
+            if let patched = node(nodes[position], fresh) { nodes[position] = patched }
+        case .group(let element, var children):
+            let patchedElement = self.element(element, fresh) ?? element
+            if path.count > 1 { patch(&children, at: path.dropFirst(), fresh) }
+            nodes[position] = .group(patchedElement, children)
+        }
+    }
+
+    /// The nodes with the fresh elements put in, or nil when none of them is there.
+    static func nodes(_ nodes: [ScanNode], _ fresh: [ElementID: ShownAttributes]) -> [ScanNode]? {
+        var result: [ScanNode]?
+        for (index, node) in nodes.enumerated() {
+            guard let patched = self.node(node, fresh) else { continue }
+            if result == nil { result = nodes }
+            result![index] = patched
+        }
+        return result
+    }
+
+    static func node(_ node: ScanNode, _ fresh: [ElementID: ShownAttributes]) -> ScanNode? {
+        switch node {
+        case .item(let element):
+            return self.element(element, fresh).map { .item($0) }
+        case .group(let element, let children):
+            let patchedElement = self.element(element, fresh)
+            let patchedChildren = nodes(children, fresh)
+            guard patchedElement != nil || patchedChildren != nil else { return nil }
+            return .group(patchedElement ?? element, patchedChildren ?? children)
+        }
+    }
+
+    static func element(_ element: Element, _ fresh: [ElementID: ShownAttributes]) -> Element? {
+        var result: Element?
+        if let new = fresh[element.id] {
+            var shown = element
+            shown.label = new.label
+            shown.value = new.value
+            shown.hint = new.hint
+            shown.traits = new.traits
+            shown.customActions = new.customActions
+            shown.customContent = new.customContent
+            result = shown
+        }
+        var children: [Element]?
+        for (index, child) in element.children.enumerated() {
+            guard let patched = self.element(child, fresh) else { continue }
+            if children == nil { children = element.children }
+            children![index] = patched
+        }
+        if let children {
+            if result == nil { result = element }
+            result!.children = children
+        }
+        return result
+    }
+}
