@@ -4,6 +4,8 @@
 //   swift run -c release switchscan-bench grouping   (automatic grouping against linear and the bound)
 //   swift run -c release switchscan-bench events     (handling one switch event on a 10,000-item scene)
 //   swift run -c release switchscan-bench braille    (highlight → BrlAPI write, BRLTTY and an emulated display)
+//   switchscan-bench latency  (switch event → BrlAPI write, switchscan run against a C reference)
+//   switchscan-bench idle     (CPU and wake-ups of switchscan run, auto-scanning and stopped)
 //
 // Scale: a generated scene of `elements` elements (default 100,000): rows of buttons grouped in
 // containers, with labels, traits, frames and a binding. Reports medians over `runs` runs of
@@ -15,7 +17,9 @@ import Scenes
 
 if CommandLine.arguments.dropFirst().first == "grouping" { runGroupingBenchmark(); exit(0) }
 if CommandLine.arguments.dropFirst().first == "events" { runEventBenchmark(); exit(0) }
-if CommandLine.arguments.dropFirst().first == "braille" { runBrailleBenchmark(steps: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 200 : 200); exit(0) }
+if CommandLine.arguments.dropFirst().first == "braille" { runBrailleBenchmark(arguments: Array(CommandLine.arguments.dropFirst(2))); exit(0) }
+if CommandLine.arguments.dropFirst().first == "latency" { runLatencyBenchmark(arguments: Array(CommandLine.arguments.dropFirst(2))); exit(0) }
+if CommandLine.arguments.dropFirst().first == "idle" { runIdleBenchmark(arguments: Array(CommandLine.arguments.dropFirst(2))); exit(0) }
 
 let arguments = CommandLine.arguments
 let elementTarget = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000

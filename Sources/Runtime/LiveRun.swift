@@ -95,6 +95,17 @@ public final class LiveRun {
         defer {
             terminal?.restore()
             for source in options.sources { source.close() }
+            flushTrace()
+        }
+        if trace != nil {
+            // When each BrlAPI write returned, on the clock of the switches' timestamps.
+            for case let display as BrailleDisplayOutput in options.brailleSinks {
+                display.writeObserver = { [weak self, weak display] started, returned in
+                    guard let self else { return }
+                    pendingTrace.append(.line(TraceFormat.brailleWrittenLine(
+                        time: returned - origin, monotonic: returned, call: returned - started, text: display?.lastWrittenText ?? "")))
+                }
+            }
         }
         record(session.start())
         output()
@@ -108,6 +119,7 @@ public final class LiveRun {
             var descriptors = [signals.descriptor]
             if options.terminalInput { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)
+            flushTrace()
             let ready = try Poll.readable(descriptors, timeout: timeout)
 
             if ready.contains(signals.descriptor) {
@@ -167,8 +179,28 @@ public final class LiveRun {
 
     private var shownLine: BrailleLine?
 
+    /// Trace lines of this turn of the loop, written after the outputs: tracing does not delay
+    /// the braille write.
+    private var pendingTrace: [PendingTraceLine] = []
+    private enum PendingTraceLine {
+        case event(TraceEvent)
+        case line(String)
+    }
+
     private func record(_ events: [TraceEvent]) {
-        trace?.write(events)
+        guard trace != nil else { return }
+        pendingTrace += events.map(PendingTraceLine.event)
+    }
+
+    private func flushTrace() {
+        guard let trace, !pendingTrace.isEmpty else { return }
+        trace.write(lines: pendingTrace.map {
+            switch $0 {
+            case .event(let event): TraceFormat.jsonLine(event)
+            case .line(let line): line
+            }
+        })
+        pendingTrace.removeAll(keepingCapacity: true)
     }
 
     /// Redraws the terminal when what it shows changed.
