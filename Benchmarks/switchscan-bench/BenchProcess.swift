@@ -257,3 +257,17 @@ func numberOption(_ name: String, in arguments: [String]) throws -> Double? {
     }
     return value
 }
+
+/// Voluntary (the thread slept and was woken) and involuntary (preempted) context switches of a
+/// process, summed over its live threads (/proc/PID/task/*/status).
+func contextSwitches(of pid: pid_t) -> (voluntary: Int, involuntary: Int) {
+    var voluntary = 0, involuntary = 0
+    for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
+        for line in status.split(separator: "\n") {
+            if line.hasPrefix("voluntary_ctxt_switches:") { voluntary += Int(line.split(separator: "\t").last ?? "") ?? 0 }
+            if line.hasPrefix("nonvoluntary_ctxt_switches:") { involuntary += Int(line.split(separator: "\t").last ?? "") ?? 0 }
+        }
+    }
+    return (voluntary, involuntary)
+}
