@@ -154,8 +154,11 @@ struct BenchPackage {
     func reference(scratch: String) throws -> String {
         let source = root + "/Benchmarks/reference/reference.c"
         let output = root + "/.build/switchscan-reference"
-        guard let compiler = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first(where: FileManager.default.isExecutableFile) else {
-            throw BenchFailure("no C compiler (cc, gcc or clang) to build \(source)")
+        // cc, gcc, or the clang that comes with the Swift toolchain, from PATH.
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").map(String.init)
+        let candidates = ["cc", "gcc", "clang"].flatMap { name in folders.map { $0 + "/" + name } }
+        guard let compiler = candidates.first(where: FileManager.default.isExecutableFile) else {
+            throw BenchFailure("no C compiler (cc, gcc or clang on PATH) to build \(source)")
         }
         let log = scratch + "/cc.log"
         let child = try BenchChild(compiler, ["-O2", "-Wall", "-o", output, source, "-lbrlapi"], name: "cc", stdout: log, stderr: log)
