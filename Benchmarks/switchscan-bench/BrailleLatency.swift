@@ -5,7 +5,7 @@
 //   switchscan-bench braille [--steps N] [--markdown]
 //
 // Needs brltty with its Baum driver (scripts/setup installs it). BRLTTY runs on a private BrlAPI
-// host and is stopped by its PID. Costs about 15 s of wall time with the default 200 steps.
+// host and is stopped by its PID. Costs about 25 s of wall time with the default 200 steps.
 import BrailleFormatting
 import BrailleTestSupport
 import BrlAPI
@@ -57,9 +57,10 @@ func runBrailleBenchmark(arguments: [String]) {
     settings.scanning = .manual
     settings.groupItems = false
 
-    /// One case: a highlight every `spacing` seconds; for each, the time from the highlight to
-    /// the return of the write that carries it (or a later line, when writes are coalesced).
-    func measure(_ name: String, spacing: Double) -> (latencies: [Double], calls: [Double], writes: Int) {
+    /// One case: highlights at `offsets` seconds from the start; for each, the time from the
+    /// highlight to the return of the write that carries it (or a later line, when writes are
+    /// coalesced; nan when none).
+    func measure(_ name: String, offsets: [Double]) -> (latencies: [Double], calls: [Double], writes: Int) {
         var session = ScanSession(scene: scene, settings: settings)
         _ = session.start()
         output.show(session.brailleLine, language: session.brailleLanguage, at: MonotonicClock.now())
@@ -72,9 +73,9 @@ func runBrailleBenchmark(arguments: [String]) {
         var time = 1.0
         let emulatorWritesBefore = emulator.cellWriteCount
         let begin = MonotonicClock.now()
-        for step in 0..<steps {
-            // Keep the pace: the next highlight `spacing` after the previous one.
-            let due = begin + Double(step) * spacing
+        for offset in offsets {
+            // Keep the pace: each highlight at its moment.
+            let due = begin + offset
             pump(output, timeout: max(0, due - MonotonicClock.now())) { false }
             time += 0.2
             _ = session.input(SwitchEdge(switchID: "next", kind: .down, time: time))
@@ -89,19 +90,29 @@ func runBrailleBenchmark(arguments: [String]) {
         let shownAll = emulator.waitForCellWrites(atLeast: emulatorWritesBefore + 1, timeout: 2)
         var latencies = [Double]()
         for highlight in highlights {
-            guard let write = writes.first(where: { $0.started >= highlight - 1e-9 }) else { continue }
-            latencies.append(write.returned - highlight)
+            let write = writes.first { $0.started >= highlight - 1e-9 }
+            latencies.append(write.map { $0.returned - highlight } ?? .nan)
         }
         let calls = writes.map { $0.returned - $0.started }
         if !shownAll { benchProgress("braille: \(name): the display did not receive the last write within 2 s") }
         return (latencies, calls, writes.count)
     }
 
-    let paced = measure("one highlight every 50 ms", spacing: 0.05)
-    let burst = measure("one highlight every 5 ms", spacing: 0.005)
-    rows.append(("highlight → write returned, one highlight every 50 ms", BenchSample(paced.latencies)))
+    let paced = measure("one highlight every 50 ms", offsets: (0..<steps).map { Double($0) * 0.05 })
+    let burst = measure("one highlight every 5 ms", offsets: (0..<steps).map { Double($0) * 0.005 })
+    // Bursts of 5 highlights 5 ms apart, one burst every 125 ms: the first of each must not wait.
+    var burstOffsets = [Double]()
+    for index in 0..<steps {
+        let burstStart: Double = Double(index / 5) * 0.125
+        burstOffsets.append(burstStart + Double(index % 5) * 0.005)
+    }
+    let bursts = measure("bursts", offsets: burstOffsets)
+    var firstOfBurst = [Double]()
+    for (index, latency) in bursts.latencies.enumerated() where index % 5 == 0 { firstOfBurst.append(latency) }
+    rows.append(("highlight → write returned, one highlight every 50 ms", BenchSample(paced.latencies.filter { !$0.isNaN })))
     rows.append(("`brlapi__write` alone", BenchSample(paced.calls)))
-    rows.append(("highlight → write returned, one every 5 ms (coalesced to one write per 25 ms: \(burst.writes) writes)", BenchSample(burst.latencies)))
+    rows.append(("highlight → write returned, one every 5 ms (coalesced to one write per 25 ms: \(burst.writes) writes)", BenchSample(burst.latencies.filter { !$0.isNaN })))
+    rows.append(("the first highlight of a burst (5 highlights 5 ms apart, one burst every 125 ms) → write returned", BenchSample(firstOfBurst.filter { !$0.isNaN })))
 
     // Highlight → the cells at the display (BRLTTY's own pacing and the serial line included).
     var session = ScanSession(scene: scene, settings: settings)

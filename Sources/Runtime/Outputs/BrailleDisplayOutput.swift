@@ -179,7 +179,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// Writes done, and the last one's start and return (monotonic seconds).
     public private(set) var writeCount = 0
     public private(set) var lastWrite: (started: Double, returned: Double)?
-    /// The text of the last write (cells as U+28xx when translated, padded by BrlAPIConnection).
+    /// The text of the last write (cells as U+28xx when translated; BrlAPIConnection pads it).
     public var lastWrittenText: String? { lastWritten?.text }
     /// Called after each write returns, with its start and return times (monotonic seconds):
     /// the run's trace (`brailleWritten` lines), benchmarks.
