@@ -6,7 +6,9 @@
 //   switchscan-bench scale [--markdown]        load, order, group and layoutChanged rebuilds at 1k–100k (Scale.swift)
 //   switchscan-bench events [--markdown]       handling one switch event on a 10,000-item scene (EventLatency.swift)
 //   switchscan-bench input [--markdown]        input events per second, and event timestamp → action (InputBenchmark.swift)
-//   switchscan-bench braille                   highlight → BrlAPI write, BRLTTY and an emulated display
+//   switchscan-bench braille [--markdown]      highlight → BrlAPI write, BRLTTY and an emulated display (BrailleLatency.swift)
+//   switchscan-bench latency [--markdown]      switch event → BrlAPI write, switchscan run against a C reference (Latency.swift)
+//   switchscan-bench idle [--markdown]         CPU and wake-ups of switchscan run, auto-scanning and stopped (Idle.swift)
 import AccessibilityModel
 import Foundation
 import Scenes
@@ -113,9 +115,11 @@ case "scale": runScaleBenchmark(arguments: benchArguments)
 case "scale-child": runScaleChild(arguments: benchArguments)
 case "events": runEventBenchmark(arguments: benchArguments)
 case "input": runInputBenchmark(arguments: Array(benchArguments.dropFirst()))
-case "braille": runBrailleBenchmark(steps: benchArguments.count > 1 ? Int(benchArguments[1]) ?? 200 : 200)
+case "braille": runBrailleBenchmark(arguments: Array(benchArguments.dropFirst()))
+case "latency": runLatencyBenchmark(arguments: Array(benchArguments.dropFirst()))
+case "idle": runIdleBenchmark(arguments: Array(benchArguments.dropFirst()))
 default:
-    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille [--markdown]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle [--markdown]\n".data(using: .utf8)!)
     exit(2)
 }
 exit(0)

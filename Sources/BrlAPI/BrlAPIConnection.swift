@@ -151,10 +151,17 @@ public final class BrlAPIConnection {
             throw BrlAPIError(function: "brlapi__write", code: .invalidParameter,
                               message: "cursor \(cursor) is outside the cells 1...\(cells)")
         }
-        var scalars = String.UnicodeScalarView(text.unicodeScalars.prefix(cells))
-        let padding = cells - scalars.count
-        if padding > 0 { scalars.append(contentsOf: repeatElement(" ", count: padding)) }
-        let utf8 = Array(String(scalars).utf8)
+        // The UTF-8 bytes of the first `cells` scalars, then spaces (built byte by byte: the
+        // generic scalar-view appends took most of a write's time).
+        var utf8 = [UInt8]()
+        utf8.reserveCapacity(cells * 3)
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count < cells else { break }
+            utf8.append(contentsOf: scalar.utf8)
+            count += 1
+        }
+        if count < cells { utf8.append(contentsOf: repeatElement(UInt8(ascii: " "), count: cells - count)) }
         try call("brlapi__write") {
             utf8.withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { text in

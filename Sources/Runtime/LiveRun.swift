@@ -101,6 +101,17 @@ public final class LiveRun {
             terminal?.restore()
             for source in options.sources { source.close() }
             options.settingsWatcher?.close()
+            flushTrace()
+        }
+        if trace != nil {
+            // When each BrlAPI write returned, on the clock of the switches' timestamps.
+            for case let display as BrailleDisplayOutput in options.brailleSinks {
+                display.writeObserver = { [weak self, weak display] started, returned in
+                    guard let self else { return }
+                    pendingTrace.append(.line(TraceFormat.brailleWrittenLine(
+                        time: returned - origin, monotonic: returned, call: returned - started, text: display?.lastWrittenText ?? "")))
+                }
+            }
         }
         record(session.start())
         for text in options.startupStatus + [options.settingsWatcher?.startupStatus].compactMap({ $0 }) {
@@ -118,6 +129,7 @@ public final class LiveRun {
             if options.terminalInput { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)
             if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
+            flushTrace()
             let ready = try Poll.readable(descriptors, timeout: timeout)
 
             if ready.contains(signals.descriptor) {
@@ -189,8 +201,28 @@ public final class LiveRun {
 
     private var shownLine: BrailleLine?
 
+    /// Trace lines of this turn of the loop, written after the outputs: tracing does not delay
+    /// the braille write.
+    private var pendingTrace: [PendingTraceLine] = []
+    private enum PendingTraceLine {
+        case event(TraceEvent)
+        case line(String)
+    }
+
     private func record(_ events: [TraceEvent]) {
-        trace?.write(events)
+        guard trace != nil else { return }
+        pendingTrace += events.map(PendingTraceLine.event)
+    }
+
+    private func flushTrace() {
+        guard let trace, !pendingTrace.isEmpty else { return }
+        trace.write(lines: pendingTrace.map {
+            switch $0 {
+            case .event(let event): TraceFormat.jsonLine(event)
+            case .line(let line): line
+            }
+        })
+        pendingTrace.removeAll(keepingCapacity: true)
     }
 
     /// A line for the user: the terminal view's status line, and the trace.

@@ -167,6 +167,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     private var saidEndOfInput = false
 
     private var line: BrailleLine = .empty
+    private var lastTable: (language: String?, table: String)?
     private var language: String?
     /// The line's cells and their source offsets (nil: the text itself is written).
     private var translation: (cells: String, offsets: [Int])?
@@ -178,7 +179,10 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// Writes done, and the last one's start and return (monotonic seconds).
     public private(set) var writeCount = 0
     public private(set) var lastWrite: (started: Double, returned: Double)?
-    /// Called after each write returns, with its start and return times (benchmarks).
+    /// The text of the last write (cells as U+28xx when translated; BrlAPIConnection pads it).
+    public var lastWrittenText: String? { lastWritten?.text }
+    /// Called after each write returns, with its start and return times (monotonic seconds):
+    /// the run's trace (`brailleWritten` lines), benchmarks.
     public var writeObserver: ((_ started: Double, _ returned: Double) -> Void)?
 
     /// Starts connecting at once (on the connecting thread).
@@ -340,7 +344,14 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// line or when liblouis fails (the text is written then, for BRLTTY's text table).
     private func translate(_ line: BrailleLine, language: String?) -> (cells: String, offsets: [Int])? {
         guard !line.text.isEmpty else { return nil }
-        let table = configuration.tables.table(for: language, contracted: configuration.contracted)
+        // The table choice normalises every table's language on each call: kept per language.
+        let table: String
+        if let cached = lastTable, cached.language == language {
+            table = cached.table
+        } else {
+            table = configuration.tables.table(for: language, contracted: configuration.contracted)
+            lastTable = (language, table)
+        }
         guard let result = try? Louis.translate(line.text, table: table), result.cellCount > 0 else { return nil }
         return (result.cells, result.inputPositions)
     }

@@ -30,7 +30,19 @@ public enum TraceFormat {
         case .status(let text):
             fields += [("kind", string("status")), ("text", string(text))]
         }
-        return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        return object(fields)
+    }
+
+    /// A `brailleWritten` line: a BrlAPI write returned at `time` (seconds since start);
+    /// `monotonic` is that moment on CLOCK_MONOTONIC (the clock of evdev and raw stream
+    /// timestamps), `call` the seconds the write took, `text` the window written.
+    public static func brailleWrittenLine(time: Double, monotonic: Double, call: Double, text: String) -> String {
+        object([("time", number(time)), ("kind", string("brailleWritten")), ("monotonic", number(monotonic)),
+                ("call", number(call)), ("text", string(text))])
+    }
+
+    static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 
     static func number(_ value: Double) -> String {
@@ -71,6 +83,12 @@ public final class TraceWriter {
         guard !events.isEmpty else { return }
         let text = events.map(TraceFormat.jsonLine).joined(separator: "\n") + "\n"
         try? FileIO.writeAll(descriptor, text)
+    }
+
+    /// Writes lines made by `TraceFormat` (the runtime's own kinds, such as `brailleWritten`).
+    public func write(lines: [String]) {
+        guard !lines.isEmpty else { return }
+        try? FileIO.writeAll(descriptor, lines.joined(separator: "\n") + "\n")
     }
 
     deinit { FileIO.close(descriptor) }

@@ -49,11 +49,15 @@ public enum MonotonicClock {
 public enum FileIO {
     /// read(2) into a buffer; 0 bytes at end of file; nil when the descriptor would block.
     public static func read(_ descriptor: Int32, maxBytes: Int = 4096) throws(SystemCallError) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: maxBytes)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, maxBytes) }
-            if count >= 0 { return Array(buffer[0..<count]) }
-            let error = Glibc.errno
+            // Uninitialised storage: zeroing a large buffer on every read cost more than the read.
+            var count = 0, error: Int32 = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: maxBytes) { buffer, initialized in
+                count = Glibc.read(descriptor, buffer.baseAddress, maxBytes)
+                error = Glibc.errno
+                initialized = max(0, count)
+            }
+            if count >= 0 { return bytes }
             if error == EINTR { continue }
             if error == EAGAIN || error == EWOULDBLOCK { return nil }
             throw SystemCallError(call: "read", errno: error, subject: "fd \(descriptor)")
