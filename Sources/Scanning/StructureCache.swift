@@ -69,11 +69,7 @@ struct StructureCache: Sendable {
         var fresh = StructurePatch.Fresh(capacity: readers)
         for name in changed {
             for reader in reads.readers[name] ?? [] where fresh.index[reader.id] == nil {
-                guard let shown = template.shownAttributes(at: reader.path, state: state) else {
-                    rebuild(scene: scene, state: state, template: template)
-                    return structure
-                }
-                fresh.add(reader.id, shown)
+                fresh.add(reader.id, reader.shown.render(state))
             }
         }
         // A few elements: patched where they are; many: in one walk over the whole structure.
@@ -144,6 +140,8 @@ struct ScreenReads: Sendable {
         var id: ElementID
         /// Child indices from the screen's elements down to the element's template.
         var path: [Int]
+        /// What the template shows, to render without finding it along `path`.
+        var shown: ShownTemplate
     }
 
     init(_ template: ScreenTemplate) {
@@ -163,7 +161,7 @@ struct ScreenReads: Sendable {
                 shown.formUnion(content.label.referencedNames)
                 shown.formUnion(content.value.referencedNames)
             }
-            for name in shown { readers[name, default: []].append(Reader(id: element.id, path: path)) }
+            for name in shown { readers[name, default: []].append(Reader(id: element.id, path: path, shown: element.shownTemplate)) }
             all.formUnion(shown)
             subtree.formUnion(shown)
             let bindings = [
@@ -198,18 +196,6 @@ extension ScreenTemplate {
         func find(_ list: [ElementTemplate], _ rest: ArraySlice<Int>) -> ElementTemplate? {
             guard let first = rest.first, list.indices.contains(first) else { return nil }
             return rest.count == 1 ? list[first] : find(list[first].elements, rest.dropFirst())
-        }
-        return find(elements, path[...])
-    }
-
-    /// What the element template at a path shows in `state`, read where it is (not copied out).
-    func shownAttributes(at path: [Int], state: [String: StateValue]) -> ShownAttributes? {
-        // Through buffer pointers: an array's subscript would copy each template it passes.
-        func find(_ list: [ElementTemplate], _ rest: ArraySlice<Int>) -> ShownAttributes? {
-            guard let first = rest.first, list.indices.contains(first) else { return nil }
-            return list.withUnsafeBufferPointer { buffer in
-                rest.count == 1 ? buffer[first].shownAttributes(state: state) : find(buffer[first].elements, rest.dropFirst())
-            }
         }
         return find(elements, path[...])
     }
