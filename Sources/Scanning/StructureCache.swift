@@ -189,18 +189,6 @@ struct ScreenReads: Sendable {
     }
 }
 
-extension ScreenTemplate {
-    /// The element template at a path of child indices.
-    func element(at path: [Int]) -> ElementTemplate? {
-        // Down the arrays in place: copying a container's template at each level costs more.
-        func find(_ list: [ElementTemplate], _ rest: ArraySlice<Int>) -> ElementTemplate? {
-            guard let first = rest.first, list.indices.contains(first) else { return nil }
-            return rest.count == 1 ? list[first] : find(list[first].elements, rest.dropFirst())
-        }
-        return find(elements, path[...])
-    }
-}
-
 /// Puts what elements show now (`ShownAttributes`) into a structure, by id; what the rules
 /// decided (children kept, `isAccessibilityElement` as resolved, the navigation style the
 /// grouping set) stays. Unchanged parts are shared, not copied.
