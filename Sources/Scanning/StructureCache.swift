@@ -138,9 +138,7 @@ struct ScreenReads: Sendable {
 
     struct Reader: Sendable {
         var id: ElementID
-        /// Child indices from the screen's elements down to the element's template.
-        var path: [Int]
-        /// What the template shows, to render without finding it along `path`.
+        /// What the element's template shows, rendered on its own (without the template's subtree).
         var shown: ShownTemplate
     }
 
@@ -152,7 +150,7 @@ struct ScreenReads: Sendable {
             return nil
         }
         var subtree = Set<String>()
-        func walk(_ element: ElementTemplate, path: [Int]) {
+        func walk(_ element: ElementTemplate) {
             var shown = Set<String>()
             for text in [element.label, element.value, element.hint] { shown.formUnion(text?.referencedNames ?? []) }
             for entry in element.traits { if let name = entry.condition?.name { shown.insert(name) } }
@@ -161,7 +159,7 @@ struct ScreenReads: Sendable {
                 shown.formUnion(content.label.referencedNames)
                 shown.formUnion(content.value.referencedNames)
             }
-            for name in shown { readers[name, default: []].append(Reader(id: element.id, path: path, shown: element.shownTemplate)) }
+            for name in shown { readers[name, default: []].append(Reader(id: element.id, shown: element.shownTemplate)) }
             all.formUnion(shown)
             subtree.formUnion(shown)
             let bindings = [
@@ -173,12 +171,12 @@ struct ScreenReads: Sendable {
                 structural.insert(name)
                 subtree.insert(name)
             }
-            for (index, child) in element.elements.enumerated() { walk(child, path: path + [index]) }
+            for child in element.elements { walk(child) }
         }
         var topLevelNames = [[String]]()
-        for (index, element) in template.elements.enumerated() {
+        for element in template.elements {
             subtree = []
-            walk(element, path: [index])
+            walk(element)
             topLevelNames.append(subtree.sorted())
         }
         self.topLevelNames = topLevelNames
