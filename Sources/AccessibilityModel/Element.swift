@@ -15,45 +15,186 @@ public enum NavigationStyle: String, Hashable, Sendable, CaseIterable {
 /// UIAccessibility that a scene can express, already resolved against the scene's state.
 /// Which nodes the scanner sees is decided by the pure functions in `Rules/`.
 public struct Element: Hashable, Sendable {
-    public var id: ElementID
-    public var label: String?
-    public var value: String?
-    public var hint: String?
-    public var traits: Traits
+    /// Every attribute lives in one reference: copying an element (into a scan item, a group's
+    /// children, a cache) retains one object instead of some fifteen. Setters copy the storage
+    /// first when it is shared, so `Element` keeps value semantics.
+    private var storage: Storage
+
+    private final class Storage: @unchecked Sendable {
+        // Written only through `Element`'s setters after `isKnownUniquelyReferenced`, so a
+        // storage reachable from two values (or threads) is never written; hence no dynamic
+        // exclusivity check on each access.
+        @exclusivity(unchecked) var fields: Fields
+
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private struct Fields: Hashable {
+        var id: ElementID
+        var label: String?
+        var value: String?
+        var hint: String?
+        var traits: Traits
+        var language: String?
+        var frame: Rect?
+        var activationPoint: Point?
+        var isAccessibilityElementDeclared: Bool?
+        var accessibilityElementsHidden: Bool
+        var accessibilityViewIsModal: Bool
+        var shouldGroupAccessibilityChildren: Bool
+        var navigationStyle: NavigationStyle
+        var accessibilityElements: [ElementID]?
+        var sortPriority: Double
+        var isPresent: Bool
+        var children: [Element]
+        var customActions: [CustomAction]
+        var customContent: [CustomContent]
+        var activate: [Effect]?
+        var increment: [Effect]?
+        var decrement: [Effect]?
+        var escape: [Effect]?
+        var magicTap: [Effect]?
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+    }
+
+    public var id: ElementID {
+        get { storage.fields.id }
+        set { makeUnique(); storage.fields.id = newValue }
+        _modify { makeUnique(); yield &storage.fields.id }
+    }
+    public var label: String? {
+        get { storage.fields.label }
+        set { makeUnique(); storage.fields.label = newValue }
+        _modify { makeUnique(); yield &storage.fields.label }
+    }
+    public var value: String? {
+        get { storage.fields.value }
+        set { makeUnique(); storage.fields.value = newValue }
+        _modify { makeUnique(); yield &storage.fields.value }
+    }
+    public var hint: String? {
+        get { storage.fields.hint }
+        set { makeUnique(); storage.fields.hint = newValue }
+        _modify { makeUnique(); yield &storage.fields.hint }
+    }
+    public var traits: Traits {
+        get { storage.fields.traits }
+        set { makeUnique(); storage.fields.traits = newValue }
+        _modify { makeUnique(); yield &storage.fields.traits }
+    }
     /// BCP 47 tag (`accessibilityLanguage`); nil inherits from the container or the scene.
-    public var language: String?
+    public var language: String? {
+        get { storage.fields.language }
+        set { makeUnique(); storage.fields.language = newValue }
+        _modify { makeUnique(); yield &storage.fields.language }
+    }
     /// `accessibilityFrame` as declared; nil means the union of the children's frames.
-    public var frame: Rect?
+    public var frame: Rect? {
+        get { storage.fields.frame }
+        set { makeUnique(); storage.fields.frame = newValue }
+        _modify { makeUnique(); yield &storage.fields.frame }
+    }
     /// `accessibilityActivationPoint` as declared; nil means the centre of the frame.
-    public var activationPoint: Point?
+    public var activationPoint: Point? {
+        get { storage.fields.activationPoint }
+        set { makeUnique(); storage.fields.activationPoint = newValue }
+        _modify { makeUnique(); yield &storage.fields.activationPoint }
+    }
     /// `isAccessibilityElement` as declared; nil means true for a leaf, false for a container.
-    public var isAccessibilityElementDeclared: Bool?
+    public var isAccessibilityElementDeclared: Bool? {
+        get { storage.fields.isAccessibilityElementDeclared }
+        set { makeUnique(); storage.fields.isAccessibilityElementDeclared = newValue }
+        _modify { makeUnique(); yield &storage.fields.isAccessibilityElementDeclared }
+    }
     /// `accessibilityElementsHidden`: this element and everything below it are hidden from
     /// assistive technologies (UIKit hides the receiver too, as SwiftUI's `accessibilityHidden`).
-    public var accessibilityElementsHidden: Bool
+    public var accessibilityElementsHidden: Bool {
+        get { storage.fields.accessibilityElementsHidden }
+        set { makeUnique(); storage.fields.accessibilityElementsHidden = newValue }
+        _modify { makeUnique(); yield &storage.fields.accessibilityElementsHidden }
+    }
     /// `accessibilityViewIsModal`: while visible, its siblings are ignored.
-    public var accessibilityViewIsModal: Bool
+    public var accessibilityViewIsModal: Bool {
+        get { storage.fields.accessibilityViewIsModal }
+        set { makeUnique(); storage.fields.accessibilityViewIsModal = newValue }
+        _modify { makeUnique(); yield &storage.fields.accessibilityViewIsModal }
+    }
     /// `shouldGroupAccessibilityChildren`: keep the children together in reading order.
-    public var shouldGroupAccessibilityChildren: Bool
-    public var navigationStyle: NavigationStyle
+    public var shouldGroupAccessibilityChildren: Bool {
+        get { storage.fields.shouldGroupAccessibilityChildren }
+        set { makeUnique(); storage.fields.shouldGroupAccessibilityChildren = newValue }
+        _modify { makeUnique(); yield &storage.fields.shouldGroupAccessibilityChildren }
+    }
+    public var navigationStyle: NavigationStyle {
+        get { storage.fields.navigationStyle }
+        set { makeUnique(); storage.fields.navigationStyle = newValue }
+        _modify { makeUnique(); yield &storage.fields.navigationStyle }
+    }
     /// `accessibilityElements`: explicit reading order; ids anywhere in this element's subtree.
-    public var accessibilityElements: [ElementID]?
+    public var accessibilityElements: [ElementID]? {
+        get { storage.fields.accessibilityElements }
+        set { makeUnique(); storage.fields.accessibilityElements = newValue }
+        _modify { makeUnique(); yield &storage.fields.accessibilityElements }
+    }
     /// SwiftUI `accessibilitySortPriority`: higher comes first among the units of a container.
-    public var sortPriority: Double
+    public var sortPriority: Double {
+        get { storage.fields.sortPriority }
+        set { makeUnique(); storage.fields.sortPriority = newValue }
+        _modify { makeUnique(); yield &storage.fields.sortPriority }
+    }
     /// False when the scene's `visible` binding says the element does not exist right now.
-    public var isPresent: Bool
-    public var children: [Element]
-    public var customActions: [CustomAction]
-    public var customContent: [CustomContent]
+    public var isPresent: Bool {
+        get { storage.fields.isPresent }
+        set { makeUnique(); storage.fields.isPresent = newValue }
+        _modify { makeUnique(); yield &storage.fields.isPresent }
+    }
+    public var children: [Element] {
+        get { storage.fields.children }
+        set { makeUnique(); storage.fields.children = newValue }
+        _modify { makeUnique(); yield &storage.fields.children }
+    }
+    public var customActions: [CustomAction] {
+        get { storage.fields.customActions }
+        set { makeUnique(); storage.fields.customActions = newValue }
+        _modify { makeUnique(); yield &storage.fields.customActions }
+    }
+    public var customContent: [CustomContent] {
+        get { storage.fields.customContent }
+        set { makeUnique(); storage.fields.customContent = newValue }
+        _modify { makeUnique(); yield &storage.fields.customContent }
+    }
     /// `accessibilityActivate`; nil means a tap at the activation point.
-    public var activate: [Effect]?
+    public var activate: [Effect]? {
+        get { storage.fields.activate }
+        set { makeUnique(); storage.fields.activate = newValue }
+        _modify { makeUnique(); yield &storage.fields.activate }
+    }
     /// `accessibilityIncrement` / `accessibilityDecrement` of an adjustable element.
-    public var increment: [Effect]?
-    public var decrement: [Effect]?
+    public var increment: [Effect]? {
+        get { storage.fields.increment }
+        set { makeUnique(); storage.fields.increment = newValue }
+        _modify { makeUnique(); yield &storage.fields.increment }
+    }
+    public var decrement: [Effect]? {
+        get { storage.fields.decrement }
+        set { makeUnique(); storage.fields.decrement = newValue }
+        _modify { makeUnique(); yield &storage.fields.decrement }
+    }
     /// `accessibilityPerformEscape`.
-    public var escape: [Effect]?
+    public var escape: [Effect]? {
+        get { storage.fields.escape }
+        set { makeUnique(); storage.fields.escape = newValue }
+        _modify { makeUnique(); yield &storage.fields.escape }
+    }
     /// `accessibilityPerformMagicTap`.
-    public var magicTap: [Effect]?
+    public var magicTap: [Effect]? {
+        get { storage.fields.magicTap }
+        set { makeUnique(); storage.fields.magicTap = newValue }
+        _modify { makeUnique(); yield &storage.fields.magicTap }
+    }
 
     public init(
         id: ElementID,
@@ -81,30 +222,40 @@ public struct Element: Hashable, Sendable {
         escape: [Effect]? = nil,
         magicTap: [Effect]? = nil
     ) {
-        self.id = id
-        self.label = label
-        self.value = value
-        self.hint = hint
-        self.traits = traits
-        self.language = language
-        self.frame = frame
-        self.activationPoint = activationPoint
-        self.isAccessibilityElementDeclared = isAccessibilityElement
-        self.accessibilityElementsHidden = accessibilityElementsHidden
-        self.accessibilityViewIsModal = accessibilityViewIsModal
-        self.shouldGroupAccessibilityChildren = shouldGroupAccessibilityChildren
-        self.navigationStyle = navigationStyle
-        self.accessibilityElements = accessibilityElements
-        self.sortPriority = sortPriority
-        self.isPresent = isPresent
-        self.children = children
-        self.customActions = customActions
-        self.customContent = customContent
-        self.activate = activate
-        self.increment = increment
-        self.decrement = decrement
-        self.escape = escape
-        self.magicTap = magicTap
+        storage = Storage(Fields(
+            id: id,
+            label: label,
+            value: value,
+            hint: hint,
+            traits: traits,
+            language: language,
+            frame: frame,
+            activationPoint: activationPoint,
+            isAccessibilityElementDeclared: isAccessibilityElement,
+            accessibilityElementsHidden: accessibilityElementsHidden,
+            accessibilityViewIsModal: accessibilityViewIsModal,
+            shouldGroupAccessibilityChildren: shouldGroupAccessibilityChildren,
+            navigationStyle: navigationStyle,
+            accessibilityElements: accessibilityElements,
+            sortPriority: sortPriority,
+            isPresent: isPresent,
+            children: children,
+            customActions: customActions,
+            customContent: customContent,
+            activate: activate,
+            increment: increment,
+            decrement: decrement,
+            escape: escape,
+            magicTap: magicTap))
+    }
+
+    public static func == (lhs: Element, rhs: Element) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    /// The attributes in declaration order, as the synthesized conformance hashed them.
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
     }
 
     /// `isAccessibilityElement`: as declared, else true for a leaf and false for a container.

@@ -132,6 +132,21 @@ public struct BrailleFormatter: Hashable, Sendable {
     /// Text on one line: whitespace and control runs become one space; ends trimmed.
     public static func oneLine(_ text: String?) -> String {
         guard let text else { return "" }
+        // Printable ASCII with single spaces inside is on one line already (most labels): the
+        // walk below, by characters, would give the same text back.
+        var previousSpace = true, clean = true
+        for byte in text.utf8 {
+            if byte == 0x20 {
+                if previousSpace { clean = false; break }
+                previousSpace = true
+            } else if byte > 0x20, byte < 0x7F {
+                previousSpace = false
+            } else {
+                clean = false
+                break
+            }
+        }
+        if clean, !previousSpace { return text }
         var result = ""
         var pendingSpace = false
         for character in text {

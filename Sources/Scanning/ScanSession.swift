@@ -55,6 +55,15 @@ public struct ScanSession: Sendable {
 
     private var timers: [TimerKey: Double] = [:]
     private var formatter: BrailleFormatter
+    /// What `brailleLine` was made from (nil: make it again): the same again makes the same line.
+    private var brailleSource: BrailleSource?
+
+    private struct BrailleSource: Equatable {
+        var flash: String?
+        var menuTitle: String?
+        var menuFocus: Int?
+        var highlight: Highlight
+    }
     /// The structure last handed to the engine and what it was built from.
     private var cache: StructureCache?
 
@@ -334,6 +343,13 @@ public struct ScanSession: Sendable {
 
     /// Recomputes the braille line; a trace line when it changed.
     private mutating func updateBraille() -> [TraceEvent] {
+        // Most edges (a release, a press the stabiliser holds back) change none of it.
+        let menu = engine.menu
+        let source = BrailleSource(
+            flash: engine.flashMessage, menuTitle: menu.map { $0.entries[$0.focus].title }, menuFocus: menu?.focus,
+            highlight: engine.highlight)
+        if source == brailleSource { return [] }
+        brailleSource = source
         let line: BrailleLine
         if let flash = engine.flashMessage {
             line = formatter.flash(flash)
@@ -359,7 +375,7 @@ public struct ScanSession: Sendable {
     /// The language of what the line shows (for the braille table): the highlighted element's.
     public var brailleLanguage: String? {
         switch engine.highlight {
-        case .entry(let node), .groupExit(let node): return node.element.language ?? node.items.first?.language ?? scene.language
+        case .entry(let node), .groupExit(let node): return node.element.language ?? node.firstItem?.language ?? scene.language
         default: return scene.language
         }
     }
@@ -388,6 +404,7 @@ extension ScanSession {
         }
         settings = new
         formatter = BrailleFormatter(showHints: new.brailleHints)
+        brailleSource = nil
         trace += apply(engine.updateSettings(new, at: time))
         if old.groupItems != new.groupItems || old.tapBehavior != new.tapBehavior {
             trace += apply(engine.handle(.structureChanged(currentStructure(), .refreshed, time: time)))

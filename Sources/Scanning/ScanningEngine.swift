@@ -617,14 +617,14 @@ public struct ScanningEngine: Sendable {
             }
             return path
         }
-        if let frame = oldNode.element.resolvedFrame ?? oldNode.items.first?.resolvedFrame,
+        if let frame = oldNode.element.resolvedFrame ?? oldNode.firstItem?.resolvedFrame,
            let overlapping = mostOverlapping(frame, in: nodes), let path = path(to: overlapping, in: nodes) {
             return path
         }
         if let focus, let path = path(to: focus, in: nodes) { return path }
         let newIDs = Set(nodes.flatMap(\.items).map(\.id))
         let oldItems = oldNodes.flatMap(\.items)
-        if let position = oldItems.firstIndex(where: { $0.id == oldNode.id || $0.id == oldNode.items.first?.id }) {
+        if let position = oldItems.firstIndex(where: { $0.id == oldNode.id || $0.id == oldNode.firstItem?.id }) {
             for candidate in oldItems[position...] + oldItems[..<position].reversed() where newIDs.contains(candidate.id) {
                 if let path = path(to: candidate.id, in: nodes) { return path }
             }

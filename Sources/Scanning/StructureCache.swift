@@ -56,31 +56,32 @@ struct StructureCache: Sendable {
     mutating func update(to state: [String: StateValue], scene: Scene, template: ScreenTemplate) -> ScanStructure {
         let now = currentValues(state)
         if now == values { return structure }
-        var fresh = [ElementID: ShownAttributes]()
-        fresh.reserveCapacity(16)
+        var changed = [String]()
+        var readers = 0
         for (index, name) in reads.names.enumerated() where now[index] != values[index] {
             if reads.structural.contains(name) {
                 rebuild(scene: scene, state: state, template: template)
                 return structure
             }
-            for reader in reads.readers[name] ?? [] where fresh[reader.id] == nil {
-                guard let element = template.element(at: reader.path) else {
-                    rebuild(scene: scene, state: state, template: template)
-                    return structure
-                }
-                fresh[reader.id] = element.shownAttributes(state: state)
+            changed.append(name)
+            readers += reads.readers[name]?.count ?? 0
+        }
+        var fresh = StructurePatch.Fresh(capacity: readers)
+        for name in changed {
+            for reader in reads.readers[name] ?? [] where fresh.index[reader.id] == nil {
+                fresh.add(reader.id, reader.shown.render(state))
             }
         }
         // A few elements: patched where they are; many: in one walk over the whole structure.
-        if fresh.count <= StructurePatch.targetedLimit {
+        if fresh.shown.count <= StructurePatch.targetedLimit {
             if locations == nil { locations = StructurePatch.locate(structure.nodes) }
-            if let locations, fresh.keys.allSatisfy({ locations[$0] != nil }) {
-                for id in fresh.keys { StructurePatch.patch(&structure.nodes, at: locations[id]![...], fresh) }
+            if let locations, fresh.index.keys.allSatisfy({ locations[$0] != nil }) {
+                for id in Array(fresh.index.keys) { StructurePatch.patch(&structure.nodes, at: locations[id]![...], &fresh) }
                 values = now
                 return structure
             }
         }
-        if let patched = StructurePatch.nodes(structure.nodes, fresh) { structure.nodes = patched }
+        if let patched = StructurePatch.nodes(structure.nodes, &fresh) { structure.nodes = patched }
         values = now
         return structure
     }
@@ -137,8 +138,8 @@ struct ScreenReads: Sendable {
 
     struct Reader: Sendable {
         var id: ElementID
-        /// Child indices from the screen's elements down to the element's template.
-        var path: [Int]
+        /// What the element's template shows, rendered on its own (without the template's subtree).
+        var shown: ShownTemplate
     }
 
     init(_ template: ScreenTemplate) {
@@ -149,7 +150,7 @@ struct ScreenReads: Sendable {
             return nil
         }
         var subtree = Set<String>()
-        func walk(_ element: ElementTemplate, path: [Int]) {
+        func walk(_ element: ElementTemplate) {
             var shown = Set<String>()
             for text in [element.label, element.value, element.hint] { shown.formUnion(text?.referencedNames ?? []) }
             for entry in element.traits { if let name = entry.condition?.name { shown.insert(name) } }
@@ -158,7 +159,7 @@ struct ScreenReads: Sendable {
                 shown.formUnion(content.label.referencedNames)
                 shown.formUnion(content.value.referencedNames)
             }
-            for name in shown { readers[name, default: []].append(Reader(id: element.id, path: path)) }
+            for name in shown { readers[name, default: []].append(Reader(id: element.id, shown: element.shownTemplate)) }
             all.formUnion(shown)
             subtree.formUnion(shown)
             let bindings = [
@@ -170,12 +171,12 @@ struct ScreenReads: Sendable {
                 structural.insert(name)
                 subtree.insert(name)
             }
-            for (index, child) in element.elements.enumerated() { walk(child, path: path + [index]) }
+            for child in element.elements { walk(child) }
         }
         var topLevelNames = [[String]]()
-        for (index, element) in template.elements.enumerated() {
+        for element in template.elements {
             subtree = []
-            walk(element, path: [index])
+            walk(element)
             topLevelNames.append(subtree.sorted())
         }
         self.topLevelNames = topLevelNames
@@ -186,24 +187,36 @@ struct ScreenReads: Sendable {
     }
 }
 
-extension ScreenTemplate {
-    /// The element template at a path of child indices.
-    func element(at path: [Int]) -> ElementTemplate? {
-        // Down the arrays in place: copying a container's template at each level costs more.
-        func find(_ list: [ElementTemplate], _ rest: ArraySlice<Int>) -> ElementTemplate? {
-            guard let first = rest.first, list.indices.contains(first) else { return nil }
-            return rest.count == 1 ? list[first] : find(list[first].elements, rest.dropFirst())
-        }
-        return find(elements, path[...])
-    }
-}
-
 /// Puts what elements show now (`ShownAttributes`) into a structure, by id; what the rules
 /// decided (children kept, `isAccessibilityElement` as resolved, the navigation style the
 /// grouping set) stays. Unchanged parts are shared, not copied.
 enum StructurePatch {
     /// Up to this many changed elements are patched where they are; more, in one walk.
     static let targetedLimit = 64
+
+    /// What an element shows now, and the last element patched with it: the same element met
+    /// again (a key is a scan item and also among its container's children) gets the same
+    /// patched value, so both places share one storage instead of two copies.
+    /// (Arrays beside the index, so that reading one entry copies nothing else.)
+    struct Fresh {
+        var index: [ElementID: Int]
+        var shown: [ShownAttributes]
+        var last: [(original: Element, patched: Element)?]
+
+        init(capacity: Int) {
+            index = .init(minimumCapacity: capacity)
+            shown = []
+            shown.reserveCapacity(capacity)
+            last = []
+            last.reserveCapacity(capacity)
+        }
+
+        mutating func add(_ id: ElementID, _ attributes: ShownAttributes) {
+            index[id] = shown.count
+            shown.append(attributes)
+            last.append(nil)
+        }
+    }
 
     /// For every element in `nodes`: the indices, level by level, of the node holding it (its
     /// own node, or the item whose element has it among its children). Elements that only a
@@ -230,44 +243,47 @@ enum StructurePatch {
 
     /// Patches the node at `path` and the group elements above it (which hold the element among
     /// their children too).
-    static func patch(_ nodes: inout [ScanNode], at path: ArraySlice<Int>, _ fresh: [ElementID: ShownAttributes]) {
+    static func patch(_ nodes: inout [ScanNode], at path: ArraySlice<Int>, _ fresh: inout Fresh) {
         guard let position = path.first, nodes.indices.contains(position) else { return }
         switch nodes[position] {
         case .item:
-            if let patched = node(nodes[position], fresh) { nodes[position] = patched }
+            if let patched = node(nodes[position], &fresh) { nodes[position] = patched }
         case .group(let element, var children):
-            let patchedElement = self.element(element, fresh) ?? element
-            if path.count > 1 { patch(&children, at: path.dropFirst(), fresh) }
+            let patchedElement = self.element(element, &fresh) ?? element
+            if path.count > 1 { patch(&children, at: path.dropFirst(), &fresh) }
             nodes[position] = .group(patchedElement, children)
         }
     }
 
     /// The nodes with the fresh elements put in, or nil when none of them is there.
-    static func nodes(_ nodes: [ScanNode], _ fresh: [ElementID: ShownAttributes]) -> [ScanNode]? {
+    static func nodes(_ nodes: [ScanNode], _ fresh: inout Fresh) -> [ScanNode]? {
         var result: [ScanNode]?
         for (index, node) in nodes.enumerated() {
-            guard let patched = self.node(node, fresh) else { continue }
+            guard let patched = self.node(node, &fresh) else { continue }
             if result == nil { result = nodes }
             result![index] = patched
         }
         return result
     }
 
-    static func node(_ node: ScanNode, _ fresh: [ElementID: ShownAttributes]) -> ScanNode? {
+    static func node(_ node: ScanNode, _ fresh: inout Fresh) -> ScanNode? {
         switch node {
         case .item(let element):
-            return self.element(element, fresh).map { .item($0) }
+            return self.element(element, &fresh).map { .item($0) }
         case .group(let element, let children):
-            let patchedElement = self.element(element, fresh)
-            let patchedChildren = nodes(children, fresh)
+            let patchedElement = self.element(element, &fresh)
+            let patchedChildren = nodes(children, &fresh)
             guard patchedElement != nil || patchedChildren != nil else { return nil }
             return .group(patchedElement ?? element, patchedChildren ?? children)
         }
     }
 
-    static func element(_ element: Element, _ fresh: [ElementID: ShownAttributes]) -> Element? {
+    static func element(_ element: Element, _ fresh: inout Fresh) -> Element? {
         var result: Element?
-        if let new = fresh[element.id] {
+        let entry = fresh.index[element.id]
+        if let entry {
+            if let last = fresh.last[entry], last.original == element { return last.patched }
+            let new = fresh.shown[entry]
             var shown = element
             shown.label = new.label
             shown.value = new.value
@@ -279,7 +295,7 @@ enum StructurePatch {
         }
         var children: [Element]?
         for (index, child) in element.children.enumerated() {
-            guard let patched = self.element(child, fresh) else { continue }
+            guard let patched = self.element(child, &fresh) else { continue }
             if children == nil { children = element.children }
             children![index] = patched
         }
@@ -287,6 +303,7 @@ enum StructurePatch {
             if result == nil { result = element }
             result!.children = children
         }
+        if let result, let entry { fresh.last[entry] = (element, result) }
         return result
     }
 }

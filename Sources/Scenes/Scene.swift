@@ -134,6 +134,29 @@ public struct ElementTemplate: Sendable {
     /// What the element shows for `state`: the attributes that bindings of text and traits
     /// decide (the rest of the element is decided by structural bindings or is constant).
     public func shownAttributes(state: [String: StateValue]) -> ShownAttributes {
+        shownTemplate.render(state)
+    }
+
+    /// The templates `shownAttributes` renders, apart from the rest of the element.
+    public var shownTemplate: ShownTemplate {
+        ShownTemplate(
+            label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+            customContent: customContent)
+    }
+}
+
+/// The part of an element template that decides what the element shows (`ShownAttributes`),
+/// kept on its own so that a rebuild can render it without reaching (and copying) the whole
+/// element template in its screen.
+public struct ShownTemplate: Sendable {
+    var label: TextTemplate?
+    var value: TextTemplate?
+    var hint: TextTemplate?
+    var traits: [TraitEntry]
+    var customActions: [CustomActionTemplate]
+    var customContent: [CustomContentTemplate]
+
+    public func render(_ state: [String: StateValue]) -> ShownAttributes {
         var traits = Traits()
         for entry in self.traits where entry.condition?.evaluate(state) ?? true {
             traits.insert(entry.trait)
@@ -145,7 +168,9 @@ public struct ElementTemplate: Sendable {
                 CustomContent(label: $0.label.render(state), value: $0.value.render(state), isImportant: $0.isImportant)
             })
     }
+}
 
+extension ElementTemplate {
     public func resolve(state: [String: StateValue], language inherited: String) -> Element {
         let language = self.language ?? inherited
         let shown = shownAttributes(state: state)

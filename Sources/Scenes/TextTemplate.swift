@@ -140,6 +140,8 @@ public struct TextTemplate: Hashable, Sendable {
     }
 
     public func render(_ state: [String: StateValue]) -> String {
+        // A constant text is shared as it is (a hint on every key of a 10,000-key screen).
+        if parts.count == 1, case .literal(let text) = parts[0] { return text }
         var result = ""
         for part in parts {
             switch part {

@@ -25,6 +25,16 @@ public indirect enum ScanNode: Hashable, Sendable {
         return false
     }
 
+    /// The first of `items`, found without listing them all.
+    public var firstItem: Element? {
+        switch self {
+        case .item(let element): return element
+        case .group(_, let children):
+            for child in children { if let first = child.firstItem { return first } }
+            return nil
+        }
+    }
+
     /// The items under this node, depth first, in scan order.
     public var items: [Element] {
         switch self {
