@@ -352,9 +352,14 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
             table = configuration.tables.table(for: language, contracted: configuration.contracted)
             lastTable = (language, table)
         }
-        guard let result = try? Louis.translate(line.text, table: table), result.cellCount > 0 else { return nil }
-        return (result.cells, result.inputPositions)
+        return translations.translation(of: line.text, table: table) {
+            guard let result = try? Louis.translate(line.text, table: table), result.cellCount > 0 else { return nil }
+            return (result.cells, result.inputPositions)
+        }
     }
+
+    /// Recent translations: while scanning, the same few lines come back in turn.
+    private var translations = TranslationCache()
 
     /// What the line shows, for routing and the cursor: the target of its last routable segment
     /// (an item's or menu entry's whole line; a group's `grp`).
@@ -384,6 +389,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// The window's text and BrlAPI cursor (1-based) as written.
     private func rendered() -> (text: String, cursor: Int?)? {
         guard let window else { return nil }
+        if configuration.cursor == .none { return (window.text, nil) }
         let marked = Self.highlightedTarget(of: line).map { window.cursorCells(for: $0) } ?? []
         switch configuration.cursor {
         case .none:
@@ -618,6 +624,47 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     private func takeStatuses() -> [RuntimeInput] {
         defer { pendingStatuses.removeAll() }
         return pendingStatuses.map { RuntimeInput.status($0) }
+    }
+}
+
+/// The last `capacity` liblouis translations, keyed on the text and the table (liblouis gives the
+/// same cells for the same input: the tables are compiled once per process); a failure (nil) is
+/// kept too, so a table that does not compile is not tried on every line.
+struct TranslationCache {
+    typealias Translation = (cells: String, offsets: [Int])?
+
+    private struct Key: Hashable {
+        let text: String
+        let table: String
+    }
+
+    let capacity: Int
+    private var entries: [Key: Translation] = [:]
+    /// Keys from the oldest use to the latest.
+    private var order: [Key] = []
+
+    init(capacity: Int = 64) {
+        self.capacity = max(1, capacity)
+    }
+
+    var count: Int { entries.count }
+
+    mutating func translation(of text: String, table: String, translate: () -> Translation) -> Translation {
+        let key = Key(text: text, table: table)
+        if let found = entries[key] {
+            if order.last != key, let index = order.firstIndex(of: key) {
+                order.remove(at: index)
+                order.append(key)
+            }
+            return found
+        }
+        let made = translate()
+        if entries.count >= capacity {
+            entries[order.removeFirst()] = nil
+        }
+        entries[key] = made
+        order.append(key)
+        return made
     }
 }
 
