@@ -40,6 +40,8 @@ func runBrailleBenchmark(arguments: [String]) {
     let scene: Scene
     do { scene = try SceneParser.parse(yaml: benchmarkSceneYAML(title: "Braille latency"), file: "braille.yaml") } catch {
         benchProgress("braille: the generated scene did not load: \(error)")
+        brltty.stop()  // exit(1) skips the defers
+        emulator.stop()
         exit(1)
     }
 
@@ -48,6 +50,9 @@ func runBrailleBenchmark(arguments: [String]) {
     pump(output, timeout: 5) { output.isConnected }
     guard output.isConnected else {
         benchProgress("braille: no display on \(brltty.host); BRLTTY says:\n\(brltty.logTail(lines: 20))")
+        output.close()
+        brltty.stop()  // exit(1) skips the defers
+        emulator.stop()
         exit(1)
     }
     benchProgress("braille: BRLTTY \(brltty.host), an emulated 40-cell Baum display, \(steps) highlights per case")

@@ -95,7 +95,7 @@ private struct LatencyBenchmark {
             benchProgress("latency: round \(round + 1): switchscan run, \(presses.count) presses")
             try measureSwitchscan(switchscan, host: brltty.host, scene: scene, presses: presses, scratch: scratch, round: round, into: &ours)
         }
-        report(ours: ours, reference: floor)
+        try report(ours: ours, reference: floor)
     }
 
     // MARK: The two programs
@@ -206,10 +206,10 @@ private struct LatencyBenchmark {
 
     // MARK: Report
 
-    func report(ours: Outcome, reference: Outcome) {
+    /// Throws rather than exits: BRLTTY and the folder are removed by the caller's defers.
+    func report(ours: Outcome, reference: Outcome) throws {
         guard let mine = BenchSample(ours.latencies), let floor = BenchSample(reference.latencies) else {
-            benchProgress("latency: no samples (switchscan: \(ours.latencies.count), reference: \(reference.latencies.count))")
-            exit(1)
+            throw BenchFailure("no samples (switchscan: \(ours.latencies.count), reference: \(reference.latencies.count))")
         }
         let calls = BenchSample(ours.calls)
         let ratio = mine.median / floor.median, ratioP99 = mine.p99 / floor.p99
