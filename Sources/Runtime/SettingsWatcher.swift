@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinux
 import AccessibilityModel
 import Scanning
 import Scenes
@@ -28,7 +27,7 @@ public final class SettingsWatcher {
     private let overrides: [(name: String, value: StateValue)]
     private let folder: String
     private let fileName: String
-    private var inotify: Int32 = -1
+    private var inotify: Inotify?
     private var folderWatch: Int32 = -1
     /// The text last read (nil: no file), so that a write of the same text says nothing again.
     private var lastText: String??
@@ -45,22 +44,25 @@ public final class SettingsWatcher {
         folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
         lastText = .some(initialText)
-        inotify = inotify_init1(Int32(O_NONBLOCK | O_CLOEXEC))
-        guard inotify >= 0 else {
-            startupStatus = "settings: cannot watch \(path) for changes: inotify_init1: \(String(cString: strerror(Glibc.errno)))"
+        let inotify: Inotify
+        do {
+            inotify = try Inotify()
+        } catch {
+            startupStatus = "settings: cannot watch \(path) for changes: \(error)"
             return
         }
+        self.inotify = inotify
         if !watchFolder() {
             // No folder yet: watch its parent for it.
             let parent = Self.parent(of: folder)
-            if inotify_add_watch(inotify, parent, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)) < 0 {
+            do {
+                try inotify.watch(parent, for: [.created, .movedIn, .onlyFolder])
+            } catch {
                 // Neither exists (no configuration folder at all): nothing to watch, nothing to say.
-                let error = Glibc.errno
-                if error != ENOENT {
-                    startupStatus = "settings: cannot watch \(folder) or \(parent) for \(fileName): \(String(cString: strerror(error)))"
+                if error.errno != ENOENT {
+                    startupStatus = "settings: cannot watch \(folder) or \(parent) for \(fileName): \(error)"
                 }
-                FileIO.close(inotify)
-                inotify = -1
+                close()
             }
         }
     }
@@ -68,7 +70,7 @@ public final class SettingsWatcher {
     deinit { close() }
 
     /// The descriptor to poll.
-    public var descriptor: Int32? { inotify >= 0 ? inotify : nil }
+    public var descriptor: Int32? { inotify?.descriptor }
 
     /// The settings: base, then the file's text (nil: no file), then the overrides; or the
     /// problems, `file:line:column: error: …` joined by "; ".
@@ -93,23 +95,20 @@ public final class SettingsWatcher {
     public func readable() -> [Change] {
         var touched = false
         var folderAppeared = false
-        while inotify >= 0 {
-            let bytes: [UInt8]?
-            do {
-                bytes = try FileIO.read(inotify, maxBytes: 8192)
-            } catch {
-                FileIO.close(inotify)
-                inotify = -1
-                return [.rejected(status: "settings: reading inotify failed (\(error)); changes to \(path) are no longer seen")]
-            }
-            guard let bytes, !bytes.isEmpty else { break }
-            let parsed = DeviceWatcher.parseEvents(bytes)
-            if parsed.overflow { touched = true }
-            for (name, mask) in parsed.events {
-                if name == fileName, mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM) != 0 { touched = true }
-                if folderWatch < 0, name == Self.lastComponent(of: folder), mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                    folderAppeared = true
-                }
+        guard let inotify else { return [] }
+        let pending: (events: [Inotify.Event], overflow: Bool)
+        do {
+            pending = try inotify.readPending()
+        } catch {
+            close()
+            return [.rejected(status: "settings: reading inotify failed (\(error)); changes to \(path) are no longer seen")]
+        }
+        if pending.overflow { touched = true }
+        for event in pending.events {
+            let change = Inotify.Change(rawValue: event.mask)
+            if event.name == fileName, !change.isDisjoint(with: Self.fileChanges) { touched = true }
+            if folderWatch < 0, event.name == Self.lastComponent(of: folder), !change.isDisjoint(with: [.created, .movedIn]) {
+                folderAppeared = true
             }
         }
         if folderAppeared, watchFolder() { touched = true }
@@ -142,11 +141,13 @@ public final class SettingsWatcher {
         }
     }
 
+    /// What changes the file: written and closed, renamed into place, removed or renamed away.
+    private static let fileChanges: Inotify.Change = [.closedAfterWriting, .movedIn, .deleted, .movedOut]
+
     private func watchFolder() -> Bool {
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM)
-        let watch = inotify_add_watch(inotify, folder, mask)
-        if watch >= 0 { folderWatch = watch }
-        return watch >= 0
+        guard let watch = try? inotify?.watch(folder, for: Self.fileChanges) else { return false }
+        folderWatch = watch
+        return true
     }
 
     private static func parent(of folder: String) -> String {
@@ -159,9 +160,7 @@ public final class SettingsWatcher {
     }
 
     public func close() {
-        if inotify >= 0 {
-            FileIO.close(inotify)
-            inotify = -1
-        }
+        inotify?.close()
+        inotify = nil
     }
 }

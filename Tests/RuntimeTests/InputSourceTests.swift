@@ -267,9 +267,9 @@ struct InputSourceTests {
             padded += [UInt8](repeating: 0, count: 16 - padded.count)
             return bytes + padded
         }
-        let parsed = DeviceWatcher.parseEvents(record(0x100, "event7") + record(0x4, "event7") + record(0x4000, ""))
-        #expect(parsed.events.map(\.0) == ["event7", "event7"])
-        #expect(parsed.events.map(\.1) == [0x100, 0x4])
+        let parsed = Inotify.parse(record(0x100, "event7") + record(0x4, "event7") + record(0x4000, ""))
+        #expect(parsed.events.map(\.name) == ["event7", "event7"])
+        #expect(parsed.events.map(\.mask) == [0x100, 0x4])
         #expect(parsed.overflow)
         #expect(DeviceWatcher.isEventNode("event12") && !DeviceWatcher.isEventNode("mice") && !DeviceWatcher.isEventNode("eventx"))
     }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinux
 import DeviceProfiles
 import Evdev
 import SwitchInput
@@ -41,7 +40,7 @@ public final class DeviceWatcher: RuntimeSource {
     private let selection: Selection?
     private let naming: SwitchNaming
     private var pinned: [String]
-    private var inotify: Int32 = -1
+    private var inotify: Inotify?
     /// Nodes whose open failed with `EACCES`, to try again.
     private var retries: [String: Retry] = [:]
     /// Nodes looked at and not taken (until they are deleted).
@@ -72,7 +71,7 @@ public final class DeviceWatcher: RuntimeSource {
         start()
     }
 
-    public var descriptor: Int32? { inotify >= 0 ? inotify : nil }
+    public var descriptor: Int32? { inotify?.descriptor }
     public var deadline: Double? {
         let due = retries.values.map(\.due).min()
         switch (due, noticesDue) {
@@ -87,21 +86,21 @@ public final class DeviceWatcher: RuntimeSource {
 
     private func start() {
         let now = MonotonicClock.now()
-        inotify = inotify_init1(Int32(O_NONBLOCK | O_CLOEXEC))
-        if inotify >= 0 {
-            let mask = UInt32(IN_CREATE | IN_ATTRIB | IN_DELETE | IN_MOVED_TO)
-            if inotify_add_watch(inotify, directory, mask) < 0 {
-                let error = Glibc.errno
-                FileIO.close(inotify)
-                inotify = -1
+        do {
+            let inotify = try Inotify()
+            do {
+                try inotify.watch(directory, for: [.created, .attributes, .deleted, .movedIn])
+                self.inotify = inotify
+            } catch {
+                inotify.close()
                 // A machine or container without input devices has no /dev/input: nothing to say
                 // unless devices were asked for by name.
-                if error != ENOENT || selection == .everyMatch || pinned.contains(where: { $0.hasPrefix(join(directory, "")) }) {
-                    note("cannot watch \(directory) for switch devices plugged in later: inotify_add_watch: \(String(cString: strerror(error)))", problem: error != ENOENT)
+                if error.errno != ENOENT || selection == .everyMatch || pinned.contains(where: { $0.hasPrefix(join(directory, "")) }) {
+                    note("cannot watch \(directory) for switch devices plugged in later: \(error)", problem: error.errno != ENOENT)
                 }
             }
-        } else {
-            note("cannot watch \(directory) for switch devices plugged in later: inotify_init1: \(String(cString: strerror(Glibc.errno)))", problem: true)
+        } catch {
+            note("cannot watch \(directory) for switch devices plugged in later: \(error)", problem: true)
         }
 
         var refused = [EvdevError]()
@@ -282,36 +281,31 @@ public final class DeviceWatcher: RuntimeSource {
         var inputs = [RuntimeInput]()
         var changed = [(String, UInt32)]()
         var overflow = false
-        while inotify >= 0 {
-            let bytes: [UInt8]?
+        if let inotify {
             do {
-                bytes = try FileIO.read(inotify, maxBytes: 8192)
+                let pending = try inotify.readPending()
+                changed = pending.events.map { ($0.name, $0.mask) }
+                overflow = pending.overflow
             } catch {
                 inputs.append(.status("\(directory): reading inotify failed (\(error)); devices plugged in from now on are not seen"))
-                FileIO.close(inotify)
-                inotify = -1
-                break
+                close()
             }
-            guard let bytes, !bytes.isEmpty else { break }
-            let parsed = Self.parseEvents(bytes)
-            changed += parsed.events
-            overflow = overflow || parsed.overflow
         }
         if overflow {
             // Events were lost: look at every node again.
             let names = (try? ProfileFiles.listDirectory(directory).filter(Self.isEventNode).sorted(by: Self.nodeOrder)) ?? []
             ignored.removeAll()
-            changed += names.map { ($0, UInt32(IN_CREATE)) }
+            changed += names.map { ($0, Inotify.Change.created.rawValue) }
         }
         var refused = [EvdevError]()
         for (name, mask) in changed where Self.isEventNode(name) || pinned.contains(where: { $0.hasSuffix("/" + name) }) {
             let path = join(directory, name)
-            if mask & UInt32(IN_DELETE) != 0 {
+            if mask & Inotify.Change.deleted.rawValue != 0 {
                 ignored.remove(path)
                 retries[path] = nil
                 continue
             }
-            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { ignored.remove(path) }
+            if mask & Inotify.Change([.created, .movedIn]).rawValue != 0 { ignored.remove(path) }
             // IN_ATTRIB of a node already looked at (or open) says nothing new, unless its open was refused.
             if ignored.contains(path), retries[path] == nil { continue }
             inputs += consider(path, at: now, startup: false, refused: &refused)
@@ -333,31 +327,8 @@ public final class DeviceWatcher: RuntimeSource {
         return inputs
     }
 
-    /// `struct inotify_event` records: `wd` (i32), `mask` (u32), `cookie` (u32), `len` (u32),
-    /// then `len` bytes of NUL-padded name.
-    static func parseEvents(_ bytes: [UInt8]) -> (events: [(String, UInt32)], overflow: Bool) {
-        var events = [(String, UInt32)]()
-        var overflow = false
-        var offset = 0
-        func u32(_ at: Int) -> UInt32 {
-            UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
-        }
-        while offset + 16 <= bytes.count {
-            let mask = u32(offset + 4)
-            let length = Int(u32(offset + 12))
-            let end = min(bytes.count, offset + 16 + length)
-            let nameBytes = bytes[(offset + 16)..<end].prefix { $0 != 0 }
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 { overflow = true }
-            if !nameBytes.isEmpty { events.append((String(decoding: nameBytes, as: UTF8.self), mask)) }
-            offset = end
-        }
-        return (events, overflow)
-    }
-
     public func close() {
-        if inotify >= 0 {
-            FileIO.close(inotify)
-            inotify = -1
-        }
+        inotify?.close()
+        inotify = nil
     }
 }
