@@ -2,6 +2,7 @@
 // package's built products, the C reference, BRLTTY on an emulated display, a generated scene,
 // FIFOs of raw input events, and the figures they print.
 import BrailleTestSupport
+import Runtime
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -95,12 +96,9 @@ struct BenchFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// CLOCK_MONOTONIC in seconds (the clock of evdev timestamps and of switchscan's trace).
-func benchNow() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
+/// CLOCK_MONOTONIC in seconds (the clock of evdev timestamps and of switchscan's trace): the
+/// runtime's own clock.
+func benchNow() -> Double { MonotonicClock.now() }
 
 func benchSleep(_ seconds: Double) {
     guard seconds > 0 else { return }

@@ -43,9 +43,25 @@ enum CLI {
         var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastEmpty() }
     }
 
+    /// One 64-bit `struct input_event` (seconds, microseconds, type, code, value), as the kernel
+    /// and `--input raw:PATH` read it.
+    static func inputEventRecord(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> Data {
+        var data = Data()
+        let seconds = Int64(time.rounded(.down))
+        let micros = Int64(((time - Double(seconds)) * 1_000_000).rounded())
+        withUnsafeBytes(of: seconds.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: micros.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: type.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: code.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        return data
+    }
+
     /// Runs `switchscan arguments…` in `directory` (the package root by default, so that paths
-    /// such as `Scenarios/…` are relative and appear as given in the output).
-    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Result {
+    /// such as `Scenarios/…` are relative and appear as given in the output), with `environment`
+    /// added to this process's.
+    static func run(_ arguments: [String], in directory: URL = packageRoot,
+                    environment: [String: String] = [:]) throws -> Result {
         let scratch = try TemporaryFolder()
         let outURL = scratch.url.appendingPathComponent("stdout")
         let errURL = scratch.url.appendingPathComponent("stderr")
@@ -57,6 +73,9 @@ enum CLI {
         process.executableURL = try binary()
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice

@@ -174,7 +174,7 @@ extension DevicesAndLearnTests {
             let folder = try TemporaryFolder()
             let recording = try folder.write("pedal.evemu", pedalRecording)
             let config = folder.url.appendingPathComponent("config").path
-            let result = try CLI.runWithEnvironment(["learn", "--from-evemu", recording], environment: ["XDG_CONFIG_HOME": config])
+            let result = try CLI.run(["learn", "--from-evemu", recording], environment: ["XDG_CONFIG_HOME": config])
             #expect(result.status == 0, "\(result)")
             let expected = "\(config)/switchscan/switches/test-pedal.yaml"
             #expect(result.stdoutLines.last == "Wrote \(expected): 2 switches for \"Test Pedal\"")
@@ -231,34 +231,5 @@ extension DevicesAndLearnTests {
                 if let code = Evdev.keyCode(name: name) { #expect(KeyCodes.code(named: name) == code, "\(name)") }
             }
         }
-    }
-}
-
-extension CLI {
-    /// `run` with extra environment variables.
-    static func runWithEnvironment(_ arguments: [String], environment: [String: String]) throws -> Result {
-        let scratch = try TemporaryFolder()
-        let outURL = scratch.url.appendingPathComponent("stdout")
-        let errURL = scratch.url.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 }

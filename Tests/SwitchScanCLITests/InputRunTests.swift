@@ -218,17 +218,7 @@ struct InputRunTests {
     @Test func aRawStreamFromAFIFOIsReadAsItComesAndATruncatedRecordIsReported() throws {
         let fifo = folder.url.appendingPathComponent("events.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        func record(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> Data {
-            var data = Data()
-            let seconds = Int64(time.rounded(.down))
-            let micros = Int64(((time - Double(seconds)) * 1_000_000).rounded())
-            withUnsafeBytes(of: seconds.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: micros.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: type.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: code.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-            return data
-        }
+        let record = CLI.inputEventRecord
         let trace = tracePath
         let result = try run(["--input", "raw:\(fifo)"]) { _ in
             // The run starts before any writer connects (the FIFO is opened non-blocking): its
@@ -302,15 +292,7 @@ struct InputRunTests {
         let asRoot = getuid() == 0
         #expect(chmod(node, asRoot ? 0o600 : 0o000) == 0)
         // Another input: a raw stream of one Enter press (records as a keyboard sends them).
-        func record(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> Data {
-            var data = Data()
-            withUnsafeBytes(of: Int64(time.rounded(.down)).littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: Int64(((time - time.rounded(.down)) * 1_000_000).rounded()).littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: type.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: code.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-            return data
-        }
+        let record = CLI.inputEventRecord
         let raw = shared.appendingPathComponent("enter.raw").path
         try (record(10, 1, 28, 1) + record(10, 0, 0, 0) + record(10.1, 1, 28, 0) + record(10.1, 0, 0, 0))
             .write(to: URL(fileURLWithPath: raw))

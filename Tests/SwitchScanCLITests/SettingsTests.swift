@@ -21,7 +21,7 @@ struct SettingsTests {
     var defaultFile: String { config + "/switchscan/settings.yaml" }
 
     func settings(_ arguments: [String]) throws -> CLI.Result {
-        try CLI.runWithEnvironment(["settings"] + arguments, environment: environment)
+        try CLI.run(["settings"] + arguments, environment: environment)
     }
 
     func fileText(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }

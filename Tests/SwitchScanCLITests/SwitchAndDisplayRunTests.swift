@@ -14,17 +14,8 @@ import Testing
 @Suite("switchscan run: switches on a FIFO, a braille display through BRLTTY", .serialized,
        .enabled(if: BRLTTYProcess.hasBrailleDriver("bm"), "BRLTTY with its Baum driver is not installed"))
 struct SwitchAndDisplayRunTests {
-    /// One `struct input_event` (64-bit: seconds, microseconds, type, code, value).
     static func record(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> Data {
-        var data = Data()
-        let seconds = Int64(time.rounded(.down))
-        let micros = Int64(((time - Double(seconds)) * 1_000_000).rounded())
-        withUnsafeBytes(of: seconds.littleEndian) { data.append(contentsOf: $0) }
-        withUnsafeBytes(of: micros.littleEndian) { data.append(contentsOf: $0) }
-        withUnsafeBytes(of: type.littleEndian) { data.append(contentsOf: $0) }
-        withUnsafeBytes(of: code.littleEndian) { data.append(contentsOf: $0) }
-        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-        return data
+        CLI.inputEventRecord(time, type, code, value)
     }
 
     static let keyEnter: UInt16 = 28, keySpace: UInt16 = 57
