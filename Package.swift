@@ -20,11 +20,12 @@ let package = Package(
     targets: [
         // Pure: the element model and its rules (visibility, modal, reading order, grouping, hit testing).
         .target(name: "AccessibilityModel"),
+        // Pure: the one typed reader of YAML and JSON documents (positions, UTF-8 checked with
+        // line and column, duplicate keys, node budgets from the document's size) that scenes,
+        // settings files and device profiles share.
+        .target(name: "Documents", dependencies: [.product(name: "Yams", package: "Yams")]),
         // Pure: the scene file contract → model + behaviour (state, bindings, effects), and the guideline audit.
-        .target(name: "Scenes", dependencies: [
-            "AccessibilityModel", "SwitchInput",
-            .product(name: "Yams", package: "Yams"),
-        ]),
+        .target(name: "Scenes", dependencies: ["AccessibilityModel", "SwitchInput", "Documents"]),
         // Pure: switch edges → switch actions (debounce, hold duration, ignore repeat, long press).
         .target(name: "SwitchInput"),
         // Pure: the line a braille display shows for an item, a group, a menu entry, a message.
@@ -46,13 +47,11 @@ let package = Package(
         .target(name: "BrlAPI", dependencies: ["CBrlAPI"]),
         .target(name: "Louis", dependencies: ["CLouis"]),
         // Pure: switch interface and braille display profiles (Devices/), evemu and raw decoding.
-        .target(name: "DeviceProfiles", dependencies: [
-            "SwitchInput", .product(name: "Yams", package: "Yams"),
-        ]),
+        .target(name: "DeviceProfiles", dependencies: ["SwitchInput", "Documents"]),
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Evdev", "BrlAPI", "Louis", "CLinux",
+            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.

@@ -1,5 +1,5 @@
 import SwitchInput
-import Yams
+import Documents
 
 /// A braille display profile (`Devices/braille/*.yaml`, described in `Devices/braille/README.md`):
 /// the model, BRLTTY's driver, how it connects, and which BRLTTY commands its keys send — the
@@ -129,7 +129,7 @@ public struct BrailleDisplayProfile: Hashable, Sendable {
         let reader = BrailleProfileReader(file: file)
         let profile = reader.read(text)
         guard reader.problems.isEmpty, let profile else {
-            throw ProfileLoadError(problems: reader.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+            throw ProfileLoadError(problems: reader.sortedProblems)
         }
         return profile
     }
@@ -209,15 +209,15 @@ extension String {
 
 /// Walks the YAML nodes; each `read…` reports what it rejects and returns nil, so one pass finds
 /// every problem (as `ProfileReader` does for switch profiles).
-private final class BrailleProfileReader: YAMLFileReader {
+private final class BrailleProfileReader: DocumentReader {
     init(file: String) {
-        super.init(file: file, maxNodes: BrailleDisplayProfile.maxNodes)
+        super.init(file: file, maxNodes: BrailleDisplayProfile.maxNodes, maxStringLength: 1000)
     }
 
     // MARK: The profile
 
     func read(_ text: String) -> BrailleDisplayProfile? {
-        guard let root = composeDocument(text, maxBytes: BrailleDisplayProfile.maxBytes, expected: "a braille display profile (a mapping with name, brltty, pan and switches)") else { return nil }
+        guard let root = readDocument(text, maxBytes: BrailleDisplayProfile.maxBytes, expected: "a braille display profile (a mapping with name, brltty, pan and switches)") else { return nil }
         guard let pairs = mapping(root, "the profile") else { return nil }
         let keys = checkKeys(pairs, allowed: BrailleDisplayProfile.topLevelKeys, in: "a braille display profile")
 
@@ -245,7 +245,7 @@ private final class BrailleProfileReader: YAMLFileReader {
             if let first = seen[entry.command] {
                 report(node, "command \(entry.command) is already \(first); a command is one switch, whatever keys send it")
             } else {
-                seen[entry.command] = "a switch (line \(node.mark?.line ?? 1))"
+                seen[entry.command] = "a switch (line \(Int(node.position.line)))"
             }
         }
         guard problems.isEmpty else { return nil }
@@ -258,7 +258,7 @@ private final class BrailleProfileReader: YAMLFileReader {
 
     // MARK: Parts
 
-    func readBRLTTY(_ node: Node) -> (driver: String, keyTables: [String])? {
+    func readBRLTTY(_ node: DocumentNode) -> (driver: String, keyTables: [String])? {
         guard let pairs = mapping(node, "brltty") else { return nil }
         let keys = checkKeys(pairs, allowed: BrailleDisplayProfile.brlttyKeys, in: "brltty")
         let driver = required(keys, "driver", in: node, "BRLTTY's braille driver code, such as bm or fs").flatMap { driverNode -> String? in
@@ -275,14 +275,12 @@ private final class BrailleProfileReader: YAMLFileReader {
         return (driver, keyTables)
     }
 
-    func readCells(_ node: Node) -> [Int]? {
+    func readCells(_ node: DocumentNode) -> [Int]? {
         guard let items = sequence(node, "cells") else { return nil }
         var cells = [Int]()
         var ok = true
         for item in items {
-            guard visit(item), case .scalar(let scalar) = item, scalar.style == .plain, let count = Int(scalar.string),
-                  (1...255).contains(count) else {
-                report(item, "a cell count is a whole number from 1 to 255, found \(describe(item))")
+            guard visit(item), let count = wholeNumber(item, "a cell count", in: 1...255) else {
                 ok = false
                 continue
             }
@@ -291,7 +289,7 @@ private final class BrailleProfileReader: YAMLFileReader {
         return ok ? cells : nil
     }
 
-    func readConnections(_ node: Node) -> (usb: [BrailleDisplayProfile.USBModel], bluetooth: [String])? {
+    func readConnections(_ node: DocumentNode) -> (usb: [BrailleDisplayProfile.USBModel], bluetooth: [String])? {
         guard let pairs = mapping(node, "connections") else { return nil }
         let keys = checkKeys(pairs, allowed: BrailleDisplayProfile.connectionKeys, in: "connections")
         var usb: [BrailleDisplayProfile.USBModel]? = []
@@ -307,7 +305,7 @@ private final class BrailleProfileReader: YAMLFileReader {
         return (usb, bluetooth)
     }
 
-    func readUSB(_ node: Node) -> BrailleDisplayProfile.USBModel? {
+    func readUSB(_ node: DocumentNode) -> BrailleDisplayProfile.USBModel? {
         guard let pairs = mapping(node, "a USB id") else { return nil }
         let keys = checkKeys(pairs, allowed: BrailleDisplayProfile.usbKeys, in: "a USB id")
         var ids = [UInt16]()
@@ -325,7 +323,7 @@ private final class BrailleProfileReader: YAMLFileReader {
         return BrailleDisplayProfile.USBModel(vendor: ids[0], product: ids[1], model: model)
     }
 
-    func readPan(_ node: Node) -> (left: (value: BrailleDisplayProfile.Command, node: Node), right: (value: BrailleDisplayProfile.Command, node: Node))? {
+    func readPan(_ node: DocumentNode) -> (left: (value: BrailleDisplayProfile.Command, node: DocumentNode), right: (value: BrailleDisplayProfile.Command, node: DocumentNode))? {
         guard let pairs = mapping(node, "pan") else { return nil }
         let keys = checkKeys(pairs, allowed: BrailleDisplayProfile.panKeys, in: "pan")
         let left = required(keys, "left", in: node, "{command, keys}: the pan-left key, usually FWINLT").flatMap { readCommand($0, pan: true) }
@@ -335,9 +333,9 @@ private final class BrailleProfileReader: YAMLFileReader {
     }
 
     /// The nodes of the switches read last, in order (for duplicate reports).
-    private(set) var switchNodes: [Node] = []
+    private(set) var switchNodes: [DocumentNode] = []
 
-    func readSwitches(_ node: Node) -> [BrailleDisplayProfile.Command]? {
+    func readSwitches(_ node: DocumentNode) -> [BrailleDisplayProfile.Command]? {
         guard let items = sequence(node, "switches") else { return nil }
         var commands = [BrailleDisplayProfile.Command]()
         var ok = true
@@ -349,7 +347,7 @@ private final class BrailleProfileReader: YAMLFileReader {
         return ok ? commands : nil
     }
 
-    func readCommand(_ node: Node, pan: Bool) -> BrailleDisplayProfile.Command? {
+    func readCommand(_ node: DocumentNode, pan: Bool) -> BrailleDisplayProfile.Command? {
         let what = pan ? "a pan key" : "a switch"
         guard let pairs = mapping(node, what) else { return nil }
         let keys = checkKeys(pairs, allowed: pan ? ["command", "keys"] : BrailleDisplayProfile.commandKeys, in: what)

@@ -20,7 +20,9 @@ public struct DeviceEvent: Hashable, Sendable, CustomStringConvertible {
 
     /// An event at `time` seconds (rounded to the microsecond).
     public init(time: Double, type: UInt16, code: UInt16, value: Int32) {
-        let micros = Int64((time * 1_000_000).rounded())
+        // Clamped to what Int64 microseconds hold (±292 000 years), so no time traps.
+        let scaled = (time * 1_000_000).rounded()
+        let micros = scaled.isNaN ? 0 : scaled >= 9.2e18 ? Int64(9.2e18) : scaled <= -9.2e18 ? Int64(-9.2e18) : Int64(scaled)
         var seconds = micros / 1_000_000
         var remainder = micros % 1_000_000
         if remainder < 0 {

@@ -158,7 +158,7 @@ public struct EvemuParseError: Error, Hashable, Sendable, CustomStringConvertibl
 
 extension EvemuRecording {
     /// Largest recording accepted, in bytes.
-    public static let maxBytes = 512 << 20
+    public static let maxBytes = 64 << 20
 
     /// Reads a recording; `file` names it in messages. No I/O: callers read the file.
     public static func parse(_ text: String, file: String) throws(EvemuParseError) -> EvemuRecording {

@@ -1,5 +1,5 @@
 import SwitchInput
-import Yams
+import Documents
 
 extension SwitchProfile {
     /// The keys a profile may have.
@@ -20,7 +20,7 @@ extension SwitchProfile {
         let reader = ProfileReader(file: file)
         let profile = reader.read(text)
         guard reader.problems.isEmpty, let profile else {
-            throw ProfileLoadError(problems: reader.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+            throw ProfileLoadError(problems: reader.sortedProblems)
         }
         return profile
     }
@@ -28,15 +28,15 @@ extension SwitchProfile {
 
 /// Walks the YAML nodes; each `read…` reports what it rejects and returns nil, so one pass finds
 /// every problem.
-private final class ProfileReader: YAMLFileReader {
+private final class ProfileReader: DocumentReader {
     init(file: String) {
-        super.init(file: file, maxNodes: SwitchProfile.maxNodes)
+        super.init(file: file, maxNodes: SwitchProfile.maxNodes, maxStringLength: 1000)
     }
 
     // MARK: The profile
 
     func read(_ text: String) -> SwitchProfile? {
-        guard let root = composeDocument(text, maxBytes: SwitchProfile.maxBytes, expected: "a profile (a mapping with name and switches)") else { return nil }
+        guard let root = readDocument(text, maxBytes: SwitchProfile.maxBytes, expected: "a profile (a mapping with name and switches)") else { return nil }
         guard let pairs = mapping(root, "the profile") else { return nil }
         let keys = checkKeys(pairs, allowed: SwitchProfile.topLevelKeys, in: "a profile")
 
@@ -60,15 +60,15 @@ private final class ProfileReader: YAMLFileReader {
     // MARK: match
 
     /// `match:` is one entry, a list of entries, or `generic`.
-    func readMatching(_ node: Node) -> SwitchProfile.Matching? {
+    func readMatching(_ node: DocumentNode) -> SwitchProfile.Matching? {
         switch node {
-        case .scalar(let scalar):
-            if scalar.string == "generic" { return .generic }
+        case .scalar(let text, _, _):
+            if text == "generic" { return .generic }
             report(node, "match is a mapping {bus, vendor, product, name}, a list of them, or 'generic'; found \(describe(node))")
             return nil
         case .mapping:
             return readMatch(node).map { .devices([$0]) }
-        case .sequence(let items):
+        case .sequence(let items, _):
             guard visit(node) else { return nil }
             if items.isEmpty {
                 report(node, "match is an empty list; give at least one {bus, vendor, product, name}, or leave match out")
@@ -76,13 +76,10 @@ private final class ProfileReader: YAMLFileReader {
             }
             let matches = items.compactMap(readMatch)
             return matches.count == items.count ? .devices(matches) : nil
-        case .alias:
-            report(node, "an alias that Yams did not resolve")
-            return nil
         }
     }
 
-    func readMatch(_ node: Node) -> SwitchProfile.Match? {
+    func readMatch(_ node: DocumentNode) -> SwitchProfile.Match? {
         guard let pairs = mapping(node, "a match") else { return nil }
         let keys = checkKeys(pairs, allowed: SwitchProfile.matchKeys, in: "a match")
         var match = SwitchProfile.Match()
@@ -126,7 +123,7 @@ private final class ProfileReader: YAMLFileReader {
 
     // MARK: switches
 
-    func readSwitches(_ node: Node, pulseOnly: Bool) -> [SwitchProfile.Switch]? {
+    func readSwitches(_ node: DocumentNode, pulseOnly: Bool) -> [SwitchProfile.Switch]? {
         guard let items = sequence(node, "switches") else { return nil }
         if items.isEmpty {
             report(node, "switches is empty; a profile needs at least one switch")
@@ -138,7 +135,7 @@ private final class ProfileReader: YAMLFileReader {
         var ok = true
         for item in items {
             guard let entry = readSwitch(item, pulseOnly: pulseOnly) else { ok = false; continue }
-            let line = item.mark?.line ?? 1
+            let line = Int(item.position.line)
             if let first = idLines[entry.value.id] {
                 report(entry.idNode, "switch id '\(entry.value.id)' is used twice (first at line \(first)); each switch needs its own id")
                 ok = false
@@ -156,7 +153,7 @@ private final class ProfileReader: YAMLFileReader {
         return ok ? switches : nil
     }
 
-    func readSwitch(_ node: Node, pulseOnly: Bool) -> (value: SwitchProfile.Switch, idNode: Node, codeNode: Node)? {
+    func readSwitch(_ node: DocumentNode, pulseOnly: Bool) -> (value: SwitchProfile.Switch, idNode: DocumentNode, codeNode: DocumentNode)? {
         guard let pairs = mapping(node, "a switch") else { return nil }
         let keys = checkKeys(pairs, allowed: SwitchProfile.switchKeys, in: "a switch")
         let idNode = required(keys, "id", in: node, "the switch's name (letters, digits, '-', '_', '.')")
@@ -185,11 +182,13 @@ private final class ProfileReader: YAMLFileReader {
     }
 
     /// A key name (`KEY_SPACE`, `BTN_TRIGGER`, an alias such as `BTN_A`) or a code number.
-    func readCode(_ node: Node) -> (code: UInt16, name: String)? {
+    func readCode(_ node: DocumentNode) -> (code: UInt16, name: String)? {
         guard let text = string(node, "code") else { return nil }
         if let code = KeyCodes.code(named: text) { return (code, text) }
-        if let scalar = node.scalar, scalar.style == .plain, let number = Int(text), number >= 0, number <= 0x2ff {
-            return (UInt16(number), KeyCodes.name(for: UInt16(number)) ?? text)
+        // A code number: only digits, at most three of them, so the conversion cannot overflow.
+        if let scalar = node.asScalar, scalar.isPlain, (1...3).contains(text.utf8.count),
+           text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = UInt16(text), number <= 0x2ff {
+            return (number, KeyCodes.name(for: number) ?? text)
         }
         if text.hasPrefix("KEY_") || text.hasPrefix("BTN_") {
             report(node, "unknown key code '\(text)'\(suggestion(text, among: KeyCodes.allNames)); names are those of <linux/input-event-codes.h>")
@@ -203,7 +202,7 @@ private final class ProfileReader: YAMLFileReader {
 
     var actionNames: String { SwitchAction.allCases.map(\.rawValue).joined(separator: ", ") }
 
-    func switchAction(_ node: Node, _ what: String) -> SwitchAction? {
+    func switchAction(_ node: DocumentNode, _ what: String) -> SwitchAction? {
         guard let name = string(node, what) else { return nil }
         if let action = SwitchAction(rawValue: name) { return action }
         let names = SwitchAction.allCases.map(\.rawValue)

@@ -122,7 +122,7 @@ public final class SettingsWatcher {
             switch ProfileFiles.readText(path, limit: SettingsDocument.limits.maxBytes) {
             case .success(let value): text = value
             case .failure(let problem):
-                return .rejected(status: "settings: \(path): \(problem.message); the previous settings stay")
+                return .rejected(status: "settings: \(problem.problem(file: path)); the previous settings stay")
             }
         } else {
             text = nil

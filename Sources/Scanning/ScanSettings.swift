@@ -56,6 +56,11 @@ public struct ScanSettings: Hashable, Sendable {
     /// Applies a setting by its `scanning.md` name. Values are those the scene loader accepts
     /// (`SettingNames`): numbers in seconds, booleans, `off` (read as false), choice names.
     public mutating func set(_ name: String, _ value: StateValue) throws(SettingError) {
+        // Numbers within the setting's range only (`SettingNames.ranges`): a time too small for a
+        // person or the loop to honour, or a count that does not fit, never reaches the engine.
+        if case .number = value, let problem = SettingNames.problem(name: name, value: value) {
+            throw SettingError(name: name, message: problem)
+        }
         func seconds() throws(SettingError) -> Double {
             guard case .number(let number) = value, number > 0 else {
                 throw SettingError(name: name, message: "expected a positive number of seconds, found \(value)")
@@ -91,7 +96,10 @@ public struct ScanSettings: Hashable, Sendable {
             guard case .number(let count) = value, count >= 1, count == count.rounded() else {
                 throw SettingError(name: name, message: "expected a whole number of at least 1, found \(value)")
             }
-            loops = Int(count)
+            guard let whole = Int(exactly: count) else {
+                throw SettingError(name: name, message: "expected a whole number of at least 1, found \(value)")
+            }
+            loops = whole
         case "moveRepeat": moveRepeat = try secondsOrOff()
         case "longPress":
             if case .bool(true) = value { longPress = 1.0 } else { longPress = try secondsOrOff() }

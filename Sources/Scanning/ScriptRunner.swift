@@ -455,7 +455,8 @@ extension ScriptRunner {
 
     /// Seconds with three decimals: `1.050`.
     static func formatTime(_ seconds: Double) -> String {
-        let milliseconds = Int64((seconds * 1000).rounded())
+        let scaled = (seconds * 1000).rounded()
+        guard let milliseconds = Int64(exactly: scaled) else { return String(seconds) }
         let sign = milliseconds < 0 ? "-" : ""
         let whole = abs(milliseconds) / 1000, fraction = abs(milliseconds) % 1000
         let digits = String(fraction)

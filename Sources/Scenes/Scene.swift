@@ -1,4 +1,5 @@
 import AccessibilityModel
+import Documents
 @_exported import enum SwitchInput.SwitchAction
 
 /// A scene file, loaded: an interface as element templates plus its behaviour and tests.

@@ -1,5 +1,5 @@
 import AccessibilityModel
-import Yams
+import Documents
 
 /// Turns the text of a scene file into a `Scene`, or reports every problem found, each with
 /// file, line and column. It does no I/O: callers read the file.
@@ -10,22 +10,17 @@ public enum SceneParser {
         let reader = SceneReader(file: file, limits: limits)
         let scene = reader.readScene(text)
         if !reader.problems.isEmpty || scene == nil {
-            throw SceneLoadError(problems: reader.problems.sorted {
-                ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column)
-            })
+            throw SceneLoadError(problems: reader.sceneProblems)
         }
         return scene!
     }
 }
 
-/// The reader keeps the problems found so far; every `read…` function reports what it rejects
+/// The scene reader: the shared typed readers of `DocumentReader` (positions, limits, alias
+/// budget, messages) plus the scene's own parts. Every `read…` function reports what it rejects
 /// and returns nil, so one pass finds every problem.
-final class SceneReader {
-    let file: String
+final class SceneReader: DocumentReader {
     let limits: SceneLimits
-    var problems: [SceneProblem] = []
-    private var nodesVisited = 0
-    private var reportedNodeLimit = false
     private var elementCount = 0
     private var reportedElementLimit = false
 
@@ -37,8 +32,8 @@ final class SceneReader {
     private var pendingIDReferences: [(id: ElementID, location: SourceLocation, what: String)] = []
 
     init(file: String, limits: SceneLimits) {
-        self.file = file
         self.limits = limits
+        super.init(file: file, maxNodes: limits.maxNodes, maxStringLength: limits.maxStringLength)
     }
 
     // MARK: Reporting
@@ -48,50 +43,21 @@ final class SceneReader {
         return SourceLocation(file: file, line: Int(position.line), column: Int(position.column))
     }
 
-    /// Past this many problems the reader stops, so a file (or an alias bomb whose every copy is
-    /// wrong) cannot flood the report or keep the reader busy.
-    static let maxProblems = 1000
-    private var tooManyProblems = false
-
     func report(_ location: SourceLocation, _ message: String) {
-        guard !tooManyProblems else { return }
-        if problems.count == SceneReader.maxProblems {
-            tooManyProblems = true
-            problems.append(SceneProblem(
-                location: location,
-                message: "more than \(SceneReader.maxProblems) problems; the rest of the file was not checked"))
-            return
-        }
-        problems.append(SceneProblem(location: location, message: message))
+        report(line: location.line, column: location.column, message)
     }
 
-    func report(_ node: DocumentNode, _ message: String) {
-        report(location(node), message)
-    }
-
-    /// Counts a visited node; false once the budget is spent (reported once).
-    func visit(_ node: DocumentNode) -> Bool {
-        if tooManyProblems { return false }
-        nodesVisited += 1
-        if nodesVisited > limits.maxNodes {
-            if !reportedNodeLimit {
-                reportedNodeLimit = true
-                report(node, "the file has more than \(limits.maxNodes) YAML nodes (aliases count each time they are used); it is refused")
-            }
-            return false
-        }
-        return true
+    /// The problems as scene problems, in file order.
+    var sceneProblems: [SceneProblem] {
+        sortedProblems.map { SceneProblem(location: SourceLocation(file: $0.file, line: $0.line, column: $0.column), message: $0.message) }
     }
 
     // MARK: The scene
 
     func readScene(_ text: String) -> Scene? {
-        let start = SourceLocation(file: file, line: 1, column: 1)
-        guard text.utf8.count <= limits.maxBytes else {
-            report(start, "the file is \(text.utf8.count) bytes; at most \(limits.maxBytes) are accepted")
-            return nil
-        }
-        guard let root = readDocument(text) else { return nil }
+        guard let root = readDocument(
+            text, maxBytes: limits.maxBytes,
+            expected: "a scene (a mapping with scene, size, start and screens)") else { return nil }
         guard let pairs = mapping(root, "the scene") else { return nil }
         let keys = checkKeys(pairs, allowed: ["scene", "description", "size", "language", "state", "start", "screens", "tests"], in: "a scene")
 
@@ -99,7 +65,7 @@ final class SceneReader {
         let description = keys["description"].flatMap { string($0, "description") }
         var size: (Double, Double)?
         if let node = required(keys, "size", in: root, "the screen size [width, height] in points") {
-            if let numbers = numberList(node, count: 2, "size", "[width, height]") {
+            if let numbers = numberList(node, count: 2, "size", "[width, height]", in: SceneReader.coordinates) {
                 if numbers[0] > 0, numbers[1] > 0 { size = (numbers[0], numbers[1]) } else {
                     report(node, "size must be positive, found [\(formatPoints(numbers[0])), \(formatPoints(numbers[1]))]")
                 }
@@ -143,102 +109,6 @@ final class SceneReader {
         return Scene(
             title: title, description: description, file: file, size: size, language: language,
             initialState: state, stateNames: stateNames, start: startName, screens: screens, tests: tests)
-    }
-
-    struct ExpansionKey: Hashable {
-        var line: Int, column: Int, isMapping: Bool, count: Int
-    }
-
-    /// The document's nodes: strict JSON through the fast JSON reader, anything else through
-    /// Yams. Problems are reported; nil when there is no document to read.
-    /// The file's root node; with `emptyAllowed`, a file with no document (empty, or comments
-    /// only) is an empty mapping.
-    func readDocument(_ text: String, emptyAllowed: Bool = false) -> DocumentNode? {
-        let start = SourceLocation(file: file, line: 1, column: 1)
-        var budget = limits.maxNodes
-        do {
-            if let json = try JSONDocument.parse(text, budget: &budget) { return json }
-        } catch {
-            reportDocumentError(error)
-            return nil
-        }
-        budget = limits.maxNodes
-        let yaml: Node
-        do {
-            // The basic resolver (no tag rules): this reader types scalars itself, and Yams's
-            // default rules run regular expressions on every key, which made loading ~20× slower.
-            guard let node = try Yams.compose(yaml: text, .basic) else {
-                if emptyAllowed { return .mapping([], TextPosition(line: 1, column: 1)) }
-                report(start, "the file is empty; expected a scene (a mapping with scene, size, start and screens)")
-                return nil
-            }
-            yaml = node
-        } catch let error as YamlError {
-            reportYAMLError(error)
-            return nil
-        } catch {
-            report(start, "cannot read the file as YAML: \(error)")
-            return nil
-        }
-        // An alias bomb is refused before it is walked: its expanded size is counted, not expanded.
-        var expansions = [ExpansionKey: Int]()
-        if text.utf8.contains(UInt8(ascii: "*")), expandedNodeCount(yaml, limit: limits.maxNodes, memo: &expansions) > limits.maxNodes {
-            report(start, "the file has more than \(limits.maxNodes) YAML nodes (aliases count each time they are used); it is refused")
-            return nil
-        }
-        do {
-            return try DocumentNode.fromYAML(yaml, budget: &budget)
-        } catch {
-            reportDocumentError(error)
-            return nil
-        }
-    }
-
-    func reportDocumentError(_ error: DocumentError) {
-        let at = SourceLocation(file: file, line: Int(error.position.line), column: Int(error.position.column))
-        report(at, error.message ?? "the file has more than \(limits.maxNodes) YAML nodes (aliases count each time they are used); it is refused")
-    }
-
-    /// The number of nodes with every alias expanded, counted without expanding them: Yams gives
-    /// an alias the anchored node itself (same kind, position and size), so each collection is
-    /// counted once and its count reused. Counting stops past `limit`.
-    func expandedNodeCount(_ node: Node, limit: Int, memo: inout [ExpansionKey: Int]) -> Int {
-        let children: [Node]
-        let isMapping: Bool
-        switch node {
-        case .scalar, .alias: return 1
-        case .mapping(let mapping):
-            children = mapping.flatMap { [$0.key, $0.value] }
-            isMapping = true
-        case .sequence(let sequence):
-            children = Array(sequence)
-            isMapping = false
-        }
-        let key = node.mark.map { ExpansionKey(line: $0.line, column: $0.column, isMapping: isMapping, count: children.count) }
-        if let key, let known = memo[key] { return known }
-        var total = 1
-        for child in children where total <= limit {
-            total += expandedNodeCount(child, limit: limit, memo: &memo)
-        }
-        if let key { memo[key] = total }
-        return total
-    }
-
-    func reportYAMLError(_ error: YamlError) {
-        switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-            let .composer(context, problem, mark, _):
-            let contextText = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
-            report(SourceLocation(file: file, line: mark.line, column: mark.column), "invalid YAML: \(problem)\(contextText)")
-        case let .duplicatedKeysInMapping(duplicates, context):
-            report(
-                SourceLocation(file: file, line: context.mark.line, column: context.mark.column),
-                "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; each key may appear once")
-        case let .reader(problem, offset, _, _):
-            report(SourceLocation(file: file, line: 1, column: 1), "cannot read the file: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
-        default:
-            report(SourceLocation(file: file, line: 1, column: 1), "cannot read the file as YAML: \(error)")
-        }
     }
 
     func readState(_ node: DocumentNode) -> [String] {
@@ -335,14 +205,14 @@ final class SceneReader {
             order = readOrder(list, allowed: ids, owner: "element '\(id)'")
         }
         var frame: Rect?
-        if let frameNode = keys["frame"], let numbers = numberList(frameNode, count: 4, "frame", "[x, y, width, height]") {
+        if let frameNode = keys["frame"], let numbers = numberList(frameNode, count: 4, "frame", "[x, y, width, height]", in: SceneReader.coordinates) {
             if numbers[2] < 0 || numbers[3] < 0 {
                 report(frameNode, "frame width and height must not be negative")
             } else {
                 frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
             }
         }
-        let activationPoint = keys["activationPoint"].flatMap { numberList($0, count: 2, "activationPoint", "[x, y]") }
+        let activationPoint = keys["activationPoint"].flatMap { numberList($0, count: 2, "activationPoint", "[x, y]", in: SceneReader.coordinates) }
             .map { Point(x: $0[0], y: $0[1]) }
         var navigationStyle = NavigationStyle.automatic
         if let styleNode = keys["navigationStyle"], let name = string(styleNode, "navigationStyle") {
@@ -608,23 +478,27 @@ final class SceneReader {
         return ScriptedTest(name: name, screen: screen, profile: profile, settings: settings, steps: steps, location: location(node))
     }
 
+    /// A setting's value, checked against its shape and range (`SettingNames.problem`), so that a
+    /// value a person or the loop cannot honour (`autoScanningTime: 1e-6`, `loops: 1e300`) is
+    /// refused where it is written.
     func settingValue(_ node: DocumentNode, shape: SettingShape, name: String) -> StateValue? {
         guard let value = scalarValue(node, "setting '\(name)'") else { return nil }
-        switch (shape, value) {
-        case (.seconds, .number(let seconds)) where seconds > 0: return value
-        case (.count, .number(let count)) where count >= 1 && count == count.rounded(): return value
-        case (.bool, .bool): return value
-        case (.secondsOrOff, .number(let seconds)) where seconds >= 0: return value
-        case (.secondsOrOff, .bool): return value
-        case (.secondsOrOff, .string("off")): return .bool(false)
-        case (.choice(let options), .string(let option)) where options.contains(option): return value
-        default:
-            report(node, "setting '\(name)' expects \(shape.expectation); found \(value)")
+        if let problem = SettingNames.problem(name: name, value: value) {
+            report(node, "setting '\(name)' \(problem)")
             return nil
         }
+        if case (.secondsOrOff, .string("off")) = (shape, value) { return .bool(false) }
+        return value
     }
 
     static let stepKinds = ["press", "hold", "wait", "route", "key", "expect"]
+    /// Longest `wait` or `hold` of a scripted test, in seconds of virtual time (an hour).
+    static let maxStepSeconds = 3600.0
+    /// Points a size, frame or activation point may use: far past any screen, small enough that
+    /// scaling them to a terminal or a display never overflows.
+    static let coordinates: ClosedRange<Double> = -1_000_000...1_000_000
+    /// Highest `route` cell: past any braille display's length.
+    static let maxRouteCell = 9999
 
     func readStep(_ node: DocumentNode) -> TestStep? {
         guard let pairs = mapping(node, "a step (one of \(SceneReader.stepKinds.joined(separator: ", ")))") else { return nil }
@@ -642,18 +516,25 @@ final class SceneReader {
             let action = required(keys, "switch", in: value, "the switch action").flatMap(switchAction)
             let seconds = required(keys, "seconds", in: value, "how long to hold, in seconds").flatMap { number($0, "seconds") }
             guard let action, let seconds else { return nil }
-            guard seconds > 0 else { report(value, "hold needs a positive number of seconds"); return nil }
+            guard seconds > 0, seconds <= SceneReader.maxStepSeconds else {
+                report(keys["seconds"] ?? value, "hold needs a number of seconds above 0 and at most \(NumberText.format(SceneReader.maxStepSeconds)); found \(NumberText.format(seconds))")
+                return nil
+            }
             return TestStep(kind: .hold(action, seconds: seconds), location: at)
         case "wait":
             guard let seconds = number(value, "wait") else { return nil }
-            guard seconds >= 0 else { report(value, "wait needs a number of seconds ≥ 0"); return nil }
-            return TestStep(kind: .wait(seconds), location: at)
-        case "route":
-            guard let cell = number(value, "route"), cell >= 0, cell == cell.rounded() else {
-                report(value, "route needs a cell number ≥ 0 (0 is the first cell)")
+            guard seconds >= 0, seconds <= SceneReader.maxStepSeconds else {
+                report(value, "wait needs a number of seconds from 0 to \(NumberText.format(SceneReader.maxStepSeconds)); found \(NumberText.format(seconds))")
                 return nil
             }
-            return TestStep(kind: .route(Int(cell)), location: at)
+            return TestStep(kind: .wait(seconds), location: at)
+        case "route":
+            guard let cell = number(value, "route") else { return nil }
+            guard cell == cell.rounded(), cell >= 0, cell <= Double(SceneReader.maxRouteCell), let whole = Int(exactly: cell) else {
+                report(value, "route needs a cell number from 0 to \(SceneReader.maxRouteCell) (0 is the first cell); found \(NumberText.format(cell))")
+                return nil
+            }
+            return TestStep(kind: .route(whole), location: at)
         case "key":
             guard let keyPairs = mapping(value, "key") else { return nil }
             let keys = checkKeys(keyPairs, allowed: ["code", "value"], in: "key")
@@ -664,11 +545,11 @@ final class SceneReader {
                 report(keys["code"]!, "code '\(code)' is not an evdev key name (KEY_… or BTN_…)")
                 return nil
             }
-            guard [0, 1, 2].contains(eventValue) else {
-                report(keys["value"]!, "value must be 0 (release), 1 (press) or 2 (repeat)")
+            guard let whole = [0, 1, 2].first(where: { Double($0) == eventValue }) else {
+                report(keys["value"]!, "value must be 0 (release), 1 (press) or 2 (repeat); found \(NumberText.format(eventValue))")
                 return nil
             }
-            return TestStep(kind: .key(code: code, value: Int(eventValue)), location: at)
+            return TestStep(kind: .key(code: code, value: whole), location: at)
         case "expect":
             return readExpectation(value).map { TestStep(kind: .expect($0), location: at) }
         default:
@@ -725,80 +606,7 @@ final class SceneReader {
         return expectation
     }
 
-    // MARK: Typed readers
-
-    func describe(_ node: DocumentNode) -> String {
-        switch node {
-        case .mapping: return "a mapping"
-        case .sequence: return "a list"
-        case .scalar(let text, let isPlain, _):
-            let scalar = ScalarView(string: text, isPlain: isPlain)
-            if isNull(scalar) { return "nothing (null)" }
-            return "'\(scalar.string)'"
-        }
-    }
-
-    func isNull(_ scalar: ScalarView) -> Bool {
-        scalar.isPlain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
-    }
-
-    /// A mapping's entries with string keys, in order. Reports non-string keys.
-    func mapping(_ node: DocumentNode, _ what: String) -> [(String, DocumentNode, DocumentNode)]? {
-        guard visit(node) else { return nil }
-        guard case .mapping(let mapping, _) = node else {
-            report(node, "expected a mapping for \(what), found \(describe(node))")
-            return nil
-        }
-        var result = [(String, DocumentNode, DocumentNode)]()
-        for (key, value) in mapping {
-            guard let scalar = key.asScalar else {
-                report(key, "a key in \(what) must be a plain name, found \(describe(key))")
-                continue
-            }
-            result.append((scalar.string, key, value))
-        }
-        return result
-    }
-
-    /// Looks up the allowed keys; reports each unknown one with a suggestion.
-    func checkKeys(_ pairs: [(String, DocumentNode, DocumentNode)], allowed: [String], in what: String) -> MappingKeys {
-        var keys = MappingKeys()
-        keys.entries.reserveCapacity(pairs.count)
-        for (key, keyNode, value) in pairs {
-            if allowed.contains(key) { keys.entries.append((key, value)) } else {
-                report(keyNode, "unknown key '\(key)' in \(what)\(suggestion(key, among: allowed)); expected one of: \(allowed.joined(separator: ", "))")
-            }
-        }
-        return keys
-    }
-
-    func required(_ keys: MappingKeys, _ key: String, in node: DocumentNode, _ expected: String) -> DocumentNode? {
-        if let value = keys[key] { return value }
-        report(node, "missing '\(key)': expected \(expected)")
-        return nil
-    }
-
-    func sequence(_ node: DocumentNode, _ what: String) -> [DocumentNode]? {
-        guard visit(node) else { return nil }
-        guard case .sequence(let sequence, _) = node else {
-            report(node, "expected a list for \(what), found \(describe(node))")
-            return nil
-        }
-        return sequence
-    }
-
-    func string(_ node: DocumentNode, _ what: String) -> String? {
-        guard visit(node) else { return nil }
-        guard let scalar = node.asScalar, !isNull(scalar) else {
-            report(node, "expected a string for \(what), found \(describe(node))")
-            return nil
-        }
-        guard scalar.string.utf8.count <= limits.maxStringLength || scalar.string.count <= limits.maxStringLength else {
-            report(node, "\(what) is \(scalar.string.count) characters long; at most \(limits.maxStringLength) are accepted")
-            return nil
-        }
-        return scalar.string
-    }
+    // MARK: Scene-specific readers
 
     func template(_ node: DocumentNode, _ what: String) -> TextTemplate? {
         guard let text = string(node, what) else { return nil }
@@ -832,7 +640,7 @@ final class SceneReader {
             return .constant(scalar.string == "true")
         }
         // A condition is a state name, so `1` or `yes please` is a wrong type, not an unknown name.
-        if let scalar = node.asScalar, !isNull(scalar),
+        if let scalar = node.asScalar, !scalar.isNull,
            TextTemplate.isValidName(scalar.string.hasPrefix("!") ? String(scalar.string.dropFirst()) : scalar.string) {
             return condition(node, what).map(BoolBinding.condition)
         }
@@ -840,108 +648,20 @@ final class SceneReader {
         return nil
     }
 
-    func bool(_ node: DocumentNode, _ what: String) -> Bool? {
-        if let scalar = node.asScalar, scalar.isPlain, scalar.string == "true" || scalar.string == "false" {
-            return scalar.string == "true"
-        }
-        report(node, "expected true or false for \(what), found \(describe(node))")
-        return nil
-    }
-
-    func number(_ node: DocumentNode, _ what: String) -> Double? {
-        if let scalar = node.asScalar, scalar.isPlain, let value = parseNumber(scalar.string) {
-            return value
-        }
-        report(node, "expected a number for \(what), found \(describe(node))")
-        return nil
-    }
-
-    func numberList(_ node: DocumentNode, count: Int, _ what: String, _ shape: String) -> [Double]? {
-        guard let items = sequence(node, "\(what) \(shape)") else { return nil }
-        guard items.count == count else {
-            report(node, "\(what) has \(items.count) numbers; expected \(count): \(shape)")
-            return nil
-        }
-        let numbers = items.compactMap { number($0, "\(what) \(shape)") }
-        return numbers.count == count ? numbers : nil
-    }
-
     /// A state or setting value: plain true/false is a boolean, a plain number a number, anything
     /// else a string (quote "true" or "5" to make them strings).
     func scalarValue(_ node: DocumentNode, _ what: String) -> StateValue? {
         guard visit(node) else { return nil }
-        guard let scalar = node.asScalar, !isNull(scalar) else {
+        guard let scalar = node.asScalar, !scalar.isNull else {
             report(node, "expected true/false, a number or a string for \(what), found \(describe(node))")
             return nil
         }
         if scalar.isPlain {
             if scalar.string == "true" { return .bool(true) }
             if scalar.string == "false" { return .bool(false) }
-            if let number = parseNumber(scalar.string) { return .number(number) }
+            if let number = DocumentReader.parseNumber(scalar.string) { return .number(number) }
         }
-        guard scalar.string.utf8.count <= limits.maxStringLength || scalar.string.count <= limits.maxStringLength else {
-            report(node, "\(what) is \(scalar.string.count) characters long; at most \(limits.maxStringLength) are accepted")
-            return nil
-        }
+        guard checkLength(scalar.string, node, what) else { return nil }
         return .string(scalar.string)
-    }
-
-    func parseNumber(_ text: String) -> Double? {
-        guard let first = text.first, first.isNumber || first == "-" || first == "+" || first == "." else { return nil }
-        guard let value = Double(text), value.isFinite else { return nil }
-        return value
-    }
-
-    /// ", did you mean 'label'?" when a known name is one or two edits away.
-    func suggestion(_ name: String, among candidates: [String]) -> String {
-        let best = candidates.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
-        guard let best, best.1 <= max(1, min(2, name.count / 3)) else { return "" }
-        return " (did you mean '\(best.0)'?)"
-    }
-}
-
-/// Edit distance for suggestions: insertions, deletions, substitutions and swaps of two
-/// neighbouring characters each count 1 (optimal string alignment), so `lable` is one edit
-/// from `label`.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                current[j] = min(current[j], beforePrevious[j - 2] + 1)
-            }
-        }
-        (beforePrevious, previous, current) = (previous, current, beforePrevious)
-    }
-    return previous[b.count]
-}
-
-/// A scalar's text and whether it was written plain (unquoted).
-struct ScalarView {
-    var string: String
-    var isPlain: Bool
-}
-
-extension DocumentNode {
-    var asScalar: ScalarView? {
-        if case .scalar(let text, let isPlain, _) = self { return ScalarView(string: text, isPlain: isPlain) }
-        return nil
-    }
-}
-
-/// The known keys of one mapping, in file order. A mapping has a handful of keys, so a linear
-/// search beats hashing them into a dictionary for every element.
-struct MappingKeys {
-    var entries: [(key: String, value: DocumentNode)] = []
-
-    subscript(_ key: String) -> DocumentNode? {
-        entries.first { $0.key == key }?.value
     }
 }

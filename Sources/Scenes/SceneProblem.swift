@@ -1,3 +1,5 @@
+import Documents
+
 /// Where something is in a scene file: 1-based line and column, as editors count them.
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     public var file: String
@@ -64,3 +66,6 @@ public struct SceneLimits: Sendable {
 
     public static let standard = SceneLimits()
 }
+
+/// Positions come from the shared document reader.
+public typealias TextPosition = Documents.TextPosition

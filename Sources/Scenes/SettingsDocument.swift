@@ -1,4 +1,5 @@
 import AccessibilityModel
+import Documents
 
 /// A settings file: scanning settings by their names (`SettingNames`), one mapping, read by the
 /// scene reader with the same checks and messages as a scripted test's `settings:`.
@@ -29,9 +30,7 @@ public struct SettingsDocument: Sendable {
         let reader = SceneReader(file: file, limits: limits)
         let entries = reader.readSettingsDocument(text)
         if !reader.problems.isEmpty {
-            throw SceneLoadError(problems: reader.problems.sorted {
-                ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column)
-            })
+            throw SceneLoadError(problems: reader.sceneProblems)
         }
         return SettingsDocument(entries: entries)
     }
@@ -70,12 +69,8 @@ public struct SettingsDocument: Sendable {
 extension SceneReader {
     /// A settings file's entries; problems are reported.
     func readSettingsDocument(_ text: String) -> [SettingsDocument.Entry] {
-        guard text.utf8.count <= limits.maxBytes else {
-            report(SourceLocation(file: file, line: 1, column: 1),
-                   "the file is \(text.utf8.count) bytes; a settings file is at most \(limits.maxBytes)")
-            return []
-        }
-        guard let root = readDocument(text, emptyAllowed: true) else { return [] }
+        guard let root = readDocument(
+            text, maxBytes: limits.maxBytes, expected: "settings", emptyAllowed: true) else { return [] }
         return readSettings(root, what: "the settings (a mapping of setting names to values)")
     }
 

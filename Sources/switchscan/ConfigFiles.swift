@@ -1,5 +1,6 @@
 import DeviceProfiles
 import Foundation
+import Runtime
 import Scanning
 import Scenes
 
@@ -19,19 +20,10 @@ enum ConfigFiles {
 
     /// A settings file's text, nil when there is none; a file that cannot be read is an error.
     static func readSettingsText(_ path: String) throws -> String? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandFailure("\(path):1:1: error: cannot read the file: \((error as NSError).localizedDescription)")
+        switch RegularFile.readText(path, maxBytes: SettingsDocument.limits.maxBytes) {
+        case .success(let text): return text
+        case .failure(let failure) where failure.isMissing: return nil
+        case .failure(let failure): throw CommandFailure(failure.problem(file: path).description)
         }
-        guard data.count <= SettingsDocument.limits.maxBytes else {
-            throw CommandFailure("\(path):1:1: error: the file is \(data.count) bytes; a settings file is at most \(SettingsDocument.limits.maxBytes)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw CommandFailure("\(path):1:1: error: the file is not UTF-8 text")
-        }
-        return text
     }
 }

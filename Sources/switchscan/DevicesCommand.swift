@@ -2,6 +2,7 @@ import ArgumentParser
 import DeviceProfiles
 import Evdev
 import Foundation
+import Runtime
 
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -273,15 +274,9 @@ enum SwitchProfileFiles {
     /// One profile; a file that cannot be read is a problem at line 1.
     static func load(_ path: String) -> Result<SwitchProfile, ProfileLoadError> {
         let text: String
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let decoded = String(data: data, encoding: .utf8) else {
-                return .failure(ProfileLoadError(problems: [DeviceFileProblem(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")]))
-            }
-            text = decoded
-        } catch {
-            return .failure(ProfileLoadError(problems: [DeviceFileProblem(
-                file: path, line: 1, column: 1, message: "cannot read the file: \((error as NSError).localizedDescription)")]))
+        switch RegularFile.readText(path, maxBytes: SwitchProfile.maxBytes) {
+        case .success(let value): text = value
+        case .failure(let failure): return .failure(ProfileLoadError(problems: [failure.problem(file: path)]))
         }
         do {
             return .success(try SwitchProfile.parse(yaml: text, file: path))

@@ -2,6 +2,7 @@ import ArgumentParser
 import DeviceProfiles
 import Evdev
 import Foundation
+import Runtime
 import SwitchInput
 
 struct LearnCommand: ParsableCommand {
@@ -52,7 +53,7 @@ struct LearnCommand: ParsableCommand {
         if actions == nil, !(1...SwitchAction.allCases.count).contains(switches) {
             throw ValidationError("--switches must be between 1 and \(SwitchAction.allCases.count)")
         }
-        if timeout <= 0 { throw ValidationError("--timeout must be positive") }
+        if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be from a positive number of seconds up to 86400 (a day); found \(timeout)") }
     }
 
     func run() throws {
@@ -82,13 +83,11 @@ struct LearnCommand: ParsableCommand {
     // MARK: From a recording
 
     func learnFromRecording(_ path: String, actions: [SwitchAction]) throws -> (DeviceIdentity, SwitchLearner) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandFailure("\(path): cannot read the file: \((error as NSError).localizedDescription)")
+        let text: String
+        switch RegularFile.readText(path, maxBytes: EvemuRecording.maxBytes) {
+        case .success(let value): text = value
+        case .failure(let failure): throw CommandFailure(failure.problem(file: path).description)
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure("\(path): the file is not UTF-8 text") }
         let recording: EvemuRecording
         do {
             recording = try EvemuRecording.parse(text, file: path)
@@ -236,7 +235,7 @@ struct LearnCommand: ParsableCommand {
 }
 
 private func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
 }
 
 /// Writing a profile atomically: a temporary file in the same folder, flushed, then renamed over

@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 import Scenes
 
 /// Reading scene files for the commands: the only I/O around the pure loader.
@@ -33,17 +34,12 @@ enum SceneFiles {
     /// Loads one scene; a file that cannot be read becomes a problem at line 1.
     static func load(_ path: String) -> Result<Scene, SceneLoadError> {
         let text: String
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let decoded = String(data: data, encoding: .utf8) else {
-                return .failure(SceneLoadError(problems: [SceneProblem(
-                    location: SourceLocation(file: path, line: 1, column: 1), message: "the file is not UTF-8 text")]))
-            }
-            text = decoded
-        } catch {
+        switch RegularFile.readText(path, maxBytes: SceneLimits.standard.maxBytes) {
+        case .success(let value): text = value
+        case .failure(let failure):
+            let problem = failure.problem(file: path)
             return .failure(SceneLoadError(problems: [SceneProblem(
-                location: SourceLocation(file: path, line: 1, column: 1),
-                message: "cannot read the file: \((error as NSError).localizedDescription)")]))
+                location: SourceLocation(file: path, line: problem.line, column: problem.column), message: problem.message)]))
         }
         do {
             return .success(try SceneParser.parse(yaml: text, file: path))

@@ -208,10 +208,10 @@ enum ProfileFiles {
 
     static func load(_ path: String) -> Result<SwitchProfile, ProfileLoadError> {
         let text: String
-        switch readText(path) {
+        switch readText(path, limit: SwitchProfile.maxBytes) {
         case .success(let value): text = value
         case .failure(let problem):
-            return .failure(ProfileLoadError(problems: [DeviceFileProblem(file: path, line: 1, column: 1, message: problem.message)]))
+            return .failure(ProfileLoadError(problems: [problem.problem(file: path)]))
         }
         do {
             return .success(try SwitchProfile.parse(yaml: text, file: path))
@@ -220,42 +220,15 @@ enum ProfileFiles {
         }
     }
 
-    struct FileProblem: Error {
-        var message: String
-        init(_ message: String) { self.message = message }
-    }
-
     /// Whether `path` names something that exists.
     static func isFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+        RegularFile.exists(path)
     }
 
-    /// A whole file as UTF-8 text; the failure says why (for a problem message).
-    static func readText(_ path: String, limit: Int = 512 << 20) -> Result<String, FileProblem> {
-        let descriptor: Int32
-        do {
-            descriptor = try FileIO.open(path, flags: O_RDONLY)
-        } catch {
-            return .failure(FileProblem("cannot read the file: \(String(cString: strerror(error.errno)))"))
-        }
-        defer { FileIO.close(descriptor) }
-        var bytes = [UInt8]()
-        while true {
-            let chunk: [UInt8]?
-            do {
-                chunk = try FileIO.read(descriptor, maxBytes: 1 << 16)
-            } catch {
-                return .failure(FileProblem("cannot read the file: \(String(cString: strerror(error.errno)))"))
-            }
-            guard let chunk, !chunk.isEmpty else { break }
-            bytes += chunk
-            if bytes.count > limit { return .failure(FileProblem("the file is larger than \(limit) bytes")) }
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .failure(FileProblem("the file is not UTF-8 text"))
-        }
-        return .success(text)
+    /// A whole file as UTF-8 text, through the one reading layer (`RegularFile`); the failure
+    /// says why and where.
+    static func readText(_ path: String, limit: Int) -> Result<String, RegularFile.ReadError> {
+        RegularFile.readText(path, maxBytes: limit)
     }
 
     /// The names in a folder (not `.` and `..`).

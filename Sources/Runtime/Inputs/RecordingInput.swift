@@ -38,7 +38,7 @@ public final class RecordingInput: RuntimeSource {
         var recording: EvemuRecording?
         switch ProfileFiles.readText(path, limit: EvemuRecording.maxBytes) {
         case .failure(let failure):
-            problem = DeviceFileProblem(file: path, line: 1, column: 1, message: failure.message).description
+            problem = failure.problem(file: path).description
         case .success(let text):
             do throws(EvemuParseError) {
                 recording = try EvemuRecording.parse(text, file: path)

@@ -84,13 +84,15 @@ extension BrailleOutputs {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
             for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                 let path = (directory as NSString).appendingPathComponent(name)
-                do {
-                    let text = try String(contentsOfFile: path, encoding: .utf8)
-                    byName[name] = try BrailleDisplayProfile.parse(yaml: text, file: path)
-                } catch let error as ProfileLoadError {
-                    problems += error.problems.map(\.description)
-                } catch {
-                    problems.append("\(path): error: \(error)")
+                switch RegularFile.readText(path, maxBytes: BrailleDisplayProfile.maxBytes) {
+                case .failure(let failure):
+                    problems.append(failure.problem(file: path).description)
+                case .success(let text):
+                    do {
+                        byName[name] = try BrailleDisplayProfile.parse(yaml: text, file: path)
+                    } catch {
+                        problems += error.problems.map(\.description)
+                    }
                 }
             }
         }

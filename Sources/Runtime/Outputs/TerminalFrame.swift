@@ -85,9 +85,13 @@ public struct TerminalFrame: Hashable, Sendable {
         let scaleY = Double(layoutRows) / max(1, snapshot.sceneSize.height)
         for element in snapshot.items {
             guard let frame = element.resolvedFrame else { continue }
-            let row = top + min(layoutRows - 1, max(0, Int(frame.midY * scaleY)))
-            let column = min(self.columns - 1, max(0, Int(frame.minX * scaleX)))
-            let width = max(3, Int((frame.width * scaleX).rounded(.down)))
+            // Clamped as Doubles before converting: a frame far off the screen must not trap.
+            func cell(_ value: Double, _ limit: Int) -> Int {
+                value.isNaN ? 0 : Int(min(max(value, 0), Double(max(0, limit))))
+            }
+            let row = top + cell(frame.midY * scaleY, layoutRows - 1)
+            let column = cell(frame.minX * scaleX, self.columns - 1)
+            let width = max(3, cell((frame.width * scaleX).rounded(.down), self.columns))
             let name = element.label ?? element.value ?? element.id
             let text = "[" + TerminalFrame.truncate(name, to: max(1, width - 2)) + "]"
             put(text, row: row, column: column, reverse: snapshot.highlighted.contains(element.id))

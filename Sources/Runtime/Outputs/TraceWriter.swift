@@ -46,8 +46,11 @@ public enum TraceFormat {
     }
 
     static func number(_ value: Double) -> String {
+        // JSON has no infinity; a time from a stream's clock can be anything a record holds.
+        guard value.isFinite else { return "null" }
         let rounded = (value * 1_000_000).rounded() / 1_000_000
-        if rounded == rounded.rounded() { return String(Int64(rounded)) }
+        guard rounded.isFinite else { return String(value) }
+        if rounded == rounded.rounded(), let whole = Int64(exactly: rounded) { return String(whole) }
         return String(rounded)
     }
 

@@ -96,7 +96,13 @@ public enum Poll {
     /// (nil: no timeout). Returns the readable ones; an interrupted wait returns none.
     public static func readable(_ descriptors: [Int32], timeout: Double?) throws(SystemCallError) -> [Int32] {
         var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let milliseconds: Int32 = timeout.map { Int32(clamping: Int(($0 * 1000).rounded(.up))) }.map { max(0, $0) } ?? -1
+        // Clamped as a Double first: a deadline far away (a stream's clock that jumped) must not
+        // trap the conversion; poll waits at most Int32.max ms anyway.
+        let milliseconds: Int32 = timeout.map { seconds -> Int32 in
+            let value = (seconds * 1000).rounded(.up)
+            guard value.isFinite else { return value > 0 ? Int32.max : 0 }
+            return Int32(min(max(value, 0), Double(Int32.max)))
+        } ?? -1
         let result = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), milliseconds) }
         if result < 0 {
             if Glibc.errno == EINTR { return [] }

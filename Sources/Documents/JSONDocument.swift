@@ -1,8 +1,8 @@
 /// A JSON reader that keeps line and column of every value, for scene files written as JSON
 /// (JSON is YAML too; this is the fast path for large generated scenes). It returns nil as soon
 /// as the text is not strict JSON, so the caller can read it as YAML, with YAML's own messages.
-enum JSONDocument {
-    static func parse(_ text: String, budget: inout Int) throws(DocumentError) -> DocumentNode? {
+public enum JSONDocument {
+    public static func parse(_ text: String, budget: inout Int) throws(DocumentError) -> DocumentNode? {
         var text = text
         var outcome: Result<DocumentNode?, DocumentError> = .success(nil)
         text.withUTF8 { bytes in
@@ -77,9 +77,16 @@ enum JSONDocument {
                     index += 1
                     return .mapping(pairs, start)
                 }
+                // Keys seen so far with their lines: a key given twice is refused, as in YAML.
+                var keyLines = [String: Int32]()
                 while true {
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
+                    if case .scalar(let name, _, let at) = key {
+                        if let first = keyLines.updateValue(at.line, forKey: name) {
+                            throw DocumentError(position: at, message: "duplicate key '\(name)' in one mapping (first at line \(first)); each key may appear once")
+                        }
+                    }
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                     index += 1

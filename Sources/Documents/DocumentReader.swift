@@ -1,0 +1,420 @@
+import Yams
+
+/// One problem in a file: where, and what was expected. Lines and columns are 1-based, as
+/// editors count them.
+public struct DocumentProblem: Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `file:line:column: error: message`, the form compilers use, so editors can jump to it.
+    public var description: String { "\(file):\(line):\(column): error: \(message)" }
+}
+
+/// The one typed reader of YAML and JSON documents that scenes, settings files, switch profiles
+/// and braille display profiles share. Each `read…` of a subclass reports what it rejects and
+/// returns nil, so one pass finds every problem. It does no I/O: callers read the file (the
+/// runtime's `RegularFile`, which checks the size before reading) and decode it
+/// (`DocumentText`).
+///
+/// Limits come from the document itself: a file without aliases has at most about one node
+/// per byte, so the nodes a document may expand to (aliases count each time they are used) are
+/// its size plus a margin, never more than the caller's `maxNodes`. An alias bomb is refused
+/// before it is walked; a large honest file is read whole.
+open class DocumentReader {
+    public let file: String
+    public private(set) var problems: [DocumentProblem] = []
+    /// Longest string accepted, in characters.
+    public let maxStringLength: Int
+    /// The caller's ceiling on nodes; `nodeBudget` is what the current document may use.
+    public let maxNodes: Int
+    public private(set) var nodeBudget: Int
+    private var nodesVisited = 0
+    private var reportedNodeLimit = false
+    private var tooManyProblems = false
+
+    /// Past this many problems the reader stops, so a file (or an alias bomb whose every copy is
+    /// wrong) cannot flood the report or keep the reader busy.
+    public static let maxProblems = 1000
+    /// Nodes a document may have beyond its byte count (small files with a few aliases).
+    public static let nodeMargin = 10_000
+
+    public init(file: String, maxNodes: Int, maxStringLength: Int) {
+        self.file = file
+        self.maxNodes = maxNodes
+        self.maxStringLength = maxStringLength
+        self.nodeBudget = maxNodes
+    }
+
+    /// The nodes a document of `byteCount` bytes may expand to: its size and a margin, at most
+    /// `limit`.
+    public static func nodeBudget(byteCount: Int, limit: Int) -> Int {
+        min(limit, byteCount + nodeMargin)
+    }
+
+    // MARK: Reporting
+
+    public var hasTooManyProblems: Bool { tooManyProblems }
+
+    public func report(line: Int, column: Int, _ message: String) {
+        guard !tooManyProblems else { return }
+        if problems.count == DocumentReader.maxProblems {
+            tooManyProblems = true
+            problems.append(DocumentProblem(
+                file: file, line: line, column: column,
+                message: "more than \(DocumentReader.maxProblems) problems; the rest of the file was not checked"))
+            return
+        }
+        problems.append(DocumentProblem(file: file, line: line, column: column, message: message))
+    }
+
+    public func report(_ position: TextPosition, _ message: String) {
+        report(line: Int(position.line), column: Int(position.column), message)
+    }
+
+    public func report(_ node: DocumentNode, _ message: String) {
+        report(node.position, message)
+    }
+
+    /// The problems, in file order.
+    public var sortedProblems: [DocumentProblem] {
+        problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    var nodeLimitMessage: String {
+        "the file has more than \(nodeBudget) YAML nodes (aliases count each time they are used; a file's nodes are bounded by its size in bytes plus \(DocumentReader.nodeMargin), at most \(maxNodes)); it is refused"
+    }
+
+    /// Counts a visited node; false once the budget is spent (reported once).
+    public func visit(_ node: DocumentNode) -> Bool {
+        if tooManyProblems { return false }
+        nodesVisited += 1
+        if nodesVisited > nodeBudget {
+            if !reportedNodeLimit {
+                reportedNodeLimit = true
+                report(node, nodeLimitMessage)
+            }
+            return false
+        }
+        return true
+    }
+
+    // MARK: The document
+
+    /// The file's root node: strict JSON through the fast JSON reader, anything else through
+    /// Yams. Refused (with its message) when larger than `maxBytes`, empty (unless
+    /// `emptyAllowed`: then an empty mapping), not YAML, or expanding past the node budget;
+    /// `expected` says what the file should hold.
+    public func readDocument(_ text: String, maxBytes: Int, expected: String, emptyAllowed: Bool = false) -> DocumentNode? {
+        let byteCount = text.utf8.count
+        guard byteCount <= maxBytes else {
+            report(line: 1, column: 1, "the file is \(byteCount) bytes; at most \(maxBytes) are accepted")
+            return nil
+        }
+        nodeBudget = DocumentReader.nodeBudget(byteCount: byteCount, limit: maxNodes)
+        var budget = nodeBudget
+        do {
+            if let json = try JSONDocument.parse(text, budget: &budget) { return json }
+        } catch {
+            reportDocumentError(error)
+            return nil
+        }
+        budget = nodeBudget
+        let yaml: Node
+        do {
+            // The basic resolver (no tag rules): the readers type scalars themselves, and Yams's
+            // default rules run regular expressions on every key, which made loading ~20× slower.
+            guard let node = try Yams.compose(yaml: text, .basic) else {
+                if emptyAllowed { return .mapping([], TextPosition(line: 1, column: 1)) }
+                report(line: 1, column: 1, "the file is empty; expected \(expected)")
+                return nil
+            }
+            yaml = node
+        } catch let error as YamlError {
+            reportYAMLError(error, in: text)
+            return nil
+        } catch {
+            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
+            return nil
+        }
+        // An alias bomb is refused before it is walked: its expanded size is counted, not expanded.
+        var expansions = [DocumentNode.ExpansionKey: Int]()
+        if text.utf8.contains(UInt8(ascii: "*")),
+           DocumentNode.expandedNodeCount(yaml, limit: nodeBudget, memo: &expansions) > nodeBudget {
+            reportedNodeLimit = true
+            report(line: 1, column: 1, nodeLimitMessage)
+            return nil
+        }
+        do {
+            return try DocumentNode.fromYAML(yaml, budget: &budget)
+        } catch {
+            reportDocumentError(error)
+            return nil
+        }
+    }
+
+    public func reportDocumentError(_ error: DocumentError) {
+        if error.message == nil { reportedNodeLimit = true }
+        report(error.position, error.message ?? nodeLimitMessage)
+    }
+
+    func reportYAMLError(_ error: YamlError, in text: String) {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+            let .composer(context, problem, mark, _):
+            if let tab = DocumentReader.tab(near: mark.line, column: mark.column, in: text) {
+                report(line: tab.line, column: tab.column,
+                       "a tab character: YAML indents with spaces only; replace the tab with spaces")
+                return
+            }
+            let contextText = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
+            report(line: mark.line, column: mark.column, "invalid YAML: \(problem)\(contextText)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            report(line: context.mark.line, column: context.mark.column,
+                   "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; each key may appear once")
+        case let .reader(problem, offset, _, _):
+            report(line: 1, column: 1, "cannot read the file: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
+        default:
+            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
+        }
+    }
+
+    /// A tab that explains a YAML error at `line`, `column`: one in the indentation of that line
+    /// or the line before, or at the error's own place. libyaml's own message ("found character
+    /// that cannot start any token") does not say it is a tab.
+    static func tab(near line: Int, column: Int, in text: String) -> (line: Int, column: Int)? {
+        var lines = [Substring]()
+        var number = 0
+        for candidate in text.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false) {
+            number += 1
+            if number >= line - 1, number <= line { lines.append(candidate) }
+            if number >= line { break }
+        }
+        for (offset, content) in lines.enumerated() {
+            let lineNumber = line - lines.count + 1 + offset
+            var scalarColumn = 1
+            for scalar in content.unicodeScalars {
+                if scalar == "\t" { return (lineNumber, scalarColumn) }
+                let atError = lineNumber == line && scalarColumn >= column
+                if scalar != " " || atError { break }
+                scalarColumn += 1
+            }
+            if lineNumber == line {
+                let scalars = Array(content.unicodeScalars)
+                if column >= 1, column <= scalars.count, scalars[column - 1] == "\t" { return (line, column) }
+            }
+        }
+        return nil
+    }
+
+    // MARK: Typed readers
+
+    public func describe(_ node: DocumentNode) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .scalar(let text, let isPlain, _):
+            if ScalarView(string: text, isPlain: isPlain).isNull { return "nothing (null)" }
+            let shown = text.unicodeScalars.count > 60 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(60))) + "…" : text
+            return "'\(shown)'"
+        }
+    }
+
+    /// A mapping's entries with string keys, in order. Reports non-string keys.
+    public func mapping(_ node: DocumentNode, _ what: String) -> [(String, DocumentNode, DocumentNode)]? {
+        guard visit(node) else { return nil }
+        guard case .mapping(let mapping, _) = node else {
+            report(node, "expected a mapping for \(what), found \(describe(node))")
+            return nil
+        }
+        var result = [(String, DocumentNode, DocumentNode)]()
+        result.reserveCapacity(mapping.count)
+        for (key, value) in mapping {
+            guard let scalar = key.asScalar else {
+                report(key, "a key in \(what) must be a plain name, found \(describe(key))")
+                continue
+            }
+            result.append((scalar.string, key, value))
+        }
+        return result
+    }
+
+    /// Looks up the allowed keys; reports each unknown one with a suggestion.
+    public func checkKeys(_ pairs: [(String, DocumentNode, DocumentNode)], allowed: [String], in what: String) -> MappingKeys {
+        var keys = MappingKeys()
+        keys.entries.reserveCapacity(pairs.count)
+        for (key, keyNode, value) in pairs {
+            if allowed.contains(key) { keys.entries.append((key, value)) } else {
+                report(keyNode, "unknown key '\(key)' in \(what)\(suggestion(key, among: allowed)); expected one of: \(allowed.joined(separator: ", "))")
+            }
+        }
+        return keys
+    }
+
+    public func required(_ keys: MappingKeys, _ key: String, in node: DocumentNode, _ expected: String) -> DocumentNode? {
+        if let value = keys[key] { return value }
+        report(node, "missing '\(key)': expected \(expected)")
+        return nil
+    }
+
+    public func sequence(_ node: DocumentNode, _ what: String) -> [DocumentNode]? {
+        guard visit(node) else { return nil }
+        guard case .sequence(let sequence, _) = node else {
+            report(node, "expected a list for \(what), found \(describe(node))")
+            return nil
+        }
+        return sequence
+    }
+
+    public func string(_ node: DocumentNode, _ what: String) -> String? {
+        guard visit(node) else { return nil }
+        guard let scalar = node.asScalar, !scalar.isNull else {
+            report(node, "expected a string for \(what), found \(describe(node))")
+            return nil
+        }
+        guard checkLength(scalar.string, node, what) else { return nil }
+        return scalar.string
+    }
+
+    /// False (reported) when `text` is longer than `maxStringLength` characters.
+    public func checkLength(_ text: String, _ node: DocumentNode, _ what: String) -> Bool {
+        guard text.utf8.count > maxStringLength, text.count > maxStringLength else { return true }
+        report(node, "\(what) is \(text.count) characters long; at most \(maxStringLength) are accepted")
+        return false
+    }
+
+    public func stringList(_ node: DocumentNode, _ what: String) -> [String]? {
+        guard let items = sequence(node, what) else { return nil }
+        let strings = items.compactMap { string($0, "an entry of \(what)") }
+        return strings.count == items.count ? strings : nil
+    }
+
+    public func bool(_ node: DocumentNode, _ what: String) -> Bool? {
+        if let scalar = node.asScalar, scalar.isPlain, scalar.string == "true" || scalar.string == "false" {
+            return scalar.string == "true"
+        }
+        report(node, "expected true or false for \(what), found \(describe(node))")
+        return nil
+    }
+
+    /// A plain finite number.
+    public func number(_ node: DocumentNode, _ what: String) -> Double? {
+        if let scalar = node.asScalar, scalar.isPlain, let value = DocumentReader.parseNumber(scalar.string) {
+            return value
+        }
+        report(node, "expected a number for \(what), found \(describe(node))")
+        return nil
+    }
+
+    /// A plain number within `range`; outside it the message names the range.
+    public func number(_ node: DocumentNode, _ what: String, in range: ClosedRange<Double>, unit: String = "") -> Double? {
+        guard let value = number(node, what) else { return nil }
+        guard range.contains(value) else {
+            report(node, "\(what) must be from \(NumberText.format(range.lowerBound))\(unit) to \(NumberText.format(range.upperBound))\(unit); found \(NumberText.format(value))")
+            return nil
+        }
+        return value
+    }
+
+    /// A plain whole number within `range`, as an `Int` (converted only once it is known to fit).
+    public func wholeNumber(_ node: DocumentNode, _ what: String, in range: ClosedRange<Int>) -> Int? {
+        let scalar = node.asScalar
+        guard let scalar, scalar.isPlain, let value = DocumentReader.parseNumber(scalar.string) else {
+            report(node, "expected a whole number from \(range.lowerBound) to \(range.upperBound) for \(what), found \(describe(node))")
+            return nil
+        }
+        guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound),
+              let whole = Int(exactly: value) else {
+            report(node, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound); found \(NumberText.format(value))")
+            return nil
+        }
+        return whole
+    }
+
+    /// `count` plain numbers, each within `range` when one is given.
+    public func numberList(_ node: DocumentNode, count: Int, _ what: String, _ shape: String, in range: ClosedRange<Double>? = nil) -> [Double]? {
+        guard let items = sequence(node, "\(what) \(shape)") else { return nil }
+        guard items.count == count else {
+            report(node, "\(what) has \(items.count) numbers; expected \(count): \(shape)")
+            return nil
+        }
+        let numbers = items.compactMap { item in
+            range.map { number(item, "a number of \(what) \(shape)", in: $0) } ?? number(item, "\(what) \(shape)")
+        }
+        return numbers.count == count ? numbers : nil
+    }
+
+    /// A number as written in a file: starting with a digit, a sign or a point, finite.
+    public static func parseNumber(_ text: String) -> Double? {
+        guard let first = text.first, first.isNumber || first == "-" || first == "+" || first == "." else { return nil }
+        guard text.utf8.count <= 400, let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// ", did you mean 'label'?" when a known name is one or two edits away.
+    public func suggestion(_ name: String, among candidates: [String]) -> String {
+        Suggestion.text(name, among: candidates)
+    }
+}
+
+/// The known keys of one mapping, in file order. A mapping has a handful of keys, so a linear
+/// search beats hashing them into a dictionary for every element.
+public struct MappingKeys {
+    public var entries: [(key: String, value: DocumentNode)] = []
+
+    public init() {}
+
+    public subscript(_ key: String) -> DocumentNode? {
+        entries.first { $0.key == key }?.value
+    }
+}
+
+/// Numbers in messages: whole numbers without a fraction, others as Swift prints them (`1e-06`).
+public enum NumberText {
+    public static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15, let whole = Int64(exactly: value) { return String(whole) }
+        return String(value)
+    }
+}
+
+/// Suggestions for misspelt names.
+public enum Suggestion {
+    /// ", did you mean 'action'?" when a known name is one or two edits away.
+    public static func text(_ name: String, among candidates: [String]) -> String {
+        // Long names are not misspellings of short keys; and the distance is quadratic.
+        guard name.count <= 100 else { return "" }
+        let best = candidates.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= max(1, min(2, name.count / 3)) else { return "" }
+        return " (did you mean '\(best.0)'?)"
+    }
+
+    /// Edit distance: insertions, deletions, substitutions and swaps of two neighbouring
+    /// characters each count 1 (optimal string alignment), so `lable` is one edit from `label`.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
+            }
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+        }
+        return previous[b.count]
+    }
+}

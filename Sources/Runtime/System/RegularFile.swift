@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Documents
+
+/// The one way every file kind is read (scenes, settings files, switch and braille display
+/// profiles, evemu recordings, the profiles scripted tests name): opened without blocking and
+/// close-on-exec, refused unless it is a regular file (a FIFO or a device named as
+/// `settings.yaml` must not block the event loop, a folder is not a file), its size checked
+/// with fstat before a byte is read, then read with a bound (a file that grows while it is
+/// read stops at the bound). Decoding is `DocumentText`'s (UTF-8 with the line and column of
+/// the first bad byte).
+public enum RegularFile {
+    /// Why a file was not read: the message says what to do; `isMissing` when there is none.
+    public struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var message: String
+        public var isMissing: Bool
+        /// Where the problem is, when it is in the bytes (not UTF-8): line and column.
+        public var position: TextPosition?
+
+        public var description: String { message }
+
+        /// `file:line:column: error: message`.
+        public func problem(file: String) -> DocumentProblem {
+            DocumentProblem(
+                file: file, line: Int(position?.line ?? 1), column: Int(position?.column ?? 1), message: message)
+        }
+    }
+
+    /// The bytes of `path`, at most `maxBytes` of them.
+    public static func read(_ path: String, maxBytes: Int) throws(ReadError) -> [UInt8] {
+        let descriptor: Int32
+        do {
+            descriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        } catch {
+            throw ReadError(
+                message: "cannot read the file: \(String(cString: strerror(error.errno)))",
+                isMissing: error.errno == ENOENT || error.errno == ENOTDIR)
+        }
+        defer { FileIO.close(descriptor) }
+        var info = stat()
+        do {
+            try retryingInterrupts("fstat", subject: path) { Int(fstat(descriptor, &info)) }
+        } catch {
+            throw ReadError(message: "cannot read the file: \(error)", isMissing: false)
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            throw ReadError(message: "\(describe(kind)), not a regular file; give a regular file", isMissing: false)
+        }
+        let size = Int(info.st_size)
+        guard size <= maxBytes else {
+            throw ReadError(message: "the file is \(size) bytes; at most \(maxBytes) are accepted", isMissing: false)
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(size)
+        while true {
+            let chunk: [UInt8]?
+            do {
+                chunk = try FileIO.read(descriptor, maxBytes: min(1 << 16, maxBytes + 1 - bytes.count))
+            } catch {
+                throw ReadError(message: "cannot read the file: \(String(cString: strerror(error.errno)))", isMissing: false)
+            }
+            guard let chunk, !chunk.isEmpty else { break }
+            bytes += chunk
+            if bytes.count > maxBytes {
+                throw ReadError(message: "the file grew past \(maxBytes) bytes while it was read; at most \(maxBytes) are accepted", isMissing: false)
+            }
+        }
+        return bytes
+    }
+
+    /// The file as UTF-8 text.
+    public static func readText(_ path: String, maxBytes: Int) -> Result<String, ReadError> {
+        let bytes: [UInt8]
+        do {
+            bytes = try read(path, maxBytes: maxBytes)
+        } catch {
+            return .failure(error)
+        }
+        return DocumentText.decode(bytes).mapError { error in
+            ReadError(message: error.message ?? "the file is not UTF-8 text", isMissing: false, position: error.position)
+        }
+    }
+
+    /// Whether something exists at `path` (following symbolic links).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    static func describe(_ kind: mode_t) -> String {
+        switch kind {
+        case S_IFDIR: return "it is a folder"
+        case S_IFIFO: return "it is a FIFO (named pipe)"
+        case S_IFCHR: return "it is a character device"
+        case S_IFBLK: return "it is a block device"
+        case S_IFSOCK: return "it is a socket"
+        default: return "it is not a file"
+        }
+    }
+}
