@@ -132,11 +132,28 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// Lets time pass to `target`, firing every timer due on the way, in order.
+    /// Most timers one `advance(to:)` fires. Settings are range-checked where they are read, so
+    /// this is never reached by a valid setting; it is the defence behind that check: should a
+    /// timer ever come back at (nearly) the same instant, the host regains control (to read its
+    /// signals, see its duration end, or fail a test) instead of spinning here for ever.
+    public static let maxTimersPerAdvance = 100_000
+
+    /// True once an `advance(to:)` stopped at `maxTimersPerAdvance` short of its target.
+    public private(set) var timerLimitReached = false
+
+    /// Lets time pass to `target`, firing every timer due on the way, in order (at most
+    /// `maxTimersPerAdvance`; then `time` stays at the last one fired and `timerLimitReached`
+    /// says so).
     public mutating func advance(to target: Double) -> [TraceEvent] {
         var trace = [TraceEvent]()
+        var fired = 0
         while let (key, deadline) = timers.min(by: { $0.value < $1.value || ($0.value == $1.value && order($0.key) < order($1.key)) }),
               deadline <= target {
+            if fired == ScanSession.maxTimersPerAdvance {
+                timerLimitReached = true
+                return trace
+            }
+            fired += 1
             timers[key] = nil
             time = max(time, deadline)
             switch key {

@@ -264,7 +264,11 @@ private struct Execution {
         trace += session.start()
         self.session = session
         for (index, step) in test.steps.enumerated() {
-            if let cause = perform(step) {
+            var cause = perform(step)
+            if cause == nil, self.session?.timerLimitReached == true {
+                cause = .step("more than \(ScanSession.maxTimersPerAdvance) timers fired at once; the scanner cannot honour timers this close together (a time setting too small?)")
+            }
+            if let cause {
                 return ScriptFailure(
                     stepIndex: index, stepKind: step.kindName, location: step.location, testName: test.name,
                     cause: cause, recentTrace: trace.suffix(recentTraceCount).map(ScriptRunner.describe))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeviceProfiles
 import Foundation
+import Runtime
 import Scanning
 import Scenes
 
@@ -162,23 +163,34 @@ struct TestProfiles {
     }
 
     /// A test's `profile:` value: a file when it names one (a path with a `/`, or a `.yaml`/`.yml`
-    /// name), relative to the scene file's folder; otherwise a profile's id or name.
+    /// name), inside the scene file's own folder only (`ContainedPath`: no absolute path, no
+    /// `..`, no symbolic link out of it); otherwise a profile's id or name (shipped or the user's).
     mutating func resolve(_ name: String, sceneFile: String) -> Result<SwitchProfile, ProfileLookupError> {
         let isPath = name.contains("/") || name.hasSuffix(".yaml") || name.hasSuffix(".yml")
-        let path = !isPath || name.hasPrefix("/") ? name
-            : ((sceneFile as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-        if let known = found[path] { return known }
-        let result = isPath ? loadFile(path) : lookUp(name, file: nil, option: nil)
-        found[path] = result
+        let key = isPath ? "\(sceneFile)\u{0}\(name)" : name
+        if let known = found[key] { return known }
+        let result: Result<SwitchProfile, ProfileLookupError>
+        if isPath {
+            switch ContainedPath.resolve(name, besideFile: sceneFile) {
+            case .success(let path): result = loadFile(path, named: name)
+            case .failure(let refusal): result = .failure(ProfileLookupError(refusal.message))
+            }
+        } else {
+            result = lookUp(name, file: nil, option: nil)
+        }
+        found[key] = result
         return result
     }
 
-    private func loadFile(_ path: String) -> Result<SwitchProfile, ProfileLookupError> {
-        guard FileManager.default.fileExists(atPath: path) else {
-            return .failure(ProfileLookupError("\(path): no such file"))
-        }
-        return SwitchProfileFiles.load(path).mapError { error in
-            ProfileLookupError(error.problems.map(\.description).joined(separator: "; "))
+    /// A profile file a scene names. Its problems are counted and placed, never quoted: a
+    /// scene must not be able to make the program print a file's content (in the terminal or
+    /// the JUnit report). `--profile FILE` shows them in full.
+    private func loadFile(_ path: String, named name: String) -> Result<SwitchProfile, ProfileLookupError> {
+        SwitchProfileFiles.load(path).mapError { error in
+            let count = error.problems.count
+            let first = error.problems.first.map { " (the first at line \($0.line), column \($0.column))" } ?? ""
+            return ProfileLookupError(
+                "\(path) is not a usable switch profile: \(count) problem\(count == 1 ? "" : "s")\(first); `switchscan test --profile \(path)` shows them")
         }
     }
 

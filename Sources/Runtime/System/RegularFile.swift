@@ -100,3 +100,44 @@ public enum RegularFile {
         }
     }
 }
+
+/// Paths that a file names (a scene's test `profile:`): resolved only inside the naming file's
+/// own folder. No absolute path, no `..`, and no symbolic link that leads out of the folder, so
+/// that a scene cannot make the program read `/etc/passwd` or `~/.ssh` and show it.
+public enum ContainedPath {
+    /// The path of `relative` inside the folder of `namingFile`, or why it is refused.
+    public static func resolve(_ relative: String, besideFile namingFile: String) -> Result<String, RegularFile.ReadError> {
+        func refuse(_ message: String) -> Result<String, RegularFile.ReadError> {
+            .failure(RegularFile.ReadError(message: message, isMissing: false))
+        }
+        guard !relative.hasPrefix("/") else {
+            return refuse("an absolute path is not accepted; name a file in the scene's own folder, or a profile's id")
+        }
+        let components = relative.split(separator: "/", omittingEmptySubsequences: true)
+        guard !components.contains("..") else {
+            return refuse("a path with '..' is not accepted; name a file in the scene's own folder, or a profile's id")
+        }
+        let slash = namingFile.lastIndex(of: "/")
+        let folder = slash.map { String(namingFile[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let path = folder == "/" ? "/" + relative : folder + "/" + relative
+        guard let realFolder = realPath(folder) else {
+            return refuse("the scene's folder cannot be resolved")
+        }
+        guard let realFile = realPath(path) else {
+            return .failure(RegularFile.ReadError(message: "no such file in the scene's folder", isMissing: true))
+        }
+        let prefix = realFolder.hasSuffix("/") ? realFolder : realFolder + "/"
+        guard realFile.hasPrefix(prefix) else {
+            return refuse("the file leads out of the scene's folder (a symbolic link); name a file in the scene's own folder, or a profile's id")
+        }
+        return .success(path)
+    }
+
+    /// realpath(3): the path with every symbolic link, `.` and `..` resolved; nil when it
+    /// does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
