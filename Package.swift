@@ -66,6 +66,11 @@ let package = Package(
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "Runtime", "BrailleFormatting", "BrlAPI", "Louis",
             "BrailleTestSupport", "DeviceProfiles",
         ], path: "Benchmarks/switchscan-bench"),
+        // The mutation fuzzer over every file kind and the raw stream (scripts/test runs it; crashes
+        // found are kept in Tests/Fuzz/regressions and replayed).
+        .executableTarget(name: "switchscan-fuzz", dependencies: [
+            "AccessibilityModel", "Documents", "Scenes", "Scanning", "SwitchInput", "DeviceProfiles", "Runtime",
+        ], path: "Tests/Fuzz/switchscan-fuzz"),
 
         .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "AccessibilityModel"]),

@@ -1,0 +1,545 @@
+import AccessibilityModel
+import DeviceProfiles
+import Documents
+import Foundation
+import Runtime
+import Scanning
+import Scenes
+import SwitchInput
+
+/// A mutation fuzzer over every file kind SwitchScan reads and the raw input_event stream.
+///
+/// Seeds are the repository's own files (`Scenarios/`, `Devices/switches/`, `Devices/braille/`,
+/// `Tests/Fuzz/seeds/`), the scenes also as JSON, and raw streams encoded from the seed
+/// recordings. Each input is one seed with a few mutations (bytes flipped, inserted or
+/// deleted; numbers replaced by extreme ones; lines duplicated, dropped or swapped; YAML syntax,
+/// tabs, CRs and bytes that are not UTF-8 inserted; pieces of other seeds spliced in), chosen by
+/// a generator seeded from `--seed` and the input's number, so that a run is the same every time
+/// and any input can be made again alone.
+///
+/// Each input goes through its parser (scene YAML and JSON, settings file and settings applied,
+/// switch profile, braille display profile, evemu recording, raw stream decoder with its events
+/// through a profile into a scanning session, a scene's scripted tests run), and must come back:
+/// no trap, no hang (a watchdog thread ends the worker when one input takes longer than
+/// `--time-limit` seconds), no memory past `--memory-limit` MB resident.
+///
+/// The supervisor runs the inputs in a worker process (this program with `--worker`), which
+/// writes each input to a file before running it. When the worker dies (a trap), hangs or grows
+/// too large, the supervisor keeps that input in `Tests/Fuzz/regressions/` and starts a worker
+/// again after it. Every regression input is replayed first, on every run.
+@main
+struct SwitchScanFuzz {
+    static func main() {
+        var options = Options()
+        var arguments = CommandLine.arguments.dropFirst()
+        while let argument = arguments.popFirst() {
+            func value() -> String {
+                guard let next = arguments.popFirst() else { fail("\(argument) needs a value") }
+                return next
+            }
+            switch argument {
+            case "--inputs": options.inputs = number(value(), argument, 0...10_000_000)
+            case "--seed":
+                guard let seed = UInt64(value()) else { fail("--seed takes a whole number") }
+                options.seed = seed
+            case "--root": options.root = value()
+            case "--time-limit": options.timeLimit = number(value(), argument, 1...3600)
+            case "--memory-limit": options.memoryLimitMB = number(value(), argument, 16...1_000_000)
+            case "--worker": options.worker = true
+            case "--start": options.start = number(value(), argument, 0...10_000_000)
+            case "--state": options.statePath = value()
+            case "--help", "-h":
+                print("""
+                    switchscan-fuzz [--inputs N] [--seed S] [--root REPOSITORY] [--time-limit SECONDS] [--memory-limit MB]
+                    Mutation fuzzing of every file kind and the raw input stream; crashes, hangs and
+                    memory growth are kept in Tests/Fuzz/regressions/ and replayed on every run.
+                    """)
+                return
+            default: fail("unknown argument \(argument)")
+            }
+        }
+        if options.worker {
+            Worker(options: options).run()
+        } else {
+            Supervisor(options: options).run()
+        }
+    }
+}
+
+struct Options {
+    var inputs = 3000
+    var seed: UInt64 = 20_261_124
+    var root = FileManager.default.currentDirectoryPath
+    var timeLimit = 20
+    var memoryLimitMB = 1024
+    var worker = false
+    var start = 0
+    var statePath = ""
+
+    var regressions: String { root + "/Tests/Fuzz/regressions" }
+}
+
+/// A whole number option within `range`.
+func number(_ text: String, _ option: String, _ range: ClosedRange<Int>) -> Int {
+    guard let value = Int(text), range.contains(value) else { fail("\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound)") }
+    return value
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("switchscan-fuzz: \(message)\n".utf8))
+    exit(2)
+}
+
+// MARK: - Kinds of input
+
+/// What an input is fed to; the raw value is the prefix of a regression file's name.
+enum Kind: String, CaseIterable {
+    case sceneYAML = "scene-yaml"
+    case sceneJSON = "scene-json"
+    case settings
+    case switchProfile = "switch-profile"
+    case brailleProfile = "braille-profile"
+    case evemu
+    case raw
+    case scriptedTests = "scripted-tests"
+}
+
+/// Runs one input through its parser. Outcomes (accepted or refused with problems) do not
+/// matter here: coming back does.
+struct Targets {
+    /// A small scene the raw stream's events drive.
+    let streamScene: Scene?
+    let genericProfile: SwitchProfile
+
+    /// True when the input was accepted (loaded, or decoded into events that were driven).
+    func run(_ kind: Kind, _ bytes: [UInt8]) -> Bool {
+        switch kind {
+        case .sceneYAML, .sceneJSON:
+            return (try? SceneParser.parse(yaml: text(bytes), file: "fuzz")) != nil
+        case .settings:
+            if case .success = SettingsFile.settings(yaml: text(bytes), file: "fuzz", base: ScanSettings()) { return true }
+            return false
+        case .switchProfile:
+            return (try? SwitchProfile.parse(yaml: text(bytes), file: "fuzz.yaml")) != nil
+        case .brailleProfile:
+            return (try? BrailleDisplayProfile.parse(yaml: text(bytes), file: "fuzz.yaml")) != nil
+        case .evemu:
+            guard let recording = try? EvemuRecording.parse(text(bytes), file: "fuzz") else { return false }
+            drive(recording.events)
+            return true
+        case .raw:
+            var decoder = RawEventDecoder()
+            let events = decoder.feed(bytes)
+            _ = try? decoder.finish()
+            drive(events)
+            return !events.isEmpty
+        case .scriptedTests:
+            guard let scene = try? SceneParser.parse(yaml: text(bytes), file: "fuzz") else { return false }
+            _ = ScriptRunner(scene: scene, profile: genericProfile).runAll()
+            return true
+        }
+    }
+
+    /// Text as the reading layer gives it: UTF-8 checked, else the problem (which is the
+    /// outcome; the parsers then get the text as far as it decodes, which they must survive).
+    func text(_ bytes: [UInt8]) -> String {
+        switch DocumentText.decode(bytes) {
+        case .success(let text): return text
+        case .failure: return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// Events through a profile into a scanning session, timed as the live loop times a stream
+    /// (offsets from the first event).
+    func drive(_ events: [DeviceEvent]) {
+        guard let scene = streamScene else { return }
+        let naming = SwitchNaming(profiles: [genericProfile])
+        var edges = ProfileEdges(profile: genericProfile, naming: naming)
+        var session = ScanSession(scene: scene, settings: ScanSettings(), bindings: naming.bindings)
+        _ = session.start()
+        guard let first = events.first?.time else { return }
+        for event in events.prefix(10_000) {
+            let time = max(0, event.time - first)
+            if let edge = edges.edge(event, at: time) { _ = session.input(edge) }
+            _ = session.advance(to: time)
+        }
+        _ = session.advance(to: session.time + 30)
+    }
+}
+
+// MARK: - Seeds and mutations
+
+struct Seeds {
+    var byKind: [Kind: [[UInt8]]] = [:]
+
+    init(root: String) {
+        func files(_ folder: String, _ suffixes: [String]) -> [[UInt8]] {
+            let path = root + "/" + folder
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+            return names.sorted().filter { name in suffixes.contains { name.hasSuffix($0) } }.compactMap {
+                try? RegularFile.read(path + "/" + $0, maxBytes: 4 << 20)
+            }
+        }
+        let scenes = files("Scenarios", [".yaml"])
+        byKind[.sceneYAML] = scenes
+        byKind[.scriptedTests] = scenes.filter { String(decoding: $0, as: UTF8.self).contains("\ntests:") }
+        byKind[.sceneJSON] = scenes.compactMap(Seeds.json)
+        byKind[.settings] = files("Tests/Fuzz/seeds", [".yaml"]) + [Array("autoScanningTime: 1\nloops: 3\n".utf8)]
+        byKind[.switchProfile] = files("Devices/switches", [".yaml"])
+        byKind[.brailleProfile] = files("Devices/braille", [".yaml"])
+        let recordings = files("Tests/Fuzz/seeds", [".evemu"])
+        byKind[.evemu] = recordings
+        byKind[.raw] = recordings.compactMap { bytes in
+            guard let recording = try? EvemuRecording.parse(String(decoding: bytes, as: UTF8.self), file: "seed") else { return nil }
+            return recording.events.flatMap(RawEventDecoder.encode)
+        }
+    }
+
+    /// A scene as strict JSON (the reader's fast path), from the shared document reader's nodes.
+    static func json(_ bytes: [UInt8]) -> [UInt8]? {
+        let reader = DocumentReader(file: "seed", maxNodes: 1 << 20, maxStringLength: 1 << 20)
+        guard let node = reader.readDocument(String(decoding: bytes, as: UTF8.self), maxBytes: 4 << 20, expected: "a scene") else { return nil }
+        var out = ""
+        func write(_ node: DocumentNode) {
+            switch node {
+            case .scalar(let text, let isPlain, _):
+                if isPlain, text == "true" || text == "false" || text == "null" || DocumentReader.parseNumber(text) != nil,
+                   text.first != "+", text.first != ".", !text.hasPrefix("-."), !text.hasSuffix("."), !text.contains("_") {
+                    out += text
+                } else {
+                    out += "\""
+                    for scalar in text.unicodeScalars {
+                        switch scalar {
+                        case "\"": out += "\\\""
+                        case "\\": out += "\\\\"
+                        case "\n": out += "\\n"
+                        case "\t": out += "\\t"
+                        default:
+                            if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                        }
+                    }
+                    out += "\""
+                }
+            case .mapping(let pairs, _):
+                out += "{"
+                for (index, pair) in pairs.enumerated() {
+                    if index > 0 { out += ",\n" }
+                    write(pair.key)
+                    out += ": "
+                    write(pair.value)
+                }
+                out += "}"
+            case .sequence(let items, _):
+                out += "["
+                for (index, item) in items.enumerated() {
+                    if index > 0 { out += ", " }
+                    write(item)
+                }
+                out += "]"
+            }
+        }
+        write(node)
+        return Array(out.utf8)
+    }
+}
+
+/// SplitMix64: small, fast, and the same on every machine.
+struct Generator {
+    var state: UInt64
+    init(seed: UInt64, input: Int) {
+        state = seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: input) &* 0xBF58_476D_1CE4_E5B9
+        _ = next()
+    }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// 0..<bound (bound > 0).
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
+    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+}
+
+enum Mutator {
+    static let numbers = [
+        "1e300", "-1e300", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "1e-6", "0", "-0",
+        "0.0000001", "1e-320", "1.7976931348623157e308", "4294967296", "65535", "65536", "2147483648", "-1", ".inf",
+        "-.inf", ".nan", "nan", "0x7fffffff", "1_000", "999999999999999999999999999", "3600.0001", "100000",
+    ]
+    static let fragments = [
+        "&a ", "*a", "<<: *a\n", "[", "]", "{", "}", "- ", ": ", "? ", "!!binary ", "!tag ", "%YAML 1.2\n", "---\n", "...\n",
+        "\t", "\r\n", "\r", "\u{0}", "#", "'", "\"", "|\n", ">-\n", "~", "null", "true", ",", "\\u0000", "\"\\ud800\"",
+        "{a: 1, a: 2}", "[[[[[[[[[[[[[[[[", "&x [*x]", "\u{FEFF}", "é", "👍🏽",
+    ]
+    static let badBytes: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80]]
+
+    static func mutate(_ seed: [UInt8], others: [[UInt8]], kind: Kind, _ generator: inout Generator) -> [UInt8] {
+        var bytes = seed
+        let count = 1 + generator.below(4)
+        for _ in 0..<count {
+            switch generator.below(kind == .raw ? 4 : 11) {
+            case 0: // flip a byte
+                if !bytes.isEmpty { bytes[generator.below(bytes.count)] ^= UInt8(truncatingIfNeeded: 1 << generator.below(8)) }
+            case 1: // a random byte inserted
+                bytes.insert(UInt8(truncatingIfNeeded: generator.next()), at: generator.below(bytes.count + 1))
+            case 2: // a run deleted
+                if !bytes.isEmpty {
+                    let start = generator.below(bytes.count)
+                    bytes.removeSubrange(start..<min(bytes.count, start + 1 + generator.below(32)))
+                }
+            case 3: // a piece of another seed spliced in
+                if let other = others.isEmpty ? nil : generator.pick(others), !other.isEmpty {
+                    let start = generator.below(other.count)
+                    let piece = other[start..<min(other.count, start + 1 + generator.below(200))]
+                    bytes.insert(contentsOf: piece, at: generator.below(bytes.count + 1))
+                }
+            case 4, 5: // a number replaced by an extreme one
+                bytes = replaceNumber(bytes, with: generator.pick(numbers), &generator)
+            case 6: // a fragment of syntax
+                bytes.insert(contentsOf: Array(generator.pick(fragments).utf8), at: generator.below(bytes.count + 1))
+            case 7: // bytes that are not UTF-8
+                bytes.insert(contentsOf: generator.pick(badBytes), at: generator.below(bytes.count + 1))
+            default: // lines duplicated, dropped or swapped
+                var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+                guard !lines.isEmpty else { break }
+                let a = generator.below(lines.count), b = generator.below(lines.count)
+                switch generator.below(3) {
+                case 0: lines.insert(lines[a], at: b)
+                case 1: lines.remove(at: a)
+                default: lines.swapAt(a, b)
+                }
+                bytes = Array(lines.joined(separator: [0x0A]))
+            }
+        }
+        return bytes
+    }
+
+    /// The digits of a number found from a random place replaced by `number`.
+    static func replaceNumber(_ bytes: [UInt8], with number: String, _ generator: inout Generator) -> [UInt8] {
+        guard !bytes.isEmpty else { return Array(number.utf8) }
+        let isDigit: (UInt8) -> Bool = { $0 >= 0x30 && $0 <= 0x39 }
+        var index = generator.below(bytes.count)
+        var scanned = 0
+        while scanned < bytes.count, !isDigit(bytes[index]) {
+            index = (index + 1) % bytes.count
+            scanned += 1
+        }
+        guard scanned < bytes.count else { return bytes }
+        var start = index, end = index
+        while start > 0, isDigit(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") { start -= 1 }
+        while end < bytes.count, isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
+        var result = bytes
+        result.replaceSubrange(start..<end, with: Array(number.utf8))
+        return result
+    }
+}
+
+// MARK: - The worker
+
+/// Runs the regressions, then inputs `start..<inputs`, writing each to the state file first.
+struct Worker {
+    let options: Options
+
+    func run() {
+        let root = options.root
+        let streamScene: Scene? = {
+            guard case .success(let text) = RegularFile.readText(root + "/Scenarios/bowler.yaml", maxBytes: 1 << 20) else { return nil }
+            return try? SceneParser.parse(yaml: text, file: "bowler.yaml")
+        }()
+        let generic: SwitchProfile = {
+            guard case .success(let text) = RegularFile.readText(root + "/Devices/switches/generic-keyboard.yaml", maxBytes: 1 << 20),
+                  let profile = try? SwitchProfile.parse(yaml: text, file: "generic-keyboard.yaml") else { return .builtInGenericKeyboard }
+            return profile
+        }()
+        let targets = Targets(streamScene: streamScene, genericProfile: generic)
+        let seeds = Seeds(root: root)
+        let watchdog = Watchdog(limit: options.timeLimit, memoryLimitMB: options.memoryLimitMB)
+        watchdog.start()
+
+        var counts = [Kind: Int]()
+        if options.start == 0 {
+            for (kind, bytes, name) in Regressions.load(options.regressions) {
+                save(kind: kind, bytes: bytes, index: -1, label: name)
+                watchdog.begin()
+                _ = targets.run(kind, bytes)
+                watchdog.end()
+                counts[kind, default: 0] += 1
+            }
+            print("regressions replayed: \(counts.values.reduce(0, +))")
+        }
+        let kinds = Kind.allCases.filter { !(seeds.byKind[$0] ?? []).isEmpty }
+        guard !kinds.isEmpty else { fail("no seeds found under \(root) (give --root the repository)") }
+        var inputCounts = [Kind: Int]()
+        var acceptedCounts = [Kind: Int]()
+        for index in options.start..<options.inputs {
+            var generator = Generator(seed: options.seed, input: index)
+            let kind = kinds[index % kinds.count]
+            let pool = seeds.byKind[kind]!
+            let seed = generator.pick(pool)
+            let bytes = Mutator.mutate(seed, others: pool, kind: kind, &generator)
+            save(kind: kind, bytes: bytes, index: index, label: nil)
+            watchdog.begin()
+            if targets.run(kind, bytes) { acceptedCounts[kind, default: 0] += 1 }
+            watchdog.end()
+            inputCounts[kind, default: 0] += 1
+        }
+        let summary = Kind.allCases.compactMap { kind in
+            inputCounts[kind].map { "\(kind.rawValue) \($0) (\(acceptedCounts[kind] ?? 0) accepted)" }
+        }.joined(separator: ", ")
+        print("inputs run: \(inputCounts.values.reduce(0, +)) (\(summary)); slowest input \(String(format: "%.3f", watchdog.slowest)) s; peak resident \(Watchdog.peakResidentMB()) MB")
+        try? FileManager.default.removeItem(atPath: options.statePath)
+    }
+
+    /// The input about to run, so that the supervisor can keep it if the worker dies:
+    /// `kind index label\n` then the bytes.
+    func save(kind: Kind, bytes: [UInt8], index: Int, label: String?) {
+        guard !options.statePath.isEmpty else { return }
+        let header = Array("\(kind.rawValue) \(index) \(label ?? "-")\n".utf8)
+        FileManager.default.createFile(atPath: options.statePath, contents: Data(header + bytes))
+    }
+}
+
+/// Ends the worker when one input runs longer than the limit, or resident memory passes its
+/// limit (exit 3: the supervisor keeps the input).
+final class Watchdog: @unchecked Sendable {
+    let limit: Int
+    let memoryLimitMB: Int
+    private let lock = NSLock()
+    private var startedAt: Double?
+    private(set) var slowest = 0.0
+
+    init(limit: Int, memoryLimitMB: Int) {
+        self.limit = limit
+        self.memoryLimitMB = memoryLimitMB
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            while true {
+                Thread.sleep(forTimeInterval: 0.2)
+                lock.lock()
+                let began = startedAt
+                lock.unlock()
+                if let began, MonotonicClock.now() - began > Double(limit) {
+                    FileHandle.standardError.write(Data("switchscan-fuzz: an input ran longer than \(limit) s (a hang)\n".utf8))
+                    _exit(3)
+                }
+                if Watchdog.residentMB() > memoryLimitMB {
+                    FileHandle.standardError.write(Data("switchscan-fuzz: resident memory passed \(memoryLimitMB) MB\n".utf8))
+                    _exit(3)
+                }
+            }
+        }
+        thread.start()
+    }
+
+    func begin() {
+        lock.lock()
+        startedAt = MonotonicClock.now()
+        lock.unlock()
+    }
+
+    func end() {
+        lock.lock()
+        if let began = startedAt { slowest = max(slowest, MonotonicClock.now() - began) }
+        startedAt = nil
+        lock.unlock()
+    }
+
+    /// Resident set size now, from /proc/self/statm.
+    static func residentMB() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) >> 20
+    }
+
+    /// Peak resident set size of this process (getrusage's ru_maxrss, in KB).
+    static func peakResidentMB() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss >> 10
+    }
+}
+
+enum Regressions {
+    /// Every regression input: its kind from the file name's prefix (`scene-yaml-….input`).
+    static func load(_ folder: String) -> [(Kind, [UInt8], String)] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        return names.sorted().compactMap { name in
+            guard name.hasSuffix(".input"),
+                  let kind = Kind.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count }).first(where: { name.hasPrefix($0.rawValue + "-") }),
+                  let bytes = try? RegularFile.read(folder + "/" + name, maxBytes: 16 << 20) else { return nil }
+            return (kind, bytes, name)
+        }
+    }
+}
+
+// MARK: - The supervisor
+
+/// Starts workers until every input has run; keeps what killed or stopped one.
+struct Supervisor {
+    let options: Options
+
+    func run() {
+        let began = MonotonicClock.now()
+        let state = NSTemporaryDirectory() + "switchscan-fuzz-\(getpid()).state"
+        var start = 0
+        var found = [String]()
+        while true {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            process.arguments = [
+                "--worker", "--inputs", String(options.inputs), "--seed", String(options.seed), "--root", options.root,
+                "--time-limit", String(options.timeLimit), "--memory-limit", String(options.memoryLimitMB),
+                "--start", String(start), "--state", state,
+            ]
+            do {
+                try process.run()
+            } catch {
+                fail("cannot start the worker: \(error)")
+            }
+            process.waitUntilExit()
+            if process.terminationReason == .exit, process.terminationStatus == 0 { break }
+            let how = process.terminationReason == .uncaughtSignal
+                ? "killed by signal \(process.terminationStatus)" : "exited with \(process.terminationStatus)"
+            guard let data = FileManager.default.contents(atPath: state), let newline = data.firstIndex(of: 0x0A) else {
+                fail("the worker \(how) before running an input")
+            }
+            let header = String(decoding: data[..<newline], as: UTF8.self).split(separator: " ")
+            let bytes = Array(data[(newline + 1)...])
+            guard header.count == 3, let kind = Kind(rawValue: String(header[0])), let index = Int(header[1]) else {
+                fail("the worker \(how); its state file is unreadable")
+            }
+            if index < 0 {
+                // A regression input still fails: it is already kept.
+                found.append("\(header[2]) (a kept regression) \(how)")
+                try? FileManager.default.removeItem(atPath: state)
+                fail("regression \(header[2]) still fails: the worker \(how)")
+            }
+            let name = "\(kind.rawValue)-\(String(fnv1a(bytes), radix: 16)).input"
+            let path = options.regressions + "/" + name
+            try? FileManager.default.createDirectory(atPath: options.regressions, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            found.append("input \(index) (\(kind.rawValue)): the worker \(how); kept as \(path)")
+            print("FOUND input \(index) (\(kind.rawValue)): the worker \(how); kept as \(path)")
+            start = index + 1
+            if start >= options.inputs { break }
+        }
+        try? FileManager.default.removeItem(atPath: state)
+        let seconds = MonotonicClock.now() - began
+        print("switchscan-fuzz: \(options.inputs) inputs, seed \(options.seed), \(String(format: "%.1f", seconds)) s; \(found.isEmpty ? "nothing found" : "\(found.count) found")")
+        if !found.isEmpty {
+            for line in found { print("  \(line)") }
+            exit(1)
+        }
+    }
+
+    func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+}
