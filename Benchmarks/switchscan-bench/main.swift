@@ -9,6 +9,7 @@
 //   switchscan-bench braille [--markdown]      highlight → BrlAPI write, BRLTTY and an emulated display (BrailleLatency.swift)
 //   switchscan-bench latency [--markdown]      switch event → BrlAPI write, switchscan run against a C reference (Latency.swift)
 //   switchscan-bench idle [--markdown]         CPU and wake-ups of switchscan run, auto-scanning and stopped (Idle.swift)
+//   switchscan-bench validate-memory [--markdown]  peak memory of switchscan validate on inputs under 1 MB (ValidateMemory.swift)
 import AccessibilityModel
 import Foundation
 import Scenes
@@ -118,8 +119,10 @@ case "input": runInputBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "braille": runBrailleBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "latency": runLatencyBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "idle": runIdleBenchmark(arguments: Array(benchArguments.dropFirst()))
+case "validate-memory": runValidateMemoryBenchmark(arguments: Array(benchArguments.dropFirst()))
+case "validate-memory-child": runValidateMemoryChild(arguments: Array(benchArguments.dropFirst()))
 default:
-    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle [--markdown]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory [--markdown]\n".data(using: .utf8)!)
     exit(2)
 }
 exit(0)

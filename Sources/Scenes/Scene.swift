@@ -58,6 +58,12 @@ public struct Scene: Sendable {
     public var allElementTemplates: [ElementTemplate] {
         screens.flatMap { $0.elements.flatMap(\.subtree) }
     }
+
+    /// How many elements the scene has (all screens), counted without copying them.
+    public var elementCount: Int {
+        func count(_ elements: [ElementTemplate]) -> Int { elements.reduce(elements.count) { $0 + count($1.elements) } }
+        return screens.reduce(0) { $0 + count($1.elements) }
+    }
 }
 
 public struct ScreenTemplate: Sendable {

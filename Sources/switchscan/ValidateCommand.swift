@@ -17,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
         for file in files {
             switch SceneFiles.load(file) {
             case .success(let scene):
-                let elements = scene.allElementTemplates.count
+                let elements = scene.elementCount
                 print("\(file): ok (\(scene.screens.count) screens, \(elements) elements, \(scene.tests.count) tests)")
             case .failure(let error):
                 failed += 1

@@ -491,6 +491,10 @@ struct Supervisor {
         while true {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            // A trap is the finding; Swift's backtracer would only slow the restart down.
+            var environment = ProcessInfo.processInfo.environment
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            process.environment = environment
             process.arguments = [
                 "--worker", "--inputs", String(options.inputs), "--seed", String(options.seed), "--root", options.root,
                 "--time-limit", String(options.timeLimit), "--memory-limit", String(options.memoryLimitMB),
