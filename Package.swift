@@ -73,6 +73,7 @@ let package = Package(
         ], path: "Tests/Fuzz/switchscan-fuzz"),
 
         .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
+        .testTarget(name: "DocumentsTests", dependencies: ["Documents"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "AccessibilityModel"]),
         .testTarget(name: "SwitchInputTests", dependencies: ["SwitchInput"]),
         .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),

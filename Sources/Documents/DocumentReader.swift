@@ -178,8 +178,15 @@ open class DocumentReader {
             let contextText = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
             report(line: mark.line, column: mark.column, "invalid YAML: \(problem)\(contextText)")
         case let .duplicatedKeysInMapping(duplicates, context):
-            report(line: context.mark.line, column: context.mark.column,
-                   "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; each key may appear once")
+            // Yams says where the mapping starts; the second use of the key is what to correct.
+            let names = duplicates.map { "\($0)" }
+            if let second = DocumentReader.secondKey(names, mappingLine: context.mark.line, column: context.mark.column, in: text) {
+                report(line: second.line, column: second.column,
+                       "duplicate key '\(second.key)' in one mapping (first at line \(second.firstLine)); each key may appear once")
+            } else {
+                report(line: context.mark.line, column: context.mark.column,
+                       "duplicate key \(names.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; each key may appear once")
+            }
         case let .reader(problem, offset, _, _):
             report(line: 1, column: 1, "cannot read the file: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
         default:
@@ -187,15 +194,42 @@ open class DocumentReader {
         }
     }
 
+    /// Where a key of a block mapping (its keys at `column`, from `mappingLine` on) is given the
+    /// second time; nil when the mapping is not written one key per line.
+    static func secondKey(_ keys: [String], mappingLine: Int, column: Int, in text: String) -> (key: String, line: Int, column: Int, firstLine: Int)? {
+        var firstLines = [String: Int]()
+        var number = 0
+        // Lines split on the scalar \n: a CRLF ending is one Character, and must still end a line.
+        for line in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            guard number >= mappingLine else { continue }
+            let content = String(String.UnicodeScalarView(line))
+            let scalars = Array(line)
+            let indentation = scalars.prefix { $0 == " " || $0 == "-" }.count
+            // A line less indented than the mapping's keys ends it (comments and blank lines do not).
+            let rest = String(String.UnicodeScalarView(scalars.dropFirst(column - 1)))
+            if number > mappingLine, indentation < column - 1, !content.allSatisfy({ $0 == " " || $0 == "\r" }),
+               !content.drop { $0 == " " }.hasPrefix("#") { return nil }
+            guard scalars.count >= column, indentation <= column - 1 || number == mappingLine else { continue }
+            for key in keys {
+                let quoted = ["\(key):", "\"\(key)\":", "'\(key)':"]
+                guard quoted.contains(where: { rest.hasPrefix($0) }) else { continue }
+                if let first = firstLines[key] { return (key, number, column, first) }
+                firstLines[key] = number
+            }
+        }
+        return nil
+    }
+
     /// A tab that explains a YAML error at `line`, `column`: one in the indentation of that line
     /// or the line before, or at the error's own place. libyaml's own message ("found character
     /// that cannot start any token") does not say it is a tab.
     static func tab(near line: Int, column: Int, in text: String) -> (line: Int, column: Int)? {
-        var lines = [Substring]()
+        var lines = [String]()
         var number = 0
-        for candidate in text.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false) {
+        for candidate in text.unicodeScalars.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false) {
             number += 1
-            if number >= line - 1, number <= line { lines.append(candidate) }
+            if number >= line - 1, number <= line { lines.append(String(String.UnicodeScalarView(candidate))) }
             if number >= line { break }
         }
         for (offset, content) in lines.enumerated() {
@@ -318,7 +352,7 @@ open class DocumentReader {
     public func number(_ node: DocumentNode, _ what: String, in range: ClosedRange<Double>, unit: String = "") -> Double? {
         guard let value = number(node, what) else { return nil }
         guard range.contains(value) else {
-            report(node, "\(what) must be from \(NumberText.format(range.lowerBound))\(unit) to \(NumberText.format(range.upperBound))\(unit); found \(NumberText.format(value))")
+            report(node, "\(what) must be from \(NumberText.format(range.lowerBound))\(unit) to \(NumberText.format(range.upperBound))\(unit); found \(written(node))")
             return nil
         }
         return value
@@ -333,21 +367,33 @@ open class DocumentReader {
         }
         guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound),
               let whole = Int(exactly: value) else {
-            report(node, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound); found \(NumberText.format(value))")
+            report(node, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound); found \(written(node))")
             return nil
         }
         return whole
     }
 
     /// `count` plain numbers, each within `range` when one is given.
+    /// A scalar as the file writes it (`9223372036854775808`, not the number it rounds to),
+    /// for messages; cut at 60 characters.
+    public func written(_ node: DocumentNode) -> String {
+        guard let text = node.asScalar?.string else { return describe(node) }
+        return text.unicodeScalars.count > 60 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(60))) + "…" : text
+    }
+
     public func numberList(_ node: DocumentNode, count: Int, _ what: String, _ shape: String, in range: ClosedRange<Double>? = nil) -> [Double]? {
         guard let items = sequence(node, "\(what) \(shape)") else { return nil }
         guard items.count == count else {
             report(node, "\(what) has \(items.count) numbers; expected \(count): \(shape)")
             return nil
         }
-        let numbers = items.compactMap { item in
-            range.map { number(item, "a number of \(what) \(shape)", in: $0) } ?? number(item, "\(what) \(shape)")
+        let numbers = items.compactMap { item -> Double? in
+            guard let value = number(item, "\(what) \(shape)") else { return nil }
+            if let range, !range.contains(value) {
+                report(item, "a number of \(what) \(shape) must be from \(NumberText.format(range.lowerBound)) to \(NumberText.format(range.upperBound)); found \(written(item))")
+                return nil
+            }
+            return value
         }
         return numbers.count == count ? numbers : nil
     }

@@ -483,8 +483,9 @@ final class SceneReader: DocumentReader {
     /// refused where it is written.
     func settingValue(_ node: DocumentNode, shape: SettingShape, name: String) -> StateValue? {
         guard let value = scalarValue(node, "setting '\(name)'") else { return nil }
-        if let problem = SettingNames.problem(name: name, value: value) {
-            report(node, "setting '\(name)' \(problem)")
+        if SettingNames.problem(name: name, value: value) != nil {
+            // The value as written: `9223372036854775808`, not the number it rounds to.
+            report(node, "setting '\(name)' expects \(SettingNames.expectation(of: name)); found \(written(node))")
             return nil
         }
         if case (.secondsOrOff, .string("off")) = (shape, value) { return .bool(false) }
@@ -517,21 +518,21 @@ final class SceneReader: DocumentReader {
             let seconds = required(keys, "seconds", in: value, "how long to hold, in seconds").flatMap { number($0, "seconds") }
             guard let action, let seconds else { return nil }
             guard seconds > 0, seconds <= SceneReader.maxStepSeconds else {
-                report(keys["seconds"] ?? value, "hold needs a number of seconds above 0 and at most \(NumberText.format(SceneReader.maxStepSeconds)); found \(NumberText.format(seconds))")
+                report(keys["seconds"] ?? value, "hold needs a number of seconds above 0 and at most \(NumberText.format(SceneReader.maxStepSeconds)); found \(written(keys["seconds"] ?? value))")
                 return nil
             }
             return TestStep(kind: .hold(action, seconds: seconds), location: at)
         case "wait":
             guard let seconds = number(value, "wait") else { return nil }
             guard seconds >= 0, seconds <= SceneReader.maxStepSeconds else {
-                report(value, "wait needs a number of seconds from 0 to \(NumberText.format(SceneReader.maxStepSeconds)); found \(NumberText.format(seconds))")
+                report(value, "wait needs a number of seconds from 0 to \(NumberText.format(SceneReader.maxStepSeconds)); found \(written(value))")
                 return nil
             }
             return TestStep(kind: .wait(seconds), location: at)
         case "route":
             guard let cell = number(value, "route") else { return nil }
             guard cell == cell.rounded(), cell >= 0, cell <= Double(SceneReader.maxRouteCell), let whole = Int(exactly: cell) else {
-                report(value, "route needs a cell number from 0 to \(SceneReader.maxRouteCell) (0 is the first cell); found \(NumberText.format(cell))")
+                report(value, "route needs a cell number from 0 to \(SceneReader.maxRouteCell) (0 is the first cell); found \(written(value))")
                 return nil
             }
             return TestStep(kind: .route(whole), location: at)
@@ -546,7 +547,7 @@ final class SceneReader: DocumentReader {
                 return nil
             }
             guard let whole = [0, 1, 2].first(where: { Double($0) == eventValue }) else {
-                report(keys["value"]!, "value must be 0 (release), 1 (press) or 2 (repeat); found \(NumberText.format(eventValue))")
+                report(keys["value"]!, "value must be 0 (release), 1 (press) or 2 (repeat); found \(written(keys["value"]!))")
                 return nil
             }
             return TestStep(kind: .key(code: code, value: whole), location: at)

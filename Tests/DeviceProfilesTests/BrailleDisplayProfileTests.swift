@@ -129,7 +129,7 @@ private let valid = """
             "d.yaml:8:33: error: product '20071' is not a 16-bit hex id; write four hex digits in quotes, such as \"0904\"",
         ])
         #expect(problems(valid.replacingOccurrences(of: "cells: [40]", with: "cells: [40, 0]")) == [
-            "d.yaml:5:13: error: a cell count is a whole number from 1 to 255, found '0'",
+            "d.yaml:5:13: error: a cell count must be a whole number from 1 to 255; found 0",
         ])
         #expect(problems(valid.replacingOccurrences(of: "command: RETURN", with: "command: LNUP")) == [
             "d.yaml:16:5: error: command LNUP is already a switch (line 15); a command is one switch, whatever keys send it",

@@ -220,7 +220,7 @@ let footSwitch = """
               - {id: a, code: KEY_A, action: select}
               - {id: b, code: KEY_A, action: next}
             """, at: 4, 19, "code KEY_A is already switch 'a' (line 3)")
-        expectProblem("name: x\nname: y\nswitches: [{id: a, code: KEY_A, action: select}]\n", at: 1, 1, "duplicate key 'name'")
+        expectProblem("name: x\nname: y\nswitches: [{id: a, code: KEY_A, action: select}]\n", at: 2, 1, "duplicate key 'name' in one mapping (first at line 1)")
     }
 
     @Test func badSwitchID() {

@@ -522,12 +522,12 @@ enum RunnerSupport {
         var result = ScriptRunner(scene: scene).run(test)
         var failure = try #require(result.failure)
         #expect(failure.message == """
-            inline.yaml:23:25: test "settings": setting 'autoScanningTime': expected a positive number of seconds, found -1
+            inline.yaml:23:25: test "settings": setting 'autoScanningTime': expects a number of seconds from 0.1 to 600; found -1
             """)
         #expect(failure.stepIndex == nil)
         #expect(failure.stepNumber == nil)
         #expect(failure.location == at)
-        #expect(failure.cause == .setting(name: "autoScanningTime", message: "expected a positive number of seconds, found -1"))
+        #expect(failure.cause == .setting(name: "autoScanningTime", message: "expects a number of seconds from 0.1 to 600; found -1"))
         #expect(failure.recentTrace.isEmpty)
         #expect(failure.report == failure.message)
         #expect(result.trace.isEmpty, "no session was started")

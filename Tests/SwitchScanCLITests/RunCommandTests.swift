@@ -206,7 +206,7 @@ struct RunInTerminalTests {
         defer { _ = try? tmux(["kill-session", "-t", session]) }
         _ = try screen { $0.contains("text: Test 1, Test 2 grp") }
         try Data("scanning: manual\nloops: 0\n".utf8).write(to: URL(fileURLWithPath: path))
-        let message = "settings: \(path):2:8: error: setting 'loops' expects a whole number of at least 1; found 0; the previous settings stay"
+        let message = "settings: \(path):2:8: error: setting 'loops' expects a whole number from 1 to 100; found 0; the previous settings stay"
         var text = try screen { $0.contains(message) }
         #expect(text.contains(message), "\(text)")
         // Still manual scanning: Enter moves, nothing moves by itself.

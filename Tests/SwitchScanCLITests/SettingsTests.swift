@@ -62,7 +62,7 @@ struct SettingsTests {
         #expect(wrong.stderr.contains("setting 'tapBehavior' expects one of default, autoTap, alwaysTap; found alwaysTapp"), "\(wrong)")
         let negative = try settings(["set", "autoScanningTime", "-1", "--file", path])
         #expect(negative.status != 0)
-        #expect(negative.stderr.contains("setting 'autoScanningTime' expects a positive number of seconds; found -1"), "\(negative)")
+        #expect(negative.stderr.contains("setting 'autoScanningTime' expects a number of seconds from 0.1 to 600; found -1"), "\(negative)")
         let unknown = try settings(["set", "autoScanTime", "2", "--file", path])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("unknown setting 'autoScanTime'"), "\(unknown)")
@@ -79,7 +79,7 @@ struct SettingsTests {
         let broken = try folder.write("broken.yaml", "scanning: manual\nloops: many\n")
         let refused = try settings(["set", "loops", "2", "--file", broken])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("broken.yaml:2:8: error: setting 'loops' expects a whole number of at least 1; found many"), "\(refused)")
+        #expect(refused.stderr.contains("broken.yaml:2:8: error: setting 'loops' expects a whole number from 1 to 100; found many"), "\(refused)")
         #expect(fileText(broken) == "scanning: manual\nloops: many\n")
     }
 
@@ -201,7 +201,7 @@ struct SettingsTests {
         try Data("tapBehavior: alwaysTap\nloops: 0\n".utf8).write(to: URL(fileURLWithPath: defaultFile))
         let run = try enterThenSpace(["--set", "scanning=manual"])
         #expect(run.result.status == 0, "\(run.result)")
-        let message = "settings.yaml:2:8: error: setting 'loops' expects a whole number of at least 1; found 0"
+        let message = "settings.yaml:2:8: error: setting 'loops' expects a whole number from 1 to 100; found 0"
         #expect(run.result.stderr.contains(message), "\(run.result)")
         let statuses = run.trace.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
         #expect(statuses.contains { $0.contains(message) && $0.hasSuffix("running with the defaults until the file is corrected") }, "\(statuses)")
@@ -247,7 +247,7 @@ struct SettingsTests {
         #expect(waitForStatus(3))
         let said = statuses()
         try #require(said.count == 3, "\(said)")
-        #expect(said[1] == "settings: \(path):4:19: error: setting 'autoScanningTime' expects a positive number of seconds; found -1; the previous settings stay", "\(said)")
+        #expect(said[1] == "settings: \(path):4:19: error: setting 'autoScanningTime' expects a number of seconds from 0.1 to 600; found -1; the previous settings stay", "\(said)")
         #expect(said[2] == "settings: \(path) applied: scanning manual, tapBehavior default")
 
         // Now select opens the menu (after entering the group again).
