@@ -30,9 +30,9 @@ public enum DocumentText {
             case 0xF0...0xF7: (length, smallest) = (4, 0x10000)
             default: return failure("cannot start a character")
             }
-            guard index + length <= bytes.count else { return failure("starts a character the file cuts short") }
             var scalar = UInt32(lead) & (0x7F >> UInt32(length))
             for offset in 1..<length {
+                guard index + offset < bytes.count else { return failure("starts a character the file cuts short") }
                 let next = bytes[index + offset]
                 guard next & 0xC0 == 0x80 else { return failure("starts a character that byte \(offset + 1) of it does not continue") }
                 scalar = scalar << 6 | UInt32(next & 0x3F)
