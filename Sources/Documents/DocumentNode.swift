@@ -92,14 +92,15 @@ extension DocumentNode {
         var line: Int, column: Int, isMapping: Bool, count: Int
     }
 
-    /// The number of nodes with every alias expanded, counted without expanding them: Yams gives
-    /// an alias the anchored node itself (same kind, position and size), so each collection is
-    /// counted once and its count reused. Counting stops past `limit`.
-    static func expandedNodeCount(_ node: Node, limit: Int, memo: inout [ExpansionKey: Int]) -> Int {
+    /// The number of nodes with every alias expanded, and as written (an alias counts one),
+    /// counted without expanding them: Yams gives an alias the anchored node itself (same kind,
+    /// position and size), so each collection is counted once and its count reused. Counting
+    /// stops past `limit`.
+    static func nodeCounts(_ node: Node, limit: Int, memo: inout [ExpansionKey: Int]) -> (expanded: Int, written: Int) {
         let children: [Node]
         let isMapping: Bool
         switch node {
-        case .scalar, .alias: return 1
+        case .scalar, .alias: return (1, 1)
         case .mapping(let mapping):
             children = mapping.flatMap { [$0.key, $0.value] }
             isMapping = true
@@ -108,12 +109,14 @@ extension DocumentNode {
             isMapping = false
         }
         let key = node.mark.map { ExpansionKey(line: $0.line, column: $0.column, isMapping: isMapping, count: children.count) }
-        if let key, let known = memo[key] { return known }
-        var total = 1
-        for child in children where total <= limit {
-            total += expandedNodeCount(child, limit: limit, memo: &memo)
+        if let key, let known = memo[key] { return (known, 1) }
+        var expanded = 1, written = 1
+        for child in children where expanded <= limit {
+            let counts = nodeCounts(child, limit: limit, memo: &memo)
+            expanded += counts.expanded
+            written += counts.written
         }
-        if let key { memo[key] = total }
-        return total
+        if let key { memo[key] = expanded }
+        return (expanded, written)
     }
 }

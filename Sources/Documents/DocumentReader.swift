@@ -54,6 +54,14 @@ open class DocumentReader {
         self.nodeBudget = maxNodes
     }
 
+    /// The nodes aliases may add to those written, in a document of `byteCount` bytes: an eighth
+    /// of its size and the margin (an element copied by an alias is at least three nodes from an
+    /// eleven-byte line, so a file made of aliases is refused, while templates reused a few times
+    /// are not).
+    public static func aliasBudget(byteCount: Int) -> Int {
+        byteCount / 8 + nodeMargin
+    }
+
     /// The nodes a document of `byteCount` bytes may expand to: its size and a margin, at most
     /// `limit`.
     public static func nodeBudget(byteCount: Int, limit: Int) -> Int {
@@ -146,12 +154,22 @@ open class DocumentReader {
             return nil
         }
         // An alias bomb is refused before it is walked: its expanded size is counted, not expanded.
+        // Aliases may also add only so much to what is written: a file that repeats one anchor
+        // thousands of times builds as much as a file many times its size.
         var expansions = [DocumentNode.ExpansionKey: Int]()
-        if text.utf8.contains(UInt8(ascii: "*")),
-           DocumentNode.expandedNodeCount(yaml, limit: nodeBudget, memo: &expansions) > nodeBudget {
-            reportedNodeLimit = true
-            report(line: 1, column: 1, nodeLimitMessage)
-            return nil
+        if text.utf8.contains(UInt8(ascii: "*")) {
+            let counts = DocumentNode.nodeCounts(yaml, limit: nodeBudget, memo: &expansions)
+            if counts.expanded > nodeBudget {
+                reportedNodeLimit = true
+                report(line: 1, column: 1, nodeLimitMessage)
+                return nil
+            }
+            let allowed = DocumentReader.aliasBudget(byteCount: byteCount)
+            if counts.expanded - counts.written > allowed {
+                reportedNodeLimit = true
+                report(line: 1, column: 1, "aliases add \(counts.expanded - counts.written) nodes to the \(counts.written) written; a file of \(byteCount) bytes may add at most \(allowed) (an eighth of its size plus \(DocumentReader.nodeMargin)); it is refused")
+                return nil
+            }
         }
         do {
             return try DocumentNode.fromYAML(yaml, budget: &budget)

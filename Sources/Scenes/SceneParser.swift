@@ -27,7 +27,9 @@ final class SceneReader: DocumentReader {
     // What the scene declares, for cross-references.
     private var state: [String: StateValue] = [:]
     private var screenNames: Set<String> = []
-    private var idLocations: [ElementID: SourceLocation] = [:]
+    /// Where each id is declared (a position, not a location: the file is the same for all,
+    /// and large scenes have an entry per element).
+    private var idLocations: [ElementID: TextPosition] = [:]
     /// References to element ids checked once every screen is read.
     private var pendingIDReferences: [(id: ElementID, location: SourceLocation, what: String)] = []
 
@@ -135,6 +137,8 @@ final class SceneReader: DocumentReader {
         let title = keys["title"].flatMap { string($0, "title") }
         var elements = [ElementTemplate]()
         if let list = keys["elements"], let items = sequence(list, "elements") {
+            // Sized once: growing by doubling keeps two copies alive at the peak.
+            elements.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
                 if let element = readElement(item, path: "\(name).\(index)", depth: 1) { elements.append(element) }
             }
@@ -186,7 +190,7 @@ final class SceneReader: DocumentReader {
         if let first = idLocations[id] {
             report(keys["id"] ?? node, "duplicate id '\(id)': ids are unique in a scene, and '\(id)' is already used at line \(first.line), column \(first.column)")
         } else {
-            idLocations[id] = keys["id"].map(location) ?? location(node)
+            idLocations[id] = (keys["id"] ?? node).position
         }
 
         var children = [ElementTemplate]()
@@ -194,6 +198,7 @@ final class SceneReader: DocumentReader {
             if depth >= limits.maxDepth {
                 report(list, "elements are nested more than \(limits.maxDepth) deep; flatten the tree")
             } else {
+                children.reserveCapacity(items.count)
                 for (index, item) in items.enumerated() {
                     if let child = readElement(item, path: "\(id).\(index)", depth: depth + 1) { children.append(child) }
                 }

@@ -150,20 +150,22 @@ struct Targets {
     }
 
     /// Events through a profile into a scanning session, timed as the live loop times a stream
-    /// (offsets from the first event).
+    /// (offsets from the first event), and every trace event written as `--trace` writes it.
     func drive(_ events: [DeviceEvent]) {
         guard let scene = streamScene else { return }
         let naming = SwitchNaming(profiles: [genericProfile])
         var edges = ProfileEdges(profile: genericProfile, naming: naming)
         var session = ScanSession(scene: scene, settings: ScanSettings(), bindings: naming.bindings)
-        _ = session.start()
+        var trace = session.start()
         guard let first = events.first?.time else { return }
         for event in events.prefix(10_000) {
             let time = max(0, event.time - first)
-            if let edge = edges.edge(event, at: time) { _ = session.input(edge) }
-            _ = session.advance(to: time)
+            if let edge = edges.edge(event, at: time) { trace += session.input(edge) }
+            trace += session.advance(to: time)
+            for line in trace { _ = TraceFormat.jsonLine(line) }
+            trace.removeAll(keepingCapacity: true)
         }
-        _ = session.advance(to: session.time + 30)
+        for line in session.advance(to: session.time + 30) { _ = TraceFormat.jsonLine(line) }
     }
 }
 
