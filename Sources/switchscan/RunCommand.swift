@@ -62,6 +62,14 @@ struct RunCommand: ParsableCommand {
         valueName: "auth"))
     var brailleAuth: String?
 
+    func validate() throws {
+        // A number from the command line is outside input too: NaN, infinity or a negative time
+        // would never end the run (or end it at once); a year is plenty.
+        if let duration, !(duration > 0 && duration <= 31_536_000) {
+            throw ValidationError("--duration takes a number of seconds above 0 and at most 31536000 (a year); found \(duration)")
+        }
+    }
+
     func run() throws {
         let scene: Scene
         switch SceneFiles.load(self.scene) {

@@ -136,4 +136,19 @@ struct RegularFileTests {
         #expect(try changes(watcher) == [.rejected(status:
             "settings: \(path):1:1: error: it is a FIFO (named pipe), not a regular file; give a regular file; the previous settings stay")])
     }
+
+    @Test("times from a stream's clock, however far, never trap the trace or the poll")
+    func farTimes() throws {
+        let event = TraceEvent(time: 9.3e18, kind: .status(text: "x"))
+        #expect(TraceFormat.jsonLine(event) == "{\"time\":9.3e+18,\"kind\":\"status\",\"text\":\"x\"}")
+        #expect(TraceFormat.jsonLine(TraceEvent(time: .infinity, kind: .status(text: "x"))).hasPrefix("{\"time\":null,"))
+        #expect(TraceFormat.jsonLine(TraceEvent(time: 1.5, kind: .status(text: "x"))).hasPrefix("{\"time\":1.5,"))
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        try FileIO.writeAll(ends[1], "x")
+        for timeout in [1e300, Double.infinity, 9.3e18, -5] {
+            #expect(try Poll.readable([ends[0]], timeout: timeout) == [ends[0]])
+        }
+    }
 }
