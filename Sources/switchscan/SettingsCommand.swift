@@ -59,11 +59,11 @@ struct SettingsCommand: ParsableCommand {
             let set = Swift.Set(document?.entries.map(\.name) ?? [])
             print("# \(options.path)\(document == nil ? " (no file: the defaults)" : "")")
             let width = SettingNames.shapes.map(\.name.count).max() ?? 0
-            for (name, shape) in SettingNames.shapes {
+            for (name, _) in SettingNames.shapes {
                 let value = settings.value(named: name).map { SettingsCommand.text(name, $0) } ?? "?"
                 let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
                 let origin = set.contains(name) ? "set" : "default"
-                print("\(padded)  \(value.padding(toLength: 8, withPad: " ", startingAt: 0))  \(origin.padding(toLength: 7, withPad: " ", startingAt: 0))  \(shape.expectation)")
+                print("\(padded)  \(value.padding(toLength: 8, withPad: " ", startingAt: 0))  \(origin.padding(toLength: 7, withPad: " ", startingAt: 0))  \(SettingNames.expectation(of: name))")
             }
         }
     }
