@@ -39,7 +39,7 @@ private func element(_ lines: String...) -> String {
 ///    10   - name: t
 ///    11     steps:
 ///    12       - <step>
-private func step(_ steps: String...) -> String {
+func step(_ steps: String...) -> String {
     """
     scene: T
     size: [100, 100]

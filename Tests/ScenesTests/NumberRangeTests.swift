@@ -47,38 +47,22 @@ struct NumberRangeTests {
         #expect(settingsProblems("moveRepeat: 0\ndebounceTime: off\n").isEmpty)
     }
 
-    func scene(steps: String, frame: String = "[0, 0, 10, 10]") -> String {
-        """
-        scene: T
-        size: [100, 100]
-        start: main
-        screens:
-          main:
-            elements:
-              - {id: a, label: A, frame: \(frame)}
-        tests:
-          - name: t
-            steps:
-              - \(steps)
-
-        """
-    }
-
     @Test("scripted test steps past what a test can mean are refused", arguments: [
-        ("route: 9223372036854775808", "inline.yaml:11:16: error: route needs a cell number from 0 to 9999 (0 is the first cell); found 9223372036854775808"),
-        ("route: 1e300", "inline.yaml:11:16: error: route needs a cell number from 0 to 9999 (0 is the first cell); found 1e300"),
-        ("wait: 1e300", "inline.yaml:11:15: error: wait needs a number of seconds from 0 to 3600; found 1e300"),
-        ("hold: {switch: select, seconds: 1e300}", "inline.yaml:11:41: error: hold needs a number of seconds above 0 and at most 3600; found 1e300"),
-        ("key: {code: KEY_SPACE, value: 1e300}", "inline.yaml:11:39: error: value must be 0 (release), 1 (press) or 2 (repeat); found 1e300"),
+        ("route: 9223372036854775808", "inline.yaml:12:16: error: route needs a cell number from 0 to 9999 (0 is the first cell); found 9223372036854775808"),
+        ("route: 1e300", "inline.yaml:12:16: error: route needs a cell number from 0 to 9999 (0 is the first cell); found 1e300"),
+        ("wait: 1e300", "inline.yaml:12:15: error: wait needs a number of seconds from 0 to 3600; found 1e300"),
+        ("hold: {switch: select, seconds: 1e300}", "inline.yaml:12:41: error: hold needs a number of seconds above 0 and at most 3600; found 1e300"),
+        ("key: {code: KEY_SPACE, value: 1e300}", "inline.yaml:12:39: error: value must be 0 (release), 1 (press) or 2 (repeat); found 1e300"),
     ])
-    func stepOutOfRange(step: String, message: String) {
-        #expect(LoaderSupport.problems(scene(steps: step)).map(\.description) == [message])
+    func stepOutOfRange(stepText: String, message: String) {
+        #expect(LoaderSupport.problems(step(stepText)).map(\.description) == [message])
     }
 
     @Test("geometry far past any screen is refused before it is scaled")
     func geometry() {
-        #expect(LoaderSupport.problems(scene(steps: "wait: 1", frame: "[0, 0, 1e300, 10]")).map(\.description) == [
-            "inline.yaml:7:41: error: a number of frame [x, y, width, height] must be from -1000000 to 1000000; found 1e300",
+        let yaml = step("wait: 1").replacingOccurrences(of: "frame: [0, 0, 10, 10]", with: "frame: [0, 0, 1e300, 10]")
+        #expect(LoaderSupport.problems(yaml).map(\.description) == [
+            "inline.yaml:8:31: error: a number of frame [x, y, width, height] must be from -1000000 to 1000000; found 1e300",
         ])
     }
 

@@ -124,7 +124,7 @@ public enum ContainedPath {
             return refuse("the scene's folder cannot be resolved")
         }
         guard let realFile = realPath(path) else {
-            return .failure(RegularFile.ReadError(message: "no such file in the scene's folder", isMissing: true))
+            return .failure(RegularFile.ReadError(message: "\(path): no such file", isMissing: true))
         }
         let prefix = realFolder.hasSuffix("/") ? realFolder : realFolder + "/"
         guard realFile.hasPrefix(prefix) else {

@@ -209,18 +209,8 @@ struct Seeds {
                    text.first != "+", text.first != ".", !text.hasPrefix("-."), !text.hasSuffix("."), !text.contains("_") {
                     out += text
                 } else {
-                    out += "\""
-                    for scalar in text.unicodeScalars {
-                        switch scalar {
-                        case "\"": out += "\\\""
-                        case "\\": out += "\\\\"
-                        case "\n": out += "\\n"
-                        case "\t": out += "\\t"
-                        default:
-                            if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-                        }
-                    }
-                    out += "\""
+                    // A JSON string literal, as Foundation's encoder writes one.
+                    out += (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
                 }
             case .mapping(let pairs, _):
                 out += "{"
