@@ -69,6 +69,12 @@ func validateMemoryInputs(root: String) -> [(name: String, ext: String, text: St
     var jsonElements = elements
     while generateJSONScene(elements: jsonElements).utf8.count >= 1_000_000 { jsonElements -= 500 }
     inputs.append(("generated scene JSON", "json", generateJSONScene(elements: jsonElements)))
+    // The densest honest scenes: one short key per element.
+    let header = "scene: F\nsize: [100, 100]\nstart: main\nscreens:\n  main:\n    elements:\n"
+    inputs.append(("50k one-key elements YAML", "yaml", header + String(repeating: "      - {label: x}\n", count: 50_000)))
+    inputs.append(("60k one-key elements JSON", "json",
+                   "{\"scene\": \"F\", \"size\": [100, 100], \"start\": \"main\", \"screens\": {\"main\": {\"elements\": [\n"
+                       + Array(repeating: "{\"label\": \"x\"}", count: 60_000).joined(separator: ",\n") + "]}}}\n"))
     // The largest seed scene.
     if let names = try? FileManager.default.contentsOfDirectory(atPath: root + "/Scenarios") {
         let texts = names.filter { $0.hasSuffix(".yaml") }.compactMap { try? String(contentsOfFile: root + "/Scenarios/" + $0, encoding: .utf8) }
