@@ -115,7 +115,13 @@ struct Targets {
     func run(_ kind: Kind, _ bytes: [UInt8]) -> Bool {
         switch kind {
         case .sceneYAML, .sceneJSON:
-            return (try? SceneParser.parse(yaml: text(bytes), file: "fuzz")) != nil
+            // A scene that loads is also audited and shown (resolved, ordered, grouped) and
+            // scanned for a minute, as `audit`, `inspect` and `run` would.
+            guard let scene = try? SceneParser.parse(yaml: text(bytes), file: "fuzz") else { return false }
+            _ = SceneAudit.audit(scene)
+            var session = ScanSession(scene: scene, settings: ScanSettings())
+            for line in session.start() + session.advance(to: 60) { _ = TraceFormat.jsonLine(line) }
+            return true
         case .settings:
             if case .success = SettingsFile.settings(yaml: text(bytes), file: "fuzz", base: ScanSettings()) { return true }
             return false
