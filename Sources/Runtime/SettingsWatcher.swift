@@ -118,14 +118,11 @@ public final class SettingsWatcher {
     /// The file read again.
     private func reread() -> Change? {
         let text: String?
-        if ProfileFiles.isFile(path) {
-            switch ProfileFiles.readText(path, limit: SettingsDocument.limits.maxBytes) {
-            case .success(let value): text = value
-            case .failure(let problem):
-                return .rejected(status: "settings: \(problem.problem(file: path)); the previous settings stay")
-            }
-        } else {
-            text = nil
+        switch RegularFile.readText(path, maxBytes: SettingsDocument.limits.maxBytes) {
+        case .success(let value): text = value
+        case .failure(let problem) where problem.isMissing: text = nil
+        case .failure(let problem):
+            return .rejected(status: "settings: \(problem.problem(file: path)); the previous settings stay")
         }
         guard text != lastText else { return nil }
         lastText = .some(text)

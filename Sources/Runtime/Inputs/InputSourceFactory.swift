@@ -92,7 +92,7 @@ extension InputSources {
         var chosen: SwitchProfile?
         var chosenFailed = false
         if let profileArgument {
-            if ProfileFiles.isFile(profileArgument) {
+            if RegularFile.exists(profileArgument) {
                 switch ProfileFiles.load(profileArgument) {
                 case .success(let profile): chosen = profile
                 case .failure(let error):
@@ -208,7 +208,7 @@ enum ProfileFiles {
 
     static func load(_ path: String) -> Result<SwitchProfile, ProfileLoadError> {
         let text: String
-        switch readText(path, limit: SwitchProfile.maxBytes) {
+        switch RegularFile.readText(path, maxBytes: SwitchProfile.maxBytes) {
         case .success(let value): text = value
         case .failure(let problem):
             return .failure(ProfileLoadError(problems: [problem.problem(file: path)]))
@@ -218,17 +218,6 @@ enum ProfileFiles {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// Whether `path` names something that exists.
-    static func isFile(_ path: String) -> Bool {
-        RegularFile.exists(path)
-    }
-
-    /// A whole file as UTF-8 text, through the one reading layer (`RegularFile`); the failure
-    /// says why and where.
-    static func readText(_ path: String, limit: Int) -> Result<String, RegularFile.ReadError> {
-        RegularFile.readText(path, maxBytes: limit)
     }
 
     /// The names in a folder (not `.` and `..`).

@@ -36,7 +36,7 @@ public final class RecordingInput: RuntimeSource {
         self.path = path
         self.fast = fast
         var recording: EvemuRecording?
-        switch ProfileFiles.readText(path, limit: EvemuRecording.maxBytes) {
+        switch RegularFile.readText(path, maxBytes: EvemuRecording.maxBytes) {
         case .failure(let failure):
             problem = failure.problem(file: path).description
         case .success(let text):
