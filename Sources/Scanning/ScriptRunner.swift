@@ -81,6 +81,9 @@ public struct ScriptRunner: Sendable {
         basePressDuration + (settings.holdDuration ?? 0)
     }
 
+    /// Most trace events one test may produce (about 100 MB of trace); past it the test fails.
+    public static let maxTraceEvents = 1_000_000
+
     /// How long a `press` step holds its switch when no `holdDuration` is set.
     public static let basePressDuration = 0.05
 
@@ -267,6 +270,11 @@ private struct Execution {
             var cause = perform(step)
             if cause == nil, self.session?.timerLimitReached == true {
                 cause = .step("more than \(ScanSession.maxTimersPerAdvance) timers fired at once; the scanner cannot honour timers this close together (a time setting too small?)")
+            }
+            // Every step is bounded (an hour at most), but a file may hold millions of steps:
+            // the trace a test keeps is bounded too.
+            if cause == nil, trace.count > ScriptRunner.maxTraceEvents {
+                cause = .step("the test's trace passed \(ScriptRunner.maxTraceEvents) events; split it into shorter tests")
             }
             if let cause {
                 return ScriptFailure(

@@ -69,3 +69,34 @@ struct NeverSpinTests {
         #expect(settings.loops == 4 && settings.autoScanningTime == 1, "the previous values stay")
     }
 }
+
+@Suite("A scripted test's trace is bounded")
+struct TraceBoundTests {
+    @Test("a test of many long holds with a fast move repeat fails past maxTraceEvents, at the step that passed it")
+    func manyHolds() throws {
+        // Each hold: an hour of moves every 0.05 s, 72 000 events; 15 of them pass a million.
+        let steps = Array(repeating: "      - hold: {switch: next, seconds: 3600}", count: 20).joined(separator: "\n")
+        let yaml = """
+            scene: Holds
+            size: [100, 100]
+            start: main
+            screens:
+              main:
+                elements:
+                  - {id: a, label: A, traits: [button], frame: [0, 0, 50, 50]}
+                  - {id: b, label: B, traits: [button], frame: [50, 0, 50, 50]}
+            tests:
+              - name: holds
+                settings: {scanning: manual, moveRepeat: 0.05, groupItems: false}
+                steps:
+            \(steps)
+
+            """
+        let scene = try SceneParser.parse(yaml: yaml, file: "holds.yaml")
+        let result = ScriptRunner(scene: scene).runAll()
+        let failure = try #require(result.first?.failure)
+        #expect(failure.cause == .step("the test's trace passed 1000000 events; split it into shorter tests"))
+        #expect((failure.stepNumber ?? 0) > 1 && (failure.stepNumber ?? 99) < 20, "stopped at the step that passed the bound: \(failure.stepNumber ?? 0)")
+        #expect(result.first!.trace.count <= ScriptRunner.maxTraceEvents + 100_000)
+    }
+}
