@@ -52,7 +52,9 @@ struct CostCommand: ParsableCommand {
             for problem in error.problems { printError(problem.description) }
             throw ExitCode(1)
         }
-        guard pressInterval > 0 else { throw CommandFailure("--press-interval: expected a positive number of seconds") }
+        guard pressInterval > 0, pressInterval <= 3600 else {
+            throw CommandFailure("--press-interval: expected a number of seconds above 0 and at most 3600; found \(pressInterval)")
+        }
         let settings = try SettingOverrides.settings(from: settingOverrides)
         let name = screen ?? scene.start
         var state = scene.initialState
