@@ -7,7 +7,9 @@ import Testing
 /// here, as no file or option can) never keeps the session or a scripted test spinning.
 @Suite("The session never spins")
 struct NeverSpinTests {
-    static let yaml = """
+    /// Two buttons, and `tests` (the `tests:` list's lines).
+    static func scene(tests: String) -> String {
+        """
         scene: Spin
         size: [100, 100]
         start: main
@@ -17,12 +19,17 @@ struct NeverSpinTests {
               - {id: a, label: A, traits: [button], frame: [0, 0, 50, 50]}
               - {id: b, label: B, traits: [button], frame: [50, 0, 50, 50]}
         tests:
+        \(tests)
+
+        """
+    }
+
+    static let yaml = scene(tests: """
           - name: waits ten seconds
             steps:
               - wait: 10
               - expect: {scanning: running}
-
-        """
+        """)
 
     static func tinySteps() -> ScanSettings {
         var settings = ScanSettings()
@@ -76,22 +83,12 @@ struct TraceBoundTests {
     func manyHolds() throws {
         // Each hold: an hour of moves every 0.05 s, 72 000 events; 15 of them pass a million.
         let steps = Array(repeating: "      - hold: {switch: next, seconds: 3600}", count: 20).joined(separator: "\n")
-        let yaml = """
-            scene: Holds
-            size: [100, 100]
-            start: main
-            screens:
-              main:
-                elements:
-                  - {id: a, label: A, traits: [button], frame: [0, 0, 50, 50]}
-                  - {id: b, label: B, traits: [button], frame: [50, 0, 50, 50]}
-            tests:
+        let yaml = NeverSpinTests.scene(tests: """
               - name: holds
                 settings: {scanning: manual, moveRepeat: 0.05, groupItems: false}
                 steps:
             \(steps)
-
-            """
+            """)
         let scene = try SceneParser.parse(yaml: yaml, file: "holds.yaml")
         let result = ScriptRunner(scene: scene).runAll()
         let failure = try #require(result.first?.failure)
