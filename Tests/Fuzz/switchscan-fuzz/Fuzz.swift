@@ -179,6 +179,10 @@ struct Targets {
 
 struct Seeds {
     var byKind: [Kind: [[UInt8]]] = [:]
+    /// The words of every seed (key names, switch actions, trait names, effect kinds, …),
+    /// sorted: replacing one word by another reaches the readers' deeper paths (a `route:`
+    /// where a `wait:` was, an effect in a label's place) that random bytes rarely do.
+    var words: [[UInt8]] = []
 
     init(root: String) {
         func files(_ folder: String, _ suffixes: [String]) -> [[UInt8]] {
@@ -197,6 +201,19 @@ struct Seeds {
         byKind[.brailleProfile] = files("Devices/braille", [".yaml"])
         let recordings = files("Tests/Fuzz/seeds", [".evemu"])
         byKind[.evemu] = recordings
+        var found = Set<[UInt8]>()
+        for seed in byKind.values.joined() where found.count < 4000 {
+            var word = [UInt8]()
+            for byte in seed + [0x20] {
+                if (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || (!word.isEmpty && byte >= 0x30 && byte <= 0x39) {
+                    word.append(byte)
+                } else {
+                    if (2...40).contains(word.count) { found.insert(word) }
+                    word.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        words = found.sorted { $0.lexicographicallyPrecedes($1) }
         byKind[.raw] = recordings.compactMap { bytes in
             guard let recording = try? EvemuRecording.parse(String(decoding: bytes, as: UTF8.self), file: "seed") else { return nil }
             return recording.events.flatMap(RawEventDecoder.encode)
@@ -273,11 +290,13 @@ enum Mutator {
     ]
     static let badBytes: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80]]
 
-    static func mutate(_ seed: [UInt8], others: [[UInt8]], kind: Kind, _ generator: inout Generator) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], others: [[UInt8]], words: [[UInt8]], kind: Kind, _ generator: inout Generator) -> [UInt8] {
         var bytes = seed
         let count = 1 + generator.below(4)
         for _ in 0..<count {
-            switch generator.below(kind == .raw ? 4 : 11) {
+            switch generator.below(kind == .raw ? 4 : 13) {
+            case 11, 12: // a word replaced by another word of the seeds
+                bytes = replaceWord(bytes, with: words.isEmpty ? Array("x".utf8) : generator.pick(words), &generator)
             case 0: // flip a byte
                 if !bytes.isEmpty { bytes[generator.below(bytes.count)] ^= UInt8(truncatingIfNeeded: 1 << generator.below(8)) }
             case 1: // a random byte inserted
@@ -312,6 +331,25 @@ enum Mutator {
             }
         }
         return bytes
+    }
+
+    /// The word (letters, digits, `_`) found from a random place replaced by `word`.
+    static func replaceWord(_ bytes: [UInt8], with word: [UInt8], _ generator: inout Generator) -> [UInt8] {
+        guard !bytes.isEmpty else { return word }
+        let isLetter: (UInt8) -> Bool = { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
+        var index = generator.below(bytes.count)
+        var scanned = 0
+        while scanned < bytes.count, !isLetter(bytes[index]) {
+            index = (index + 1) % bytes.count
+            scanned += 1
+        }
+        guard scanned < bytes.count else { return bytes }
+        var start = index, end = index
+        while start > 0, isLetter(bytes[start - 1]) { start -= 1 }
+        while end < bytes.count, isLetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) { end += 1 }
+        var result = bytes
+        result.replaceSubrange(start..<end, with: word)
+        return result
     }
 
     /// The digits of a number found from a random place replaced by `number`.
@@ -376,7 +414,7 @@ struct Worker {
             let kind = kinds[index % kinds.count]
             let pool = seeds.byKind[kind]!
             let seed = generator.pick(pool)
-            let bytes = Mutator.mutate(seed, others: pool, kind: kind, &generator)
+            let bytes = Mutator.mutate(seed, others: pool, words: seeds.words, kind: kind, &generator)
             save(kind: kind, bytes: bytes, index: index, label: nil)
             watchdog.begin()
             if targets.run(kind, bytes) { acceptedCounts[kind, default: 0] += 1 }
