@@ -10,11 +10,17 @@ import SwitchInput
 /// the profile (`--profile`, else the generic keyboard profile) and the session's stabilisation.
 ///
 /// Opened non-blocking, so that a FIFO does not hold the run up until a writer connects (the loop
-/// polls it; a FIFO nobody has written to yet is not readable). Edge times keep the records'
-/// spacing: the first record is dated when it is read, each later one by its timestamp's offset
-/// from the first. At the end of the stream (EOF: the last writer closed) the source ends; a
-/// trailing partial record, or bytes that are not input events, are reported with their byte
-/// offset as a status.
+/// polls it; a FIFO nobody has written to yet is not readable). When a FIFO's writer closes, the
+/// FIFO is opened again and waits for the next writer (a bridge restarting must not end the
+/// user's run); a regular file's end ends the source. A trailing partial record, or bytes that
+/// are not input events, are reported with their byte offset as a status.
+///
+/// Edge times keep the records' spacing, on the loop's clock: the first record of a writer is
+/// dated when it is read, each later one by its timestamp's offset from the first. The stream's
+/// clock is not trusted beyond that: a record dated after the moment it was read (a clock that
+/// jumped ahead), or before the previous record (one that jumped back), is dated when it is read
+/// and starts a new anchor, with a status saying so once. So a record dated an hour ahead cannot
+/// hold auto scanning back for an hour, and none can move time backwards.
 public final class RawStreamInput: RuntimeSource {
     public let name: String
     public let path: String
@@ -23,12 +29,20 @@ public final class RawStreamInput: RuntimeSource {
     public private(set) var deadline: Double?
 
     private var fileDescriptor: Int32 = -1
+    private var isFIFO = false
     private var decoder = RawEventDecoder()
     private var edges: ProfileEdges
     private let naming: SwitchNaming
     private var anchor: (moment: Double, first: Double)?
+    private var lastEdgeMoment = -Double.infinity
+    private var saidClockJump = false
     private var pending: [RuntimeInput] = []
     private var ended = false
+    public private(set) var failed = false
+
+    /// How far after the moment it was read a record may be dated before its clock is taken to
+    /// have jumped (the reading itself takes a little time).
+    static let clockTolerance = 0.05
 
     init(path: String, profile: SwitchProfile) {
         self.name = "raw:\(path)"
@@ -39,17 +53,21 @@ public final class RawStreamInput: RuntimeSource {
         do {
             fileDescriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK)
             var info = stat()
-            if fstat(fileDescriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                FileIO.close(fileDescriptor)
-                fileDescriptor = -1
-                problem = "\(name): is a folder, not a stream of struct input_event records"
+            if fstat(fileDescriptor, &info) == 0 {
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    FileIO.close(fileDescriptor)
+                    fileDescriptor = -1
+                    problem = "\(name): is a folder, not a stream of struct input_event records"
+                }
+                isFIFO = info.st_mode & S_IFMT == S_IFIFO
             }
         } catch {
             problem = "\(name): cannot open it: \(String(cString: strerror(error.errno)))"
         }
         if let problem {
-            pending = [.status(problem), .endOfInput(source: name)]
+            pending = [.status(problem), .endOfInput(source: name, failed: true)]
             ended = true
+            failed = true
         } else {
             pending = [.status("\(name): reading struct input_event records (\(RawEventDecoder.recordSize) bytes each) through profile \(profile.id)")]
         }
@@ -76,33 +94,79 @@ public final class RawStreamInput: RuntimeSource {
             do {
                 bytes = try FileIO.read(fileDescriptor, maxBytes: 1 << 16)
             } catch {
-                return inputs + finish(problem: "\(name): \(error)")
+                return inputs + finish(problem: "\(name): \(error)", failed: true)
             }
             guard let bytes else { return inputs }  // nothing more now
             if bytes.isEmpty {
-                // End of the stream.
+                // End of the stream: the last writer closed (a FIFO), or the end of a file.
+                var problem: String?
                 do {
                     try decoder.finish()
-                    return inputs + finish(problem: nil)
                 } catch {
-                    return inputs + finish(problem: "\(name): \(error.description)")
+                    problem = "\(name): \(error.description)"
                 }
+                if isFIFO { return inputs + waitForNextWriter(problem: problem) }
+                return inputs + finish(problem: problem, failed: false)
             }
             for event in decoder.feed(bytes) {
-                if anchor == nil { anchor = (now, event.time) }
-                let (moment, first) = anchor ?? (now, event.time)
-                if let edge = edges.edge(event, at: moment + max(0, event.time - first)) { inputs.append(.edge(edge)) }
+                if let edge = edges.edge(event, at: moment(of: event.time, readAt: now, inputs: &inputs)) {
+                    inputs.append(.edge(edge))
+                }
             }
             if let error = decoder.error {
-                return inputs + finish(problem: "\(name): \(error.description)")
+                return inputs + finish(problem: "\(name): \(error.description)", failed: true)
             }
         }
     }
 
-    private func finish(problem: String?) -> [RuntimeInput] {
-        ended = true
+    /// The loop-clock moment of a record dated `time` by its writer, read at `now`.
+    private func moment(of time: Double, readAt now: Double, inputs: inout [RuntimeInput]) -> Double {
+        if let (moment, first) = anchor, time.isFinite {
+            let dated = moment + (time - first)
+            if dated >= lastEdgeMoment, dated <= now + Self.clockTolerance {
+                lastEdgeMoment = dated
+                return dated
+            }
+            if !saidClockJump {
+                saidClockJump = true
+                let direction = dated > now ? "ahead" : "back"
+                inputs.append(.status("\(name): the stream's clock jumped \(direction) (a record dated \(Self.describe(time)) s); records are dated when they are read from now on"))
+            }
+        }
+        // The first record, or the clock jumped: date it now and measure from it.
+        anchor = (now, time.isFinite ? time : 0)
+        lastEdgeMoment = max(lastEdgeMoment, now)
+        return lastEdgeMoment
+    }
+
+    private static func describe(_ time: Double) -> String {
+        guard time.isFinite, abs(time) < 1e15 else { return String(time) }
+        return String(format: "%.6f", time)
+    }
+
+    /// A FIFO's writer closed: open it again, so that the next writer is read (the open does
+    /// not block; poll does not report the new descriptor until a writer connects and writes or
+    /// closes).
+    private func waitForNextWriter(problem: String?) -> [RuntimeInput] {
+        var inputs = problem.map { [RuntimeInput.status($0)] } ?? []
         close()
-        return (problem.map { [RuntimeInput.status($0)] } ?? []) + [.endOfInput(source: name)]
+        decoder = RawEventDecoder()
+        anchor = nil
+        saidClockJump = false
+        do {
+            fileDescriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK)
+        } catch {
+            return inputs + finish(problem: "\(name): cannot open it again: \(String(cString: strerror(error.errno)))", failed: true)
+        }
+        inputs.append(.status("\(name): the writer closed the stream; waiting for the next writer"))
+        return inputs
+    }
+
+    private func finish(problem: String?, failed: Bool) -> [RuntimeInput] {
+        ended = true
+        self.failed = failed
+        close()
+        return (problem.map { [RuntimeInput.status($0)] } ?? []) + [.endOfInput(source: name, failed: failed)]
     }
 
     public func close() {
