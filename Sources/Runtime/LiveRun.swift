@@ -179,12 +179,12 @@ public final class LiveRun {
                 for input in inputs {
                     switch input {
                     case .edge(var edge):
-                        // The source's own timestamp, kept for the trace; the session gets it on
-                        // the loop's clock, never ahead of now (a device's clock cannot hold
-                        // scanning back).
+                        // The source's own timestamp, kept for the trace; the session gets it
+                        // since the start. Sources date their edges on the monotonic clock
+                        // (evdev's timestamps; a raw stream re-dates a clock that jumps; a fast
+                        // replay dates ahead on purpose, in virtual time).
                         let timestamp = edge.time
-                        let current = now
-                        edge.time = timestamp.isFinite ? min(max(0, timestamp - origin), current) : current
+                        edge.time = timestamp.isFinite ? max(0, timestamp - origin) : now
                         record(session.advance(to: edge.time, lateness: Self.stallLateness))
                         record(session.input(edge), timestamp: timestamp)
                     case .devicesLost:

@@ -40,9 +40,13 @@ public final class RawStreamInput: RuntimeSource {
     private var ended = false
     public private(set) var failed = false
 
-    /// How far after the moment it was read a record may be dated before its clock is taken to
-    /// have jumped (the reading itself takes a little time).
-    static let clockTolerance = 0.05
+    /// How far a batch of records may sit ahead of the moment it was read (or before the previous
+    /// record) before the writer's clock is taken to have jumped.
+    static let clockJump = 1.0
+    /// How far ahead of the moment it was read a record may stay dated: the first record's own
+    /// reading was late by about this much (scheduling), and moving the anchor for it would
+    /// change the spacing the writer recorded.
+    static let readingJitter = 0.05
 
     init(path: String, profile: SwitchProfile) {
         self.name = "raw:\(path)"
@@ -108,7 +112,9 @@ public final class RawStreamInput: RuntimeSource {
                 if isFIFO { return inputs + waitForNextWriter(problem: problem) }
                 return inputs + finish(problem: problem, failed: false)
             }
-            for event in decoder.feed(bytes) {
+            let events = decoder.feed(bytes)
+            anchorBatch(events.map(\.time), readAt: now, inputs: &inputs)
+            for event in events {
                 if let edge = edges.edge(event, at: moment(of: event.time, readAt: now, inputs: &inputs)) {
                     inputs.append(.edge(edge))
                 }
@@ -119,23 +125,38 @@ public final class RawStreamInput: RuntimeSource {
         }
     }
 
-    /// The loop-clock moment of a record dated `time` by its writer, read at `now`.
-    private func moment(of time: Double, readAt now: Double, inputs: inout [RuntimeInput]) -> Double {
-        if let (moment, first) = anchor, time.isFinite {
-            let dated = moment + (time - first)
-            if dated >= lastEdgeMoment, dated <= now + Self.clockTolerance {
-                lastEdgeMoment = dated
-                return dated
-            }
+    /// Places a batch of records read at `now` on the loop's clock. Records read together all
+    /// happened by now: the anchor is chosen so that the newest of them is dated no later than
+    /// now, keeping their spacing (the first batch of a stream, a file read whole). A batch whose
+    /// newest record would be dated more than `clockJump` ahead of now, or whose oldest would
+    /// fall more than that before the previous record, means the writer's clock jumped: said
+    /// once, and the records are dated from now on.
+    private func anchorBatch(_ times: [Double], readAt now: Double, inputs: inout [RuntimeInput]) {
+        let finite = times.filter(\.isFinite)
+        guard let newest = finite.max(), let oldest = finite.min() else { return }
+        guard let (moment, first) = anchor else {
+            anchor = (now - (newest - oldest), oldest)
+            return
+        }
+        let latest = moment + (newest - first), earliest = moment + (oldest - first)
+        if latest > now + Self.clockJump || earliest < lastEdgeMoment - Self.clockJump {
             if !saidClockJump {
                 saidClockJump = true
-                let direction = dated > now ? "ahead" : "back"
-                inputs.append(.status("\(name): the stream's clock jumped \(direction) (a record dated \(Self.describe(time)) s); records are dated when they are read from now on"))
+                let direction = latest > now ? "ahead" : "back"
+                inputs.append(.status("\(name): the stream's clock jumped \(direction) (a record dated \(Self.describe(latest > now ? newest : oldest)) s); its records are dated as they are read"))
             }
+            anchor = (max(now - (newest - oldest), lastEdgeMoment), oldest)
+        } else if latest > now + Self.readingJitter {
+            // Records read together happened by now: the anchor moves back, keeping the spacing.
+            anchor = (moment - (latest - now), first)
         }
-        // The first record, or the clock jumped: date it now and measure from it.
-        anchor = (now, time.isFinite ? time : 0)
-        lastEdgeMoment = max(lastEdgeMoment, now)
+    }
+
+    /// The loop-clock moment of a record dated `time` by its writer: never before the previous
+    /// record's, never after now.
+    private func moment(of time: Double, readAt now: Double, inputs: inout [RuntimeInput]) -> Double {
+        guard let (moment, first) = anchor, time.isFinite else { return max(lastEdgeMoment, now) }
+        lastEdgeMoment = min(max(lastEdgeMoment, moment + (time - first)), now + Self.readingJitter)
         return lastEdgeMoment
     }
 
@@ -158,6 +179,8 @@ public final class RawStreamInput: RuntimeSource {
         } catch {
             return inputs + finish(problem: "\(name): cannot open it again: \(String(cString: strerror(error.errno)))", failed: true)
         }
+        // Like a device unplugged: a switch held when its writer went away is released.
+        inputs.append(.devicesLost)
         inputs.append(.status("\(name): the writer closed the stream; waiting for the next writer"))
         return inputs
     }
