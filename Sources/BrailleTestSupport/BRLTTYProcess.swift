@@ -23,6 +23,16 @@ import Musl
 ///
 /// The child starts with no blocked signals and SIGPIPE, SIGTERM, SIGINT, SIGHUP at their
 /// defaults, whatever the test process did with them. Every wait is bounded.
+///
+/// **BRLTTY never outlives the test runner.** Beside it runs a watchdog (`/bin/sh`) whose
+/// standard input is the read end of a pipe only this process holds (close-on-exec, so no other
+/// child inherits it). When the runner dies in any way, SIGKILL included, the kernel closes the
+/// write end; the watchdog reads end-of-file and stops that BRLTTY (SIGTERM, then SIGKILL after
+/// 2 s), then removes its BrlAPI socket and lock file should they remain. A stop or a crash
+/// simulated by `kill()` ends the watchdog first (by its PID). `PR_SET_PDEATHSIG` is not used:
+/// it follows the spawning *thread*, and a test's thread may end long before the runner.
+/// Socket and lock files a BRLTTY killed on purpose leaves (`kill()`) are removed when this
+/// object goes away.
 public final class BRLTTYProcess: @unchecked Sendable {
     /// BrlAPI's host number N: the server listens on `/var/lib/BrlAPI/N`.
     public let hostNumber: Int
@@ -43,6 +53,8 @@ public final class BRLTTYProcess: @unchecked Sendable {
 
     private let lock = NSLock()
     private var _pid: pid_t?
+    /// The watchdog's process id and the write end of its pipe, while BRLTTY runs.
+    private var watchdog: (pid: pid_t, pipe: Int32)?
 
     /// The directory of BrlAPI's local sockets.
     public static let socketDirectory = "/var/lib/BrlAPI"
@@ -95,7 +107,16 @@ public final class BRLTTYProcess: @unchecked Sendable {
 
     deinit {
         stop()
+        removeStaleServerFiles()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// BrlAPI's socket and lock file for this host, when no live process owns them (a BRLTTY
+    /// killed by SIGKILL cannot remove them itself).
+    private func removeStaleServerFiles() {
+        if let owner = Self.lockOwner(hostNumber: hostNumber), owner > 0, Glibc.kill(owner, 0) == 0 || errno == EPERM { return }
+        unlink("\(Self.socketDirectory)/\(hostNumber)")
+        unlink("\(Self.socketDirectory)/.\(hostNumber)")
     }
 
     // MARK: - The process
@@ -123,6 +144,13 @@ public final class BRLTTYProcess: @unchecked Sendable {
         } else {
             do throws(BrailleTestSupportError) {
                 pid = try spawn()
+                do throws(BrailleTestSupportError) {
+                    try startWatchdog(of: pid)
+                } catch {
+                    Glibc.kill(pid, SIGKILL)
+                    _ = reap(pid, block: true)
+                    throw error
+                }
             } catch {
                 lock.unlock()
                 throw error
@@ -153,6 +181,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
         lock.withLock {
             guard let pid = _pid else { return }
             _pid = nil
+            endWatchdog()
             Glibc.kill(pid, SIGTERM)
             let deadline = monotonicNow() + timeout
             while monotonicNow() < deadline {
@@ -170,6 +199,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
         lock.withLock {
             guard let pid = _pid else { return }
             _pid = nil
+            endWatchdog()
             Glibc.kill(pid, SIGKILL)
             _ = reap(pid, block: true)
         }
@@ -189,6 +219,85 @@ public final class BRLTTYProcess: @unchecked Sendable {
     /// The last lines of the log.
     public func logTail(lines: Int = 40) -> String {
         log.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
+    /// The watchdog's script: `$1` BRLTTY's pid, `$2` the BrlAPI socket directory, `$3` the host.
+    static let watchdogScript = """
+        read -r _
+        alive() { [ -r "/proc/$1/cmdline" ] && tr '\\0' ' ' < "/proc/$1/cmdline" | grep -q brltty; }
+        if alive "$1"; then
+            kill -TERM "$1" 2>/dev/null
+            n=0
+            while alive "$1" && [ "$n" -lt 20 ]; do sleep 0.1; n=$((n + 1)); done
+            alive "$1" && kill -KILL "$1" 2>/dev/null
+            sleep 0.1
+        fi
+        rm -f "$2/$3" "$2/.$3"
+        """
+
+    /// Starts the watchdog of BRLTTY `pid` (see the type's comment). Called with the lock held.
+    private func startWatchdog(of pid: pid_t) throws(BrailleTestSupportError) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw BrailleTestSupportError("pipe", errno: errno) }
+        // Close-on-exec on both ends: no other child of the runner inherits them (the child's
+        // standard input is a dup2 of the read end, which clears the flag on the copy only).
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)  // dup2 clears close-on-exec
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let words: [String] = ["/bin/sh", "-c", Self.watchdogScript, "brltty-watchdog", String(pid), Self.socketDirectory,
+                               String(hostNumber)]
+        let argv = words.map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        var watcher: pid_t = 0
+        let result = (argv + [nil]).withUnsafeBufferPointer { argv in
+            posix_spawn(&watcher, "/bin/sh", &actions, &attributes, argv.baseAddress!, environ)
+        }
+        Glibc.close(ends[0])
+        guard result == 0 else {
+            Glibc.close(ends[1])
+            throw BrailleTestSupportError("posix_spawn /bin/sh (watchdog)", errno: result)
+        }
+        watchdog = (watcher, ends[1])
+    }
+
+    /// Ends the watchdog by its PID before BRLTTY is stopped on purpose. Called with the lock held.
+    private func endWatchdog() {
+        guard let (pid, pipe) = watchdog else { return }
+        watchdog = nil
+        Glibc.kill(pid, SIGKILL)
+        _ = reap(pid, block: true)
+        Glibc.close(pipe)
+    }
+
+    /// The watchdog's process id, while BRLTTY runs (for tests of the watchdog itself).
+    public var watchdogPID: pid_t? { lock.withLock { watchdog?.pid } }
+
+    /// Closes this process's end of the watchdog's pipe, as the kernel does when the runner
+    /// dies, and forgets BRLTTY (the watchdog is now the one to stop it). For the watchdog's own
+    /// test; returns the PIDs of BRLTTY and the watchdog.
+    public func abandonToWatchdog() -> (brltty: pid_t, watchdog: pid_t)? {
+        lock.withLock {
+            guard let pid = _pid, let (watcher, pipe) = watchdog else { return nil }
+            _pid = nil
+            watchdog = nil
+            Glibc.close(pipe)
+            return (pid, watcher)
+        }
     }
 
     private func spawn() throws(BrailleTestSupportError) -> pid_t {

@@ -54,7 +54,14 @@ public final class LiveRun {
         case signal(Int32)
         case endOfInput
         case durationElapsed
+        /// Every switch input failed (could not be opened or read), and no terminal was there to
+        /// take over: the run cannot be operated. The names and the reasons were said as statuses.
+        case inputsFailed([String])
     }
+
+    /// A timer due more than this long before the loop got to it (the process was stopped, the
+    /// machine suspended) fires once, now, instead of replaying every step missed meanwhile.
+    public static let stallLateness = 0.25
 
     private let options: Options
     private var session: ScanSession
@@ -79,6 +86,7 @@ public final class LiveRun {
         origin = MonotonicClock.now()
         signals = try SignalDescriptor()
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
+        trace?.writeRunStart()
         terminal = options.terminalInput && TerminalSession.isTerminal(STDIN_FILENO) ? TerminalSession() : nil
         drawsScreen = options.terminalView && TerminalSession.isTerminal(STDOUT_FILENO)
     }
@@ -119,6 +127,7 @@ public final class LiveRun {
         }
         output()
         var ended = Set<String>()
+        var failed = Set<String>()
         while true {
             // Deadlines in session time: the session's timers, the sources' own, the duration.
             var deadline = session.nextDeadline
@@ -142,10 +151,11 @@ public final class LiveRun {
                 guard let bytes = try FileIO.read(STDIN_FILENO) else { continue }
                 if bytes.isEmpty { return .endOfInput }
                 let time = now
+                record(session.advance(to: time, lateness: Self.stallLateness))
                 for key in TerminalKeys.decode(bytes) {
                     if TerminalKeys.isQuit(key) { return .quit }
                     guard let id = TerminalKeys.switchID(for: key) else { continue }
-                    record(session.input(SwitchEdge(switchID: id, kind: .down, time: time)))
+                    record(session.input(SwitchEdge(switchID: id, kind: .down, time: time)), timestamp: MonotonicClock.now())
                 }
             }
             if let watcher = options.settingsWatcher, let watch = watcher.descriptor, ready.contains(watch) {
@@ -153,7 +163,7 @@ public final class LiveRun {
                     switch change {
                     case .applied(let settings, let text):
                         let time = now
-                        record(session.advance(to: time))
+                        record(session.advance(to: time, lateness: Self.stallLateness))
                         record(session.updateSettings(settings))
                         say(text)
                     case .rejected(let text):
@@ -169,22 +179,34 @@ public final class LiveRun {
                 for input in inputs {
                     switch input {
                     case .edge(var edge):
-                        edge.time = max(0, edge.time - origin)
-                        record(session.input(edge))
+                        // The source's own timestamp, kept for the trace; the session gets it
+                        // since the start. Sources date their edges on the monotonic clock
+                        // (evdev's timestamps; a raw stream re-dates a clock that jumps; a fast
+                        // replay dates ahead on purpose, in virtual time).
+                        let timestamp = edge.time
+                        edge.time = timestamp.isFinite ? max(0, timestamp - origin) : now
+                        record(session.advance(to: edge.time, lateness: Self.stallLateness))
+                        record(session.input(edge), timestamp: timestamp)
                     case .devicesLost:
                         record(session.releaseAllSwitches())
-                    case .endOfInput(let name):
+                    case .endOfInput(let name, let sourceFailed):
                         ended.insert(name)
+                        if sourceFailed { failed.insert(name) }
                     case .status(let text):
                         say(text)
                     }
                 }
             }
-            record(session.advance(to: now))
+            record(session.advance(to: now, lateness: Self.stallLateness))
             if let duration = options.duration, now >= duration { return .durationElapsed }
-            // Without the terminal, the run ends when every source has ended.
-            if !options.terminalInput, !options.sources.isEmpty, ended.count == options.sources.count, options.duration == nil {
-                return .endOfInput
+            // Without the terminal: a run whose every switch input failed cannot be operated;
+            // otherwise it ends when every source has ended.
+            if !options.terminalInput {
+                let inputs = options.sources.filter(\.isSwitchInput).map(\.name)
+                if !inputs.isEmpty, inputs.allSatisfy(failed.contains) { return .inputsFailed(inputs) }
+                if !options.sources.isEmpty, ended.count == options.sources.count, options.duration == nil {
+                    return .endOfInput
+                }
             }
             output()
         }
@@ -205,24 +227,38 @@ public final class LiveRun {
     /// the braille write.
     private var pendingTrace: [PendingTraceLine] = []
     private enum PendingTraceLine {
-        case event(TraceEvent)
+        /// An event, the moment the loop handled it (seconds since start), and for a switch
+        /// edge its source's own timestamp (CLOCK_MONOTONIC seconds).
+        case event(TraceEvent, handled: Double, timestamp: Double?)
         case line(String)
     }
 
-    private func record(_ events: [TraceEvent]) {
-        guard trace != nil else { return }
-        pendingTrace += events.map(PendingTraceLine.event)
+    /// Keeps the events for the trace; `timestamp` (a switch edge's own) goes on its input lines.
+    private func record(_ events: [TraceEvent], timestamp: Double? = nil) {
+        guard trace != nil, !events.isEmpty else { return }
+        let handled = now
+        pendingTrace += events.map { event in
+            if case .input = event.kind { return .event(event, handled: handled, timestamp: timestamp) }
+            return .event(event, handled: handled, timestamp: nil)
+        }
     }
 
     private func flushTrace() {
         guard let trace, !pendingTrace.isEmpty else { return }
         trace.write(lines: pendingTrace.map {
             switch $0 {
-            case .event(let event): TraceFormat.jsonLine(event)
+            case let .event(event, handled, timestamp): TraceFormat.jsonLine(event, handled: handled, timestamp: timestamp)
             case .line(let line): line
             }
         })
         pendingTrace.removeAll(keepingCapacity: true)
+        if let problem = trace.takeProblem() {
+            // Said on the status line, and on stderr when no screen is drawn there (the trace
+            // itself may be what fails, and a service's stderr goes to its journal).
+            status = problem
+            if !drawsScreen { try? FileIO.writeAll(STDERR_FILENO, "switchscan: \(problem)\n") }
+            record([TraceEvent(time: now, kind: .status(text: problem))])
+        }
     }
 
     /// A line for the user: the terminal view's status line, and the trace.

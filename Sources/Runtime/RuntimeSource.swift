@@ -7,8 +7,9 @@ public enum RuntimeInput: Sendable {
     case edge(SwitchEdge)
     /// The device carrying these switches is gone: release whatever was down.
     case devicesLost
-    /// The source has nothing more (a recording replayed, a stream closed).
-    case endOfInput(source: String)
+    /// The source has nothing more (a recording replayed, a file's end), or `failed`: it could
+    /// not be opened or read (a run whose every switch input failed exits non-zero).
+    case endOfInput(source: String, failed: Bool = false)
     /// Something the user should know, for the status line and the trace (a device unplugged,
     /// BRLTTY restarting, a permission problem with what to do).
     case status(String)
@@ -31,10 +32,14 @@ public protocol RuntimeSource: AnyObject {
     var pulseSwitches: Set<SwitchID> { get }
     /// Closes descriptors and releases grabs (called once, when the run ends).
     func close()
+    /// Whether the source carries the user's switches (false: a notice, a display whose keys
+    /// never keep a run going by themselves).
+    var isSwitchInput: Bool { get }
 }
 
 extension RuntimeSource {
     public var pulseSwitches: Set<SwitchID> { [] }
+    public var isSwitchInput: Bool { true }
     public func close() {}
 }
 

@@ -19,6 +19,13 @@ public struct TraceEvent: Hashable, Sendable {
         case scanning(running: Bool)
         /// Something the user should know from the runtime (a device unplugged, a display gone).
         case status(text: String)
+        /// A timer fired: the engine's (`advance`, `autoTap`, `dwell`, `flash`, `moveRepeat`) or
+        /// the input stabilisation's (`debounce`, `hold`, `longPress`, with its switch). The
+        /// decisions it led to follow it.
+        case timer(name: String, switchID: SwitchID?)
+        /// The stabilisation began or ended a switch action (`phase` began or ended): the
+        /// decision itself, also when a timer took it (a debounce window settling, a hold).
+        case action(action: String, phase: String, switchID: SwitchID)
     }
 
     public var time: Double
@@ -144,18 +151,30 @@ public struct ScanSession: Sendable {
     /// Lets time pass to `target`, firing every timer due on the way, in order (at most
     /// `maxTimersPerAdvance`; then `time` stays at the last one fired and `timerLimitReached`
     /// says so).
-    public mutating func advance(to target: Double) -> [TraceEvent] {
+    ///
+    /// `lateness`: the live runtime's stall rule. A timer that is due more than this many seconds
+    /// before `target` (the process was stopped, the machine suspended, the loop held up) fires
+    /// once, at `target`, and the timers it schedules count from there: the user sees one step,
+    /// not a burst of every step missed meanwhile. Scripted tests pass nil: virtual time never
+    /// stalls, and every timer fires at its own deadline.
+    public mutating func advance(to target: Double, lateness: Double? = nil) -> [TraceEvent] {
         var trace = [TraceEvent]()
         var fired = 0
-        while let (key, deadline) = timers.min(by: { $0.value < $1.value || ($0.value == $1.value && order($0.key) < order($1.key)) }),
-              deadline <= target {
+        while let (key, due) = timers.min(by: { $0.value < $1.value || ($0.value == $1.value && order($0.key) < order($1.key)) }),
+              due <= target {
             if fired == ScanSession.maxTimersPerAdvance {
                 timerLimitReached = true
                 return trace
             }
             fired += 1
             timers[key] = nil
+            var deadline = due
+            if let lateness, target - due > lateness {
+                trace.append(TraceEvent(time: target, kind: .status(text: "a \(timerName(key)) timer fired \(Self.seconds(target - due)) s late (the program was held up); missed steps are skipped")))
+                deadline = target
+            }
             time = max(time, deadline)
+            trace.append(TraceEvent(time: time, kind: .timer(name: timerName(key), switchID: switchOf(key))))
             switch key {
             case .engine(let timer):
                 trace += apply(engine.handle(.timerFired(timer, time: time)))
@@ -166,6 +185,23 @@ public struct ScanSession: Sendable {
         }
         time = max(time, target)
         return trace
+    }
+
+    private func timerName(_ key: TimerKey) -> String {
+        switch key {
+        case .engine(let timer): timer.rawValue
+        case .input(let timer): timer.kind.rawValue
+        }
+    }
+
+    private func switchOf(_ key: TimerKey) -> SwitchID? {
+        if case .input(let timer) = key { return timer.switchID }
+        return nil
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e12 else { return "many" }
+        return String(format: "%.3f", value)
     }
 
     /// Input timers fire before the engine's at the same instant: a press completes first.
@@ -188,9 +224,11 @@ public struct ScanSession: Sendable {
         var trace = [TraceEvent]()
         for output in outputs {
             switch output {
-            case let .began(action, _, at):
+            case let .began(action, id, at):
+                trace.append(TraceEvent(time: at, kind: .action(action: action.rawValue, phase: "began", switchID: id)))
                 trace += apply(engine.handle(.began(action, time: at)))
-            case let .ended(action, _, at):
+            case let .ended(action, id, at):
+                trace.append(TraceEvent(time: at, kind: .action(action: action.rawValue, phase: "ended", switchID: id)))
                 trace += apply(engine.handle(.ended(action, time: at)))
             case let .rejected(edge, reason):
                 trace.append(TraceEvent(time: time, kind: .input(

@@ -461,6 +461,10 @@ extension ScriptRunner {
             what = "scanning \(running ? "running" : "stopped")"
         case .status(let text):
             what = "status \(text)"
+        case let .timer(name, switchID):
+            what = "timer \(name)" + (switchID.map { " (\($0))" } ?? "")
+        case let .action(action, phase, switchID):
+            what = "\(phase) \(action) (\(switchID))"
         }
         return "\(formatTime(event.time)) \(what)"
     }

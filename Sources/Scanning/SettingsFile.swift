@@ -45,7 +45,35 @@ public enum SettingsFile {
     /// `ScanSettings.set`); the line of the setting is replaced, or a line added, keeping the
     /// rest of the file (comments included); when the file is not one setting per line, it is
     /// written anew, one setting per line. The result always reads back with the change made.
+    ///
+    /// A file with CRLF line ends keeps them (it is edited as LF text, then written back with
+    /// CRLF); a line the parser places where the text has no such line (line ends of another
+    /// kind) makes it written anew rather than edited in place.
     public static func editing(_ current: String?, file: String, name: String, value: StateValue?) throws(EditError) -> String {
+        // "\r\n" is one Character in Swift: lines are split on LF only after CRLF is made LF.
+        guard let current, current.contains("\r\n") else {
+            return try editingLF(current, file: file, name: name, value: value)
+        }
+        var lf = String.UnicodeScalarView()
+        var scalars = current.unicodeScalars.makeIterator(), held: Unicode.Scalar?
+        while let scalar = held ?? scalars.next() {
+            held = nil
+            if scalar == "\r", let next = scalars.next() {
+                if next != "\n" { lf.append(scalar) }
+                held = next
+                continue
+            }
+            lf.append(scalar)
+        }
+        var crlf = String.UnicodeScalarView()
+        for scalar in try editingLF(String(lf), file: file, name: name, value: value).unicodeScalars {
+            if scalar == "\n" { crlf.append("\r") }
+            crlf.append(scalar)
+        }
+        return String(crlf)
+    }
+
+    private static func editingLF(_ current: String?, file: String, name: String, value: StateValue?) throws(EditError) -> String {
         guard let shape = SettingNames.shape(of: name) else {
             let names = SettingNames.shapes.map(\.name)
             throw EditError(message: "unknown setting '\(name)'; settings: \(names.joined(separator: ", "))")
@@ -92,7 +120,8 @@ public enum SettingsFile {
             } else {
                 edited = nil
             }
-        } else if existing.allSatisfy({ $0.keyLocation.column == 1 && $0.location.line == $0.keyLocation.line }) {
+        } else if existing.allSatisfy({ $0.keyLocation.column == 1 && $0.location.line == $0.keyLocation.line
+                                          && lines.indices.contains($0.keyLocation.line - 1) }) {
             for entry in existing.reversed() {
                 let index = entry.keyLocation.line - 1
                 if let line, entry.keyLocation.line == existing.first!.keyLocation.line {

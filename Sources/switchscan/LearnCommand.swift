@@ -226,9 +226,11 @@ struct LearnCommand: ParsableCommand {
             throw CommandFailure("internal error: the learned profile does not read back:\n\(error)")
         }
         do {
-            try ProfileFileWriter.write(text, to: path, replace: force)
-        } catch let failure as CommandFailure {
-            throw failure
+            try SafeFileWriter.write(text, to: path, replace: force)
+        } catch let error as SafeFileWriter.WriteError where error.exists {
+            throw CommandFailure("\(path) exists; use --force to replace it")
+        } catch {
+            throw CommandFailure("\(error)")
         }
         print("Wrote \(path): \(profile.switches.count) switch\(profile.switches.count == 1 ? "" : "es") for \"\(device.name)\"")
     }
@@ -238,9 +240,8 @@ private func formatSeconds(_ seconds: Double) -> String {
     seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
 }
 
-/// Writing a profile atomically: a temporary file in the same folder, flushed, then renamed over
-/// the destination (with `replace`) or linked to it (without: `link` fails if the destination
-/// appeared meanwhile, so a profile is never replaced by accident).
+/// A learned profile's file name (written by `SafeFileWriter`: without `--force`, a file that
+/// appeared meanwhile is never replaced, as the check is made under the folder's lock).
 enum ProfileFileWriter {
     /// `my-foot-switch.yaml` from a profile name.
     static func fileName(for profileName: String) -> String {
@@ -254,69 +255,5 @@ enum ProfileFileWriter {
         }
         while slug.hasSuffix("-") { slug.removeLast() }
         return (slug.isEmpty ? "switch-interface" : String(slug.prefix(80))) + ".yaml"
-    }
-
-    static func write(_ text: String, to path: String, replace: Bool) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let directory = folder.isEmpty ? "." : folder
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure("\(directory): cannot create the folder: \((error as NSError).localizedDescription)")
-        }
-        let base = (path as NSString).lastPathComponent
-        let temporary = (directory as NSString).appendingPathComponent(".\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw CommandFailure("\(temporary): open: \(Errno(rawValue: errno))")
-        }
-        var failure: String?
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count, failure == nil {
-            let result = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if result < 0 {
-                if errno != EINTR { failure = "write: \(Errno(rawValue: errno))" }
-            } else {
-                written += result
-            }
-        }
-        if failure == nil, fsync(fd) != 0 { failure = "fsync: \(Errno(rawValue: errno))" }
-        if close(fd) != 0, failure == nil { failure = "close: \(Errno(rawValue: errno))" }
-        if let failure {
-            unlink(temporary)
-            throw CommandFailure("\(temporary): \(failure)")
-        }
-        if replace {
-            if rename(temporary, path) != 0 {
-                let error = Errno(rawValue: errno)
-                unlink(temporary)
-                throw CommandFailure("\(path): rename: \(error)")
-            }
-        } else {
-            if link(temporary, path) != 0 {
-                let error = Errno(rawValue: errno)
-                if error.rawValue == EEXIST || ![EPERM, EOPNOTSUPP, EXDEV, EMLINK].contains(error.rawValue) { unlink(temporary) }
-                if error.rawValue == EEXIST { throw CommandFailure("\(path) exists; use --force to replace it") }
-                // A file system without hard links: check, then rename (a narrow race remains).
-                guard [EPERM, EOPNOTSUPP, EXDEV, EMLINK].contains(error.rawValue) else {
-                    throw CommandFailure("\(path): link: \(error)")
-                }
-                if FileManager.default.fileExists(atPath: path) { throw CommandFailure("\(path) exists; use --force to replace it") }
-                if rename(temporary, path) != 0 {
-                    let error = Errno(rawValue: errno)
-                    unlink(temporary)
-                    throw CommandFailure("\(path): rename: \(error)")
-                }
-                return
-            }
-            unlink(temporary)
-        }
-        // The rename is durable once the folder is flushed.
-        let folderFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderFD >= 0 {
-            _ = fsync(folderFD)
-            close(folderFD)
-        }
     }
 }

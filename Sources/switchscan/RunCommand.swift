@@ -116,6 +116,9 @@ struct RunCommand: ParsableCommand {
         }
         switch ending {
         case .quit, .endOfInput, .durationElapsed: return
+        case .inputsFailed(let names):
+            printError("switchscan run: every switch input failed (\(names.joined(separator: ", "))); nothing can operate the scene")
+            throw ExitCode(1)
         case .signal(let signal):
             // The terminal is restored; exit as the shell expects after that signal.
             throw ExitCode(128 + signal)

@@ -1,6 +1,7 @@
 import AccessibilityModel
 import ArgumentParser
 import Foundation
+import Runtime
 import Scanning
 import Scenes
 
@@ -118,25 +119,45 @@ struct SettingsCommand: ParsableCommand {
         func run() throws { print(options.path) }
     }
 
-    /// The file with `name` set (or removed), written atomically.
+    /// The file with `name` set (or removed), written safely (`SafeFileWriter`: the folder
+    /// locked against another writer while the file is read again, changed and replaced; a link
+    /// followed to its target; mode and owner kept; CRLF kept; no temporary file left).
     static func write(_ options: FileOption, name: String, value: StateValue?) throws {
+        struct NothingToDo: Error {}
         let path = options.path
-        let (current, _, document) = try options.load()
-        if value == nil, document?.entries.contains(where: { $0.name == name }) != true {
+        let written: String
+        do {
+            written = try SafeFileWriter.update(path, maxBytes: SettingsDocument.limits.maxBytes) { current in
+                if let current {
+                    switch SettingsFile.settings(yaml: current, file: path, base: ScanSettings()) {
+                    case .success(let (_, document)):
+                        if value == nil, !document.entries.contains(where: { $0.name == name }) { throw NothingToDo() }
+                    case .failure(let error):
+                        for problem in error.problems { printError(problem.description) }
+                        throw ExitCode(1)
+                    }
+                } else if value == nil {
+                    throw NothingToDo()
+                }
+                do {
+                    return try SettingsFile.editing(current, file: path, name: name, value: value)
+                } catch {
+                    throw CommandFailure("\(path): \(error)")
+                }
+            }
+        } catch is NothingToDo {
             print("\(name) is not set in \(path); nothing to do")
             return
+        } catch let error as RegularFile.ReadError {
+            throw CommandFailure(error.problem(file: path).description)
+        } catch let error as SafeFileWriter.WriteError {
+            throw CommandFailure(error.description)
         }
-        let text: String
-        do {
-            text = try SettingsFile.editing(current, file: path, name: name, value: value)
-        } catch {
-            throw CommandFailure("\(path): \(error)")
-        }
-        try ProfileFileWriter.write(text, to: path, replace: true)
+        let shown = written == path ? path : "\(path) → \(written)"
         if let value {
-            print("\(name): \(SettingsCommand.text(name, value)) (\(path))")
+            print("\(name): \(SettingsCommand.text(name, value)) (\(shown))")
         } else {
-            print("\(name) removed (\(path)); the default applies")
+            print("\(name) removed (\(shown)); the default applies")
         }
     }
 }

@@ -15,6 +15,8 @@ cannot run it (no QEMU, no kernel package, apt refused): the message starts with
 """
 
 import argparse
+import select
+import ctypes
 import gzip
 import hashlib
 import json
@@ -704,7 +706,7 @@ class Guest:
 
     def start(self, deadline):
         self.started = time.monotonic()
-        self.process = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL,
+        self.process = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent,
                                         stdout=open(os.path.join(self.workdir, "qemu.log"), "wb"),
                                         stderr=subprocess.STDOUT)
         try:
@@ -1079,6 +1081,33 @@ def overlay_for_exec(adds, elfs, command):
     return cpio.compressed(level=0)
 
 
+def follow_parent():
+    """The harness never outlives the test runner that started it: a thread waits on a pidfd of
+    the parent (readable when it exits, SIGKILL included) and then sends this process SIGTERM,
+    whose handler stops QEMU as on any other stop. No polling: the thread sleeps in select."""
+    parent = os.getppid()
+    if parent <= 1:
+        return
+    try:
+        descriptor = os.pidfd_open(parent)
+    except (AttributeError, OSError):
+        return  # an old kernel: the run's own timeout still ends it
+
+    def wait():
+        select.select([descriptor], [], [])
+        log(f"the process that started the harness ({parent}) is gone; stopping")
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=wait, name="follow-parent", daemon=True).start()
+
+
+def die_with_parent():
+    """For QEMU's Popen (preexec_fn): PR_SET_PDEATHSIG, SIGKILL when the harness's main thread
+    (which starts QEMU and lives until the harness ends) is gone."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cache", default=default_cache_dir(), help="download and build cache (default %(default)s)")
@@ -1103,6 +1132,7 @@ def main():
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    follow_parent()
     try:
         if args.command != "prepare" and not shutil.which("qemu-system-x86_64"):
             raise Unavailable("qemu-system-x86_64 is not installed (Debian package qemu-system-x86; "

@@ -85,7 +85,7 @@ struct TraceFormatTests {
             TraceEvent(time: 2, kind: .screen(name: "main")),
             TraceEvent(time: 2, kind: .announcement(text: "Sent.")),
             TraceEvent(time: 2, kind: .braille(text: "Bravo btn")),
-        ].map(TraceFormat.jsonLine)
+        ].map { TraceFormat.jsonLine($0) }
         #expect(lines == [
             #"{"time":1.5,"kind":"input","switch":"key:space","edge":"down","accepted":false,"reason":"bounce"}"#,
             #"{"time":2,"kind":"highlight","id":"b","label":"Say \"hi\""}"#,

@@ -56,4 +56,36 @@ struct ExampleFilesTests {
         missing.waitUntilExit()
         #expect(missing.terminationStatus != 0)
     }
+
+    @Test("systemd-analyze security rates the user unit's sandboxing OK (exposure at most 3.0)",
+          .enabled(if: systemdAnalyze != nil, "systemd-analyze is not installed"))
+    func systemdUnitIsSandboxed() throws {
+        let folder = try TemporaryFolder()
+        let runtime = folder.url.appendingPathComponent("run").path
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let unit = folder.url.appendingPathComponent("switchscan.service").path
+        try FileManager.default.copyItem(atPath: CLI.packageRoot.appendingPathComponent("Devices/systemd/switchscan.service").path,
+                                         toPath: unit)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.systemdAnalyze))
+        process.arguments = ["security", "--offline=true", "--user", "--no-pager", unit]
+        process.environment = ["HOME": folder.url.path, "XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let line = try #require(said.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(said)")
+        // The figure may be wrapped in terminal colour codes: the first number after the unit's name.
+        let after = line.components(separatedBy: ".service:").last ?? ""
+        let digits = after.drop { !$0.isNumber }.prefix { $0.isNumber || $0 == "." }
+        let score = try #require(Double(digits), "\(line)")
+        #expect(score <= 3.0, "\(line)")
+        for setting in ["NoNewPrivileges=", "ProtectSystem=", "PrivateTmp=", "RestrictAddressFamilies=~AF_PACKET"] {
+            #expect(said.split(separator: "\n").contains { $0.contains("✓") && $0.contains(setting) }, "\(setting) applies: \(said)")
+        }
+    }
 }

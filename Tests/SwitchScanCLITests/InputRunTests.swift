@@ -220,7 +220,9 @@ struct InputRunTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let record = CLI.inputEventRecord
         let trace = tracePath
-        let result = try run(["--input", "raw:\(fifo)"]) { _ in
+        // The terminal input (a pipe here) ends the run when the test closes it: the FIFO does
+        // not, since a writer closing it is waited for again.
+        let result = try run(["--input", "raw:\(fifo)", "--input", "terminal"]) { _ in
             // The run starts before any writer connects (the FIFO is opened non-blocking): its
             // first status is in the trace while nobody has opened the FIFO for writing yet.
             let deadline = Date().addingTimeInterval(10)
@@ -239,14 +241,28 @@ struct InputRunTests {
             Thread.sleep(forTimeInterval: 0.1)
             writer.write(record(base + 0.4, 1, 57, 2) + record(base + 0.5, 1, 57, 0).prefix(10))
             Thread.sleep(forTimeInterval: 0.1)
-            try writer.close()  // the end of the stream ends the run (no other input)
+            try writer.close()
+            // The run waits for the next writer, which is read from its own first record on
+            // (its clock starts anew: an earlier timestamp than the first writer's is fine).
+            let waiting = Date().addingTimeInterval(10)
+            while Date() < waiting,
+                  !((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").contains("waiting for the next writer") {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            let second = try #require(FileHandle(forWritingAtPath: fifo))
+            second.write(record(10.0, 1, 28, 1) + record(10.0, 0, 0, 0) + record(10.05, 1, 28, 0) + record(10.05, 0, 0, 0))
+            Thread.sleep(forTimeInterval: 0.2)
+            try second.close()
+            Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(result.status == 0, "\(result)")
         #expect(result.inputs == [
             InputLine("enter", "down", true), InputLine("enter", "up", true), InputLine("space", "down", true),
             InputLine("space", "up", false, "bounce"), InputLine("space", "down", false, "bounce"),
             InputLine("space", "repeat", false, "autorepeat"),
+            InputLine("enter", "down", true), InputLine("enter", "up", true),
         ], "\(result)")
+        #expect(result.statuses.contains("raw:\(fifo): the writer closed the stream; waiting for the next writer"), "\(result)")
         #expect(result.ids("highlight") == ["test-wrap", "btn-1"], "\(result)")
         #expect(result.trace.contains { $0["kind"] as? String == "menu" }, "Space opened the menu: \(result)")
         // 9 whole records (216 bytes), then 10 bytes of the tenth.
@@ -254,7 +270,7 @@ struct InputRunTests {
         #expect(truncated.contains("10 of 24 bytes at byte offset 216 (record 10)"), "\(truncated)")
         // The edges keep the records' spacing.
         let times = result.times("input")
-        try #require(times.count == 6)
+        try #require(times.count == 8)
         #expect(abs((times[2] - times[0]) - 0.3) < 0.000_01, "\(times)")
     }
 

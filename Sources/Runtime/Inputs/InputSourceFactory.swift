@@ -162,6 +162,7 @@ final class NoticeSource: RuntimeSource {
 
     var descriptor: Int32? { nil }
     var bindings: [SwitchID: SwitchBinding] { [:] }
+    var isSwitchInput: Bool { false }
     func readable(at now: Double) -> [RuntimeInput] { [] }
 
     func deadlineReached(at now: Double) -> [RuntimeInput] {

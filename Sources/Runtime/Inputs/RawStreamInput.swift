@@ -10,11 +10,17 @@ import SwitchInput
 /// the profile (`--profile`, else the generic keyboard profile) and the session's stabilisation.
 ///
 /// Opened non-blocking, so that a FIFO does not hold the run up until a writer connects (the loop
-/// polls it; a FIFO nobody has written to yet is not readable). Edge times keep the records'
-/// spacing: the first record is dated when it is read, each later one by its timestamp's offset
-/// from the first. At the end of the stream (EOF: the last writer closed) the source ends; a
-/// trailing partial record, or bytes that are not input events, are reported with their byte
-/// offset as a status.
+/// polls it; a FIFO nobody has written to yet is not readable). When a FIFO's writer closes, the
+/// FIFO is opened again and waits for the next writer (a bridge restarting must not end the
+/// user's run); a regular file's end ends the source. A trailing partial record, or bytes that
+/// are not input events, are reported with their byte offset as a status.
+///
+/// Edge times keep the records' spacing, on the loop's clock: the first record of a writer is
+/// dated when it is read, each later one by its timestamp's offset from the first. The stream's
+/// clock is not trusted beyond that: a record dated after the moment it was read (a clock that
+/// jumped ahead), or before the previous record (one that jumped back), is dated when it is read
+/// and starts a new anchor, with a status saying so once. So a record dated an hour ahead cannot
+/// hold auto scanning back for an hour, and none can move time backwards.
 public final class RawStreamInput: RuntimeSource {
     public let name: String
     public let path: String
@@ -23,12 +29,24 @@ public final class RawStreamInput: RuntimeSource {
     public private(set) var deadline: Double?
 
     private var fileDescriptor: Int32 = -1
+    private var isFIFO = false
     private var decoder = RawEventDecoder()
     private var edges: ProfileEdges
     private let naming: SwitchNaming
     private var anchor: (moment: Double, first: Double)?
+    private var lastEdgeMoment = -Double.infinity
+    private var saidClockJump = false
     private var pending: [RuntimeInput] = []
     private var ended = false
+    public private(set) var failed = false
+
+    /// How far a batch of records may sit ahead of the moment it was read (or before the previous
+    /// record) before the writer's clock is taken to have jumped.
+    static let clockJump = 1.0
+    /// How far ahead of the moment it was read a record may stay dated: the first record's own
+    /// reading was late by about this much (scheduling), and moving the anchor for it would
+    /// change the spacing the writer recorded.
+    static let readingJitter = 0.05
 
     init(path: String, profile: SwitchProfile) {
         self.name = "raw:\(path)"
@@ -39,17 +57,21 @@ public final class RawStreamInput: RuntimeSource {
         do {
             fileDescriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK)
             var info = stat()
-            if fstat(fileDescriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                FileIO.close(fileDescriptor)
-                fileDescriptor = -1
-                problem = "\(name): is a folder, not a stream of struct input_event records"
+            if fstat(fileDescriptor, &info) == 0 {
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    FileIO.close(fileDescriptor)
+                    fileDescriptor = -1
+                    problem = "\(name): is a folder, not a stream of struct input_event records"
+                }
+                isFIFO = info.st_mode & S_IFMT == S_IFIFO
             }
         } catch {
             problem = "\(name): cannot open it: \(String(cString: strerror(error.errno)))"
         }
         if let problem {
-            pending = [.status(problem), .endOfInput(source: name)]
+            pending = [.status(problem), .endOfInput(source: name, failed: true)]
             ended = true
+            failed = true
         } else {
             pending = [.status("\(name): reading struct input_event records (\(RawEventDecoder.recordSize) bytes each) through profile \(profile.id)")]
         }
@@ -76,33 +98,98 @@ public final class RawStreamInput: RuntimeSource {
             do {
                 bytes = try FileIO.read(fileDescriptor, maxBytes: 1 << 16)
             } catch {
-                return inputs + finish(problem: "\(name): \(error)")
+                return inputs + finish(problem: "\(name): \(error)", failed: true)
             }
             guard let bytes else { return inputs }  // nothing more now
             if bytes.isEmpty {
-                // End of the stream.
+                // End of the stream: the last writer closed (a FIFO), or the end of a file.
+                var problem: String?
                 do {
                     try decoder.finish()
-                    return inputs + finish(problem: nil)
                 } catch {
-                    return inputs + finish(problem: "\(name): \(error.description)")
+                    problem = "\(name): \(error.description)"
+                }
+                if isFIFO { return inputs + waitForNextWriter(problem: problem) }
+                return inputs + finish(problem: problem, failed: false)
+            }
+            let events = decoder.feed(bytes)
+            anchorBatch(events.map(\.time), readAt: now, inputs: &inputs)
+            for event in events {
+                if let edge = edges.edge(event, at: moment(of: event.time, readAt: now, inputs: &inputs)) {
+                    inputs.append(.edge(edge))
                 }
             }
-            for event in decoder.feed(bytes) {
-                if anchor == nil { anchor = (now, event.time) }
-                let (moment, first) = anchor ?? (now, event.time)
-                if let edge = edges.edge(event, at: moment + max(0, event.time - first)) { inputs.append(.edge(edge)) }
-            }
             if let error = decoder.error {
-                return inputs + finish(problem: "\(name): \(error.description)")
+                return inputs + finish(problem: "\(name): \(error.description)", failed: true)
             }
         }
     }
 
-    private func finish(problem: String?) -> [RuntimeInput] {
-        ended = true
+    /// Places a batch of records read at `now` on the loop's clock. Records read together all
+    /// happened by now: the anchor is chosen so that the newest of them is dated no later than
+    /// now, keeping their spacing (the first batch of a stream, a file read whole). A batch whose
+    /// newest record would be dated more than `clockJump` ahead of now, or whose oldest would
+    /// fall more than that before the previous record, means the writer's clock jumped: said
+    /// once, and the records are dated from now on.
+    private func anchorBatch(_ times: [Double], readAt now: Double, inputs: inout [RuntimeInput]) {
+        let finite = times.filter(\.isFinite)
+        guard let newest = finite.max(), let oldest = finite.min() else { return }
+        guard let (moment, first) = anchor else {
+            anchor = (now - (newest - oldest), oldest)
+            return
+        }
+        let latest = moment + (newest - first), earliest = moment + (oldest - first)
+        if latest > now + Self.clockJump || earliest < lastEdgeMoment - Self.clockJump {
+            if !saidClockJump {
+                saidClockJump = true
+                let direction = latest > now ? "ahead" : "back"
+                inputs.append(.status("\(name): the stream's clock jumped \(direction) (a record dated \(Self.describe(latest > now ? newest : oldest)) s); its records are dated as they are read"))
+            }
+            anchor = (max(now - (newest - oldest), lastEdgeMoment), oldest)
+        } else if latest > now + Self.readingJitter {
+            // Records read together happened by now: the anchor moves back, keeping the spacing.
+            anchor = (moment - (latest - now), first)
+        }
+    }
+
+    /// The loop-clock moment of a record dated `time` by its writer: never before the previous
+    /// record's, never after now.
+    private func moment(of time: Double, readAt now: Double, inputs: inout [RuntimeInput]) -> Double {
+        guard let (moment, first) = anchor, time.isFinite else { return max(lastEdgeMoment, now) }
+        lastEdgeMoment = min(max(lastEdgeMoment, moment + (time - first)), now + Self.readingJitter)
+        return lastEdgeMoment
+    }
+
+    private static func describe(_ time: Double) -> String {
+        guard time.isFinite, abs(time) < 1e15 else { return String(time) }
+        return String(format: "%.6f", time)
+    }
+
+    /// A FIFO's writer closed: open it again, so that the next writer is read (the open does
+    /// not block; poll does not report the new descriptor until a writer connects and writes or
+    /// closes).
+    private func waitForNextWriter(problem: String?) -> [RuntimeInput] {
+        var inputs = problem.map { [RuntimeInput.status($0)] } ?? []
         close()
-        return (problem.map { [RuntimeInput.status($0)] } ?? []) + [.endOfInput(source: name)]
+        decoder = RawEventDecoder()
+        anchor = nil
+        saidClockJump = false
+        do {
+            fileDescriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK)
+        } catch {
+            return inputs + finish(problem: "\(name): cannot open it again: \(String(cString: strerror(error.errno)))", failed: true)
+        }
+        // Like a device unplugged: a switch held when its writer went away is released.
+        inputs.append(.devicesLost)
+        inputs.append(.status("\(name): the writer closed the stream; waiting for the next writer"))
+        return inputs
+    }
+
+    private func finish(problem: String?, failed: Bool) -> [RuntimeInput] {
+        ended = true
+        self.failed = failed
+        close()
+        return (problem.map { [RuntimeInput.status($0)] } ?? []) + [.endOfInput(source: name, failed: failed)]
     }
 
     public func close() {

@@ -94,7 +94,7 @@ public final class RecordingInput: RuntimeSource {
         if let problem {
             ended = true
             deadline = nil
-            return [.status("\(name): \(problem)"), .endOfInput(source: name)]
+            return [.status("\(name): \(problem)"), .endOfInput(source: name, failed: true)]
         }
         var inputs = [RuntimeInput]()
         if start == nil {

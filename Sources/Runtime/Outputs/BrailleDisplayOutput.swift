@@ -272,6 +272,9 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         return due
     }
 
+    /// The display's keys work while it is connected, but never keep a run going by themselves.
+    public var isSwitchInput: Bool { false }
+
     public var bindings: [SwitchID: SwitchBinding] {
         var result: [SwitchID: SwitchBinding] = [Self.routeSwitch: SwitchBinding(action: .select)]
         for (command, action) in commandBindings { result[Self.switchID(command: command)] = SwitchBinding(action: action) }

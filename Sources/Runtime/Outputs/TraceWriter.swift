@@ -3,8 +3,12 @@ import Scanning
 /// The trace as JSON lines, one per event: `time` (seconds since start) and `kind`, with the
 /// fields of that kind (issue 6's format).
 public enum TraceFormat {
-    public static func jsonLine(_ event: TraceEvent) -> String {
+    /// `handled`: when the live loop handled it (seconds since start), `timestamp`: a switch
+    /// edge's own timestamp from its source (CLOCK_MONOTONIC seconds), both only from `run`.
+    public static func jsonLine(_ event: TraceEvent, handled: Double? = nil, timestamp: Double? = nil) -> String {
         var fields: [(String, String)] = [("time", number(event.time))]
+        if let handled { fields.append(("handled", number(handled))) }
+        if let timestamp { fields.append(("timestamp", number(timestamp))) }
         switch event.kind {
         case let .input(switchID, edge, accepted, reason):
             fields += [("kind", string("input")), ("switch", string(switchID)), ("edge", string(edge)),
@@ -29,6 +33,11 @@ public enum TraceFormat {
             fields += [("kind", string("scanning")), ("running", running ? "true" : "false")]
         case .status(let text):
             fields += [("kind", string("status")), ("text", string(text))]
+        case let .timer(name, switchID):
+            fields += [("kind", string("timer")), ("timer", string(name))]
+            if let switchID { fields.append(("switch", string(switchID))) }
+        case let .action(action, phase, switchID):
+            fields += [("kind", string("action")), ("action", string(action)), ("phase", string(phase)), ("switch", string(switchID))]
         }
         return object(fields)
     }
@@ -74,24 +83,102 @@ public enum TraceFormat {
     }
 }
 
-/// Appends trace lines to a file, flushing each line (a trace must survive a crash).
+/// Appends trace lines to a file, each turn's lines in one write(2) (a trace must survive a
+/// crash, and a line is never torn: O_APPEND puts each write whole at the end).
+///
+/// The previous run's lines are kept: a run appends after a `run` line that says when it started
+/// (a restart after a crash keeps the crash's trace). A file over `rotationBytes` at the start is
+/// renamed to `PATH.1` first (replacing an older one), so a trace never grows without bound over
+/// restarts.
+///
+/// A write that fails (a full disk, an I/O error) is dropped whole, never half-written, and
+/// `problem` says so once (the loop shows it on the status line); later writes are tried again,
+/// and a write that succeeds after failures says how many turns were lost.
 public final class TraceWriter {
     private let descriptor: Int32
+    public let path: String
+    /// At the start, a trace file larger than this is renamed to `PATH.1`.
+    public static let rotationBytes = 8 << 20
+
+    /// What went wrong with the last write, once: the caller says it and clears it.
+    public private(set) var problem: String?
+    private var failedWrites = 0
+    private var failing = false
 
     public init(path: String) throws(SystemCallError) {
-        descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND)
+        self.path = path
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > Self.rotationBytes {
+            _ = rename(path, path + ".1")
+        }
+        descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | O_APPEND)
+    }
+
+    /// The first line of a run: `{"time":0,"kind":"run","started":"2026-11-24T06:31:03Z","pid":42}`.
+    public func writeRunStart(pid: Int32 = getpid()) {
+        var now = time_t(0)
+        time(&now)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        let stamp = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        write(lines: [TraceFormat.object([("time", "0"), ("kind", TraceFormat.string("run")),
+                                          ("started", TraceFormat.string(stamp)), ("pid", String(pid))])])
     }
 
     public func write(_ events: [TraceEvent]) {
-        guard !events.isEmpty else { return }
-        let text = events.map(TraceFormat.jsonLine).joined(separator: "\n") + "\n"
-        try? FileIO.writeAll(descriptor, text)
+        write(lines: events.map { TraceFormat.jsonLine($0) })
     }
 
     /// Writes lines made by `TraceFormat` (the runtime's own kinds, such as `brailleWritten`).
     public func write(lines: [String]) {
         guard !lines.isEmpty else { return }
-        try? FileIO.writeAll(descriptor, lines.joined(separator: "\n") + "\n")
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        do {
+            // One write(2) of whole lines; a short write (a disk filling up midway) is cut back
+            // to the last whole line so that the file never holds half a line.
+            let written = try retryingInterrupts("write", subject: path) {
+                bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            }
+            if written < bytes.count { try finishShortWrite(bytes, written: written) }
+            if failing {
+                failing = false
+                problem = "trace: writing \(path) again; \(failedWrites) turn\(failedWrites == 1 ? "" : "s") of trace lines were lost"
+                failedWrites = 0
+            }
+        } catch {
+            failedWrites += 1
+            if !failing {
+                failing = true
+                problem = "trace: cannot write \(path): \(String(cString: strerror(error.errno))); scanning goes on without the trace"
+            }
+        }
+    }
+
+    /// A short write (a disk filling up midway): write the rest; when that fails, cut the file
+    /// back to its last whole line, so that it never holds half a line.
+    private func finishShortWrite(_ bytes: [UInt8], written: Int) throws(SystemCallError) {
+        var offset = written
+        while offset < bytes.count {
+            do {
+                offset += try retryingInterrupts("write", subject: path) {
+                    bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+                }
+            } catch {
+                let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+                let partial = off_t(offset - lineStart)
+                let end = lseek(descriptor, 0, SEEK_END)
+                if partial > 0, end >= partial { _ = ftruncate(descriptor, end - partial) }
+                throw error
+            }
+        }
+    }
+
+    /// The problem to say, once.
+    public func takeProblem() -> String? {
+        defer { problem = nil }
+        return problem
     }
 
     deinit { FileIO.close(descriptor) }

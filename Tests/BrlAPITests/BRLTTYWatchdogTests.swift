@@ -1,0 +1,81 @@
+import BrailleTestSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// A BRLTTY started by a test never outlives the test runner, and leaves no BrlAPI socket or
+/// lock file behind (issue 11: a runner killed mid-suite left BRLTTY spinning at 100 % on a
+/// deleted pseudo-terminal).
+@Suite("BRLTTY started by tests dies with the runner", .serialized,
+       .enabled(if: BRLTTYProcess.executablePath != nil, "brltty is not installed (scripts/setup installs it)"))
+struct BRLTTYWatchdogTests {
+    static func alive(_ pid: pid_t) -> Bool {
+        // A zombie (exited, not yet reaped by its new parent) counts as gone.
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return !status.contains(") Z ")
+    }
+
+    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition()
+    }
+
+    @Test func whenTheRunnersEndOfThePipeClosesBRLTTYIsStoppedAndItsFilesRemoved() throws {
+        let emulator = try BaumDisplayEmulator(cells: 40)
+        let brltty = try BRLTTYProcess(baum: emulator)
+        try brltty.start()
+        let socket = "\(BRLTTYProcess.socketDirectory)/\(brltty.hostNumber)"
+        let lockFile = "\(BRLTTYProcess.socketDirectory)/.\(brltty.hostNumber)"
+        #expect(access(socket, F_OK) == 0 && access(lockFile, F_OK) == 0, "BrlAPI's socket and lock file exist while it runs")
+        // What the kernel does when the runner dies: its end of the pipe is closed.
+        let (pid, watchdog) = try #require(brltty.abandonToWatchdog())
+        #expect(Self.waitUntil(5) { !Self.alive(pid) }, "BRLTTY \(pid) is gone")
+        #expect(Self.waitUntil(5) { !Self.alive(watchdog) }, "the watchdog \(watchdog) is gone")
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        _ = waitpid(watchdog, &status, 0)
+        #expect(Self.waitUntil(2) { access(socket, F_OK) != 0 && access(lockFile, F_OK) != 0 },
+                "no socket or lock file left for host \(brltty.hostNumber)")
+    }
+
+    @Test func aBRLTTYKilledOnPurposeLeavesNoFilesOnceItsTestEnds() throws {
+        let emulator = try BaumDisplayEmulator(cells: 40)
+        var brltty: BRLTTYProcess? = try BRLTTYProcess(baum: emulator)
+        try brltty!.start()
+        let host = brltty!.hostNumber
+        let watchdog = try #require(brltty!.watchdogPID)
+        brltty!.kill()  // a crash, as the reconnection tests simulate: its files stay meanwhile
+        #expect(!Self.alive(watchdog), "the watchdog ended with the kill")
+        #expect(access("\(BRLTTYProcess.socketDirectory)/.\(host)", F_OK) == 0, "the crash left its lock file")
+        brltty = nil
+        #expect(access("\(BRLTTYProcess.socketDirectory)/\(host)", F_OK) != 0)
+        #expect(access("\(BRLTTYProcess.socketDirectory)/.\(host)", F_OK) != 0)
+    }
+
+    @Test func noOtherChildInheritsTheRunnersEndOfThePipe() throws {
+        let emulator = try BaumDisplayEmulator(cells: 40)
+        let brltty = try BRLTTYProcess(baum: emulator)
+        try brltty.start()
+        defer { brltty.stop() }
+        // A process started afterwards (as a test starts switchscan) holds no pipe to the watchdog.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ls -l /proc/self/fd"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let listing = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // The watchdog's standard input is the pipe; the new process must hold no end of it.
+        let watchdog = try #require(brltty.watchdogPID)
+        let pipe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(watchdog)/fd/0")
+        #expect(pipe.hasPrefix("pipe:["), "\(pipe)")
+        #expect(!listing.contains(pipe), "a later child holds the watchdog's pipe \(pipe):\n\(listing)")
+    }
+}

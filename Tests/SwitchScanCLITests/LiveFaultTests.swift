@@ -1,0 +1,123 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// The live loop under faults (issue 11): a stream whose clock jumps, a process stopped and
+/// continued, a trace that cannot be written, a trace kept across runs, inputs that all fail.
+extension InputRunTests {
+    /// Highlight times (seconds since start) of one run's part of the trace.
+    static func highlightTimes(_ trace: [[String: Any]]) -> [Double] {
+        trace.filter { $0["kind"] as? String == "highlight" }.compactMap { ($0["time"] as? NSNumber)?.doubleValue }
+    }
+
+    @Test func aRecordDatedAnHourAheadDoesNotHoldAutoScanningBack() throws {
+        let fifo = folder.url.appendingPathComponent("jump.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let record = CLI.inputEventRecord
+        let result = try run(["--input", "raw:\(fifo)", "--input", "terminal", "--set", "scanning=auto",
+                              "--set", "autoScanningTime=0.2"]) { _ in
+            let writer = try #require(FileHandle(forWritingAtPath: fifo))
+            // Enter tapped (next), then a record dated an hour later: Enter again.
+            writer.write(record(100, 1, 28, 1) + record(100, 0, 0, 0) + record(100.05, 1, 28, 0) + record(100.05, 0, 0, 0))
+            Thread.sleep(forTimeInterval: 0.2)
+            writer.write(record(3700, 1, 28, 1) + record(3700, 0, 0, 0) + record(3700.05, 1, 28, 0) + record(3700.05, 0, 0, 0))
+            Thread.sleep(forTimeInterval: 1.2)
+            try writer.close()
+        }
+        #expect(result.status == 0, "\(result)")
+        let jump = result.statuses.first { $0.contains("the stream's clock jumped ahead") }
+        #expect(jump != nil, "the jump is said: \(result)")
+        // Every edge is dated on the loop's clock, never more than the reading jitter (50 ms)
+        // ahead of the moment it was handled (the hour-ahead record included).
+        for line in result.trace where line["kind"] as? String == "input" {
+            let time = try #require((line["time"] as? NSNumber)?.doubleValue)
+            let handled = try #require((line["handled"] as? NSNumber)?.doubleValue, "\(line)")
+            #expect(time <= handled + 0.05 + 0.000_01, "\(line)")
+            #expect(line["timestamp"] != nil, "the stream's own timestamp is kept: \(line)")
+        }
+        // Auto scanning went on after the jump: highlights every 0.2 s through the last second.
+        let times = Self.highlightTimes(result.trace)
+        let last = try #require(times.last)
+        #expect(result.elapsed - last < 0.8, "scanning kept stepping until the end: \(times), elapsed \(result.elapsed)")
+        #expect(times.filter { $0 > last - 0.9 }.count >= 3, "\(times)")
+    }
+
+    @Test func afterSIGSTOPAndSIGCONTMissedStepsAreSkippedNotReplayed() throws {
+        let process = Process()
+        process.executableURL = try CLI.binary()
+        process.arguments = ["run", Self.scene, "--set", "scanning=auto", "--set", "autoScanningTime=0.1", "--set", "loops=100",
+                             "--no-view", "--braille", "none", "--settings", "none", "--input", "terminal", "--trace", tracePath]
+        process.currentDirectoryURL = CLI.packageRoot
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, SIGSTOP)
+        Thread.sleep(forTimeInterval: 2.0)  // 20 steps missed
+        kill(process.processIdentifier, SIGCONT)
+        Thread.sleep(forTimeInterval: 0.5)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let trace = try RunCommandTests.traceEvents(tracePath)
+        let times = Self.highlightTimes(trace)
+        // No burst: never more than two highlights within 50 ms of each other.
+        for (index, time) in times.enumerated() where index >= 2 {
+            #expect(time - times[index - 2] > 0.05, "a burst of highlights around \(time): \(times)")
+        }
+        let gap = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
+        #expect(gap > 1.5, "the stop shows as one gap, not as replayed steps: \(times)")
+        let statuses = trace.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
+        #expect(statuses.contains { $0.contains("s late (the program was held up); missed steps are skipped") }, "\(statuses)")
+    }
+
+    @Test func theTraceIsKeptAcrossRunsAndCarriesTimerDecisions() throws {
+        let file = try folder.write("switch.evemu", Self.recording)
+        for _ in 0..<2 {
+            let result = try run(["--input", "evemu:\(file)", "--fast", "--profile", "Devices/switches/generic-keyboard.yaml",
+                                  "--set", "holdDuration=0.05"])
+            #expect(result.status == 0, "\(result)")
+        }
+        let trace = try RunCommandTests.traceEvents(tracePath)
+        let runs = trace.filter { $0["kind"] as? String == "run" }
+        #expect(runs.count == 2, "both runs' lines are there, each after its run line: \(runs)")
+        #expect(runs.allSatisfy { ($0["started"] as? String)?.hasSuffix("Z") == true && $0["pid"] != nil }, "\(runs)")
+        // holdDuration: the press begins when its timer fires; that decision is in the trace.
+        let timers = trace.filter { $0["kind"] as? String == "timer" && $0["timer"] as? String == "hold" }
+        #expect(!timers.isEmpty, "hold timers are traced")
+        let began = trace.filter { $0["kind"] as? String == "action" && $0["phase"] as? String == "began" }
+        #expect(began.count >= 2, "each began action is traced: \(began)")
+    }
+
+    @Test func aTraceThatCannotBeWrittenIsSaidOnceAndScanningGoesOn() throws {
+        // /dev/full: every write fails with ENOSPC, as on a full disk.
+        let file = try folder.write("switch.evemu", Self.recording)
+        let process = Process()
+        process.executableURL = try CLI.binary()
+        process.arguments = ["run", Self.scene, "--set", "scanning=manual", "--no-view", "--braille", "none", "--settings", "none",
+                             "--input", "evemu:\(file)", "--fast", "--trace", "/dev/full"]
+        process.currentDirectoryURL = CLI.packageRoot
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        let lines = stderr.split(separator: "\n").filter { $0.contains("trace: cannot write /dev/full") }
+        #expect(lines.count == 1, "said once: \(stderr)")
+        #expect(lines.first?.contains("No space left on device") == true, "\(stderr)")
+    }
+
+    @Test func aRunWhoseEveryInputFailedExitsNonZero() throws {
+        let result = try run(["--input", "raw:\(folder.url.path)/missing.fifo", "--input", "evemu:\(folder.url.path)/missing.evemu"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("every switch input failed"), "\(result)")
+        #expect(result.statuses.contains { $0.contains("missing.fifo: cannot open it: No such file or directory") }, "\(result)")
+    }
+}
