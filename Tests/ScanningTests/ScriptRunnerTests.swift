@@ -408,7 +408,7 @@ enum RunnerSupport {
         // The trace up to the failure: the select that entered the group, and nothing after.
         #expect(failure.recentTrace.count <= 10)
         #expect(failure.recentTrace.contains("0.000 highlight one \"One\""), "\(failure.recentTrace)")
-        #expect(failure.recentTrace.last == "0.050 input select up")
+        #expect(failure.recentTrace.suffix(2) == ["0.050 input select up", "0.050 ended select (select)"])
         #expect(failure.report.hasPrefix(failure.message + "\n  recent trace:\n    "))
         #expect(failure.report.split(separator: "\n").count == failure.recentTrace.count + 2)
     }
