@@ -178,6 +178,8 @@ extension ScanSettings {
         case "minimumDisplayTime": return seconds(minimumDisplayTime)
         case "brailleHints": return .bool(brailleHints)
         case "flashDuration": return .number(flashDuration)
+        case "brailleCursor": return .string(brailleCursor.rawValue)
+        case "brailleReadingSpeed": return .number(brailleReadingSpeed)
         default: return nil
         }
     }
