@@ -16,7 +16,13 @@ import AccessibilityModel
 ///   `A, B, C, D, E, … grp`.
 /// - A group's outline (highlighted again after its last child; selecting it leaves the
 ///   group): `exit ` before the group's line: `exit Test 1, Test 2 grp`.
-/// - A scanner menu entry: its title, then `menu`: `Tap menu`.
+/// - A scanner menu entry, as the scanner shows it: its title, its position among the entries,
+///   then the line of the element the menu acts on: `Tap 1/4: Volume 50% sldr`; after
+///   Increment, `Increment 2/4: Volume 60% sldr` (the new value, the menu still open). The
+///   screen's menu (no element): `Escape 1/2`. Without a position (a line that is no entry of
+///   an open menu): its title, then `menu`: `Tap menu`.
+/// - Scanning stopped (its loops ran out): `scanning stopped`, in the reader's language
+///   (`ScannerWords`), never a blank display, which reads as a dead one.
 /// - The scanner menu button (`alwaysTap`, highlighted at the end of a cycle): `Scanner menu`.
 /// - A flash message (announcement, page scrolled, feedback): the text itself.
 ///
@@ -102,9 +108,19 @@ public struct BrailleFormatter: Hashable, Sendable {
 
     /// A scanner menu entry: its title, then `menu`; routes to the entry's index, or to nothing
     /// when `index` is nil (a line that is no entry of the open menu).
-    public func menuEntry(_ title: String, index: Int? = nil) -> BrailleLine {
-        let parts = [Self.oneLine(title), Self.menuWord].filter { !$0.isEmpty }
-        return BrailleLine(text: parts.joined(separator: " "), target: index.map(BrailleLine.Target.menuEntry))
+    public func menuEntry(_ title: String, index: Int? = nil, count: Int? = nil, for element: Element? = nil) -> BrailleLine {
+        guard let index, let count else {
+            let parts = [Self.oneLine(title), Self.menuWord].filter { !$0.isEmpty }
+            return BrailleLine(text: parts.joined(separator: " "), target: index.map(BrailleLine.Target.menuEntry))
+        }
+        var text = "\(Self.oneLine(title)) \(index + 1)/\(count)"
+        if let element { text += ": " + item(element).text }
+        return BrailleLine(text: text, target: .menuEntry(index))
+    }
+
+    /// A line about the scanner itself (`scanning stopped`); routes to nothing.
+    public func status(_ text: String) -> BrailleLine {
+        BrailleLine(text: Self.oneLine(text), target: nil)
     }
 
     /// The scanner menu button's line, `Scanner menu`; routes to the button.

@@ -87,6 +87,9 @@ public struct ScanningEngine: Sendable {
         return nil
     }
 
+    /// No structure yet, or a screen without items.
+    public var isEmpty: Bool { phase == .empty }
+
     public var isRunning: Bool {
         switch phase {
         case .stopped, .paused, .empty: return false

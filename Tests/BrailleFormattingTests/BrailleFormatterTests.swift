@@ -216,6 +216,15 @@ struct BrailleFormatterTests {
         #expect(custom.text == "Add to Favourites menu")
         #expect(custom.segments == [.init(range: 0..<22, target: .menuEntry(3))])
         #expect(formatter.menuEntry("Exit menu", index: 4).text == "Exit menu menu")
+        // As the scanner shows an open menu: the entry, its position, the element's line (the
+        // new value after Increment is there at once), routed to the entry.
+        let volume = Element(id: "volume", label: "Volume", value: "60%", traits: [.adjustable])
+        let increment = formatter.menuEntry("Increment", index: 1, count: 4, for: volume)
+        #expect(increment.text == "Increment 2/4: Volume 60% sldr")
+        #expect(increment.segments == [.init(range: 0..<30, target: .menuEntry(1))])
+        #expect(formatter.menuEntry("Escape", index: 0, count: 2).text == "Escape 1/2")
+        #expect(formatter.status(ScannerWords.scanningStopped(language: "fr-FR")).text == "défilement arrêté")
+        #expect(formatter.status(ScannerWords.scanningStopped(language: nil)).text == "scanning stopped")
         #expect(formatter.menuEntry("", index: 5).text == "menu")
         // Without an index the line routes to nothing.
         #expect(formatter.menuEntry("Tap").segments == [.init(range: 0..<8, target: nil)])
