@@ -97,7 +97,7 @@ public struct ScanSession: Sendable {
                 pulseOnlySwitches: pulseOnlySwitches),
             bindings: bindings)
         self.time = time
-        self.formatter = BrailleFormatter(showHints: settings.brailleHints)
+        self.formatter = BrailleFormatter(showHints: settings.brailleHints, language: scene.language, roleFirst: settings.brailleRoleFirst)
     }
 
     // MARK: State, for outputs and expectations
@@ -464,7 +464,7 @@ extension ScanSession {
             for key in timers.keys { if case .input = key { timers[key] = nil } }
         }
         settings = new
-        formatter = BrailleFormatter(showHints: new.brailleHints)
+        formatter = BrailleFormatter(showHints: new.brailleHints, language: scene.language, roleFirst: new.brailleRoleFirst)
         brailleSource = nil
         trace += apply(engine.updateSettings(new, at: time))
         if old.groupItems != new.groupItems || old.tapBehavior != new.tapBehavior {

@@ -45,6 +45,12 @@ public struct ScanSettings: Hashable, Sendable {
     /// short `flashDuration` is. Screen readers' message timeouts are one number; on a 14- or
     /// 40-cell display a long message spans windows, so its time must grow with it.
     public var brailleReadingSpeed: Double = 10
+    /// The braille code: contracted (default), uncontracted or computer braille, with the table
+    /// of each element's language (`BrailleTableChoice`).
+    public var brailleCode: BrailleCode = .contracted
+    /// Role and state words before the label (`btn Play`): on a 14-cell display the words after
+    /// a long label fall in a later window.
+    public var brailleRoleFirst: Bool = false
 
     /// How long `message` stays on the display: `flashDuration`, or longer for a long message.
     public func flashTime(for message: String) -> Double {
@@ -125,6 +131,8 @@ public struct ScanSettings: Hashable, Sendable {
         case "brailleHints": brailleHints = try bool()
         case "flashDuration": flashDuration = try seconds()
         case "brailleReadingSpeed": brailleReadingSpeed = try seconds()
+        case "brailleCode": brailleCode = try choice(BrailleCode.self)
+        case "brailleRoleFirst": brailleRoleFirst = try bool()
         case "brailleCursor":
             if case .bool(false) = value { brailleCursor = .none } else { brailleCursor = try choice(BrailleCursorMarking.self) }
         default: throw SettingError(name: name, message: "unknown setting")

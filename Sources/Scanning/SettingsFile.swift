@@ -180,6 +180,8 @@ extension ScanSettings {
         case "flashDuration": return .number(flashDuration)
         case "brailleCursor": return .string(brailleCursor.rawValue)
         case "brailleReadingSpeed": return .number(brailleReadingSpeed)
+        case "brailleCode": return .string(brailleCode.rawValue)
+        case "brailleRoleFirst": return .bool(brailleRoleFirst)
         default: return nil
         }
     }

@@ -45,6 +45,8 @@ public enum SettingNames {
         ("flashDuration", .seconds),
         ("brailleCursor", .choice(["none", "firstCell", "segment"])),
         ("brailleReadingSpeed", .rate),
+        ("brailleCode", .choice(["contracted", "uncontracted", "computer"])),
+        ("brailleRoleFirst", .bool),
     ]
 
     public static func shape(of name: String) -> SettingShape? {

@@ -47,7 +47,8 @@ struct BrailleRunTests {
     static let customActions = cells(["6", "1", "", "1236", "24", "15", "2456", "", "23456", "", "14", "136", "34", "135",
                                       "134", "", "1", "14", "56", "1345", "234"])
     /// `添加 btn` in the Chinese common braille scheme: 添 ⠞⠩ (tone omitted), 加 ⠁⠛⠫, then btn.
-    static let chineseAdd = cells(["2345", "146", "1", "1245", "1246", "", "12", "2345", "1345"])
+    /// `添加 按钮`: the role word in Chinese too (按钮 ⠧⠝⠳⠄), through the same table.
+    static let chineseAdd = cells(["2345", "146", "1", "1245", "1246", "", "1236", "1345", "1256", "3"])
     /// `Send the quarterly report to everyone on the team btn` on 20 cells: three windows, cut
     /// at spaces.
     static let longWindows = [
@@ -422,7 +423,7 @@ struct BrailleRunTests {
         let rig = try DisplayRig(cells: 40)
         let run = try ScanRun(["Scenarios/chinese-labels.yaml", "--set", "scanning=manual", "--set", "groupItems=false",
                                "--braille", "brlapi:\(rig.brltty.host)"])
-        try rig.expect(Self.chineseAdd, "添加 btn", run: run)
+        try rig.expect(Self.chineseAdd, "添加 按钮", run: run)
         #expect(run.finish() == 0, "\(run.stderr)")
     }
 
