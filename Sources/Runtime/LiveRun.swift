@@ -218,8 +218,18 @@ public final class LiveRun {
             shownLine = session.brailleLine
             for sink in options.brailleSinks { sink.show(session.brailleLine, language: session.brailleLanguage, at: MonotonicClock.now()) }
         }
+        // A reader panning away from the line's first window holds scanning until they are back
+        // (a new line starts at its first window again).
+        var away = false
+        for case let display as BrailleDisplayOutput in options.brailleSinks where display.isPannedAway { away = true }
+        if away != readerAway {
+            readerAway = away
+            record(session.readerPanned(away: away, at: now))
+        }
         draw()
     }
+
+    private var readerAway = false
 
     private var shownLine: BrailleLine?
 

@@ -59,11 +59,14 @@ public enum ScanEvent: Hashable, Sendable {
     case timerFired(ScanTimer, time: Double)
     /// An announcement or a page-scrolled message to flash.
     case message(String, time: Double)
+    /// The braille reader panned the display away from the line's first window (`away`), or
+    /// back to it: scanning holds while the reader reads the rest of the line.
+    case readerPanned(away: Bool, time: Double)
 
     public var time: Double {
         switch self {
         case .structureChanged(_, _, let time), .began(_, let time), .ended(_, let time),
-            .timerFired(_, let time), .message(_, let time):
+            .timerFired(_, let time), .message(_, let time), .readerPanned(_, let time):
             return time
         }
     }

@@ -135,6 +135,20 @@ public struct ScanSession: Sendable {
         return trace
     }
 
+    /// The braille display was panned away from the line's first window, or back to it (the
+    /// runtime tells): auto scanning holds while the reader reads the rest of a long line.
+    public mutating func readerPanned(away: Bool, at moment: Double) -> [TraceEvent] {
+        var trace = [TraceEvent]()
+        if moment > time { trace += advance(to: moment) }
+        let actions = engine.handle(.readerPanned(away: away, time: time))
+        guard !actions.isEmpty else { return trace }
+        trace.append(TraceEvent(time: time, kind: .status(text: away
+            ? "the reader panned away from the line's first window: scanning holds"
+            : "the reader is back on the line's first window: scanning goes on")))
+        trace += apply(actions)
+        return trace
+    }
+
     /// The switch device is gone: every switch that was down is released.
     public mutating func releaseAllSwitches() -> [TraceEvent] {
         var trace = applyInput(stabilizer.releaseAll(at: time))

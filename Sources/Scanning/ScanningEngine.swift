@@ -55,6 +55,8 @@ public struct ScanningEngine: Sendable {
     private var phase: Phase = .empty
     private var highlightTime = 0.0
     private var flashText: String?
+    /// The reader panned away from the line's first window: scanning holds until they are back.
+    private var readerAway = false
     private var flashQueue: [String] = []
     /// When the message shown was posted (queued ones keep their turn from then).
     private var flashStart = -Double.infinity
@@ -108,6 +110,7 @@ public struct ScanningEngine: Sendable {
         case let .ended(action, time): return ended(action, at: time)
         case let .timerFired(timer, time): return timerFired(timer, at: time)
         case let .message(text, time): return flash(text, at: time)
+        case let .readerPanned(away, time): return readerPanned(away: away, at: time)
         }
     }
 
@@ -330,7 +333,7 @@ public struct ScanningEngine: Sendable {
     /// with pauseOnFirstItem), or singleSwitchStep's dwell. None while a message covers the
     /// highlight: the step starts when the highlight's line is on the display again.
     private func restartTimer(at time: Double) -> [ScanAction] {
-        guard flashText == nil else { return [] }
+        guard flashText == nil, !readerAway else { return [] }
         switch settings.scanning {
         case .auto:
             var delay = settings.autoScanningTime
@@ -353,15 +356,16 @@ public struct ScanningEngine: Sendable {
             if !flashQueue.isEmpty { return show(flashQueue.removeFirst(), at: time) }
             return [.flashEnded] + lineShownAgain(at: time)
         case .advance:
-            // Held under a message (a host that fires a cancelled timer moves nothing).
-            guard flashText == nil else { return [] }
+            // Held under a message or while the reader pans (a host that fires a cancelled
+            // timer moves nothing).
+            guard flashText == nil, !readerAway else { return [] }
             switch phase {
             case .scanning: return move(by: 1, at: time)
             case .menu(var menu): return moveMenu(&menu, by: 1, at: time)
             default: return []
             }
         case .dwell:
-            guard flashText == nil else { return [] }
+            guard flashText == nil, !readerAway else { return [] }
             switch phase {
             case .scanning: return select(at: time)
             case .menu(var menu): return selectMenuEntry(&menu, at: time)
@@ -420,7 +424,7 @@ public struct ScanningEngine: Sendable {
     }
 
     private func menuTimer(at time: Double) -> [ScanAction] {
-        guard flashText == nil else { return [] }
+        guard flashText == nil, !readerAway else { return [] }
         switch settings.scanning {
         case .auto: return [.schedule(.advance, at: time + settings.autoScanningTime)]
         case .singleSwitchStep: return [.schedule(.dwell, at: time + settings.dwellTime)]
@@ -542,6 +546,15 @@ public struct ScanningEngine: Sendable {
         flashStart = time
         let until = time + settings.flashTime(for: text)
         return [.cancel(.advance), .cancel(.dwell), .flash(text, until: until), .schedule(.flash, at: until)]
+    }
+
+    /// The reader panned away from the line's first window (its step holds, as under a
+    /// message), or came back to it (its step counts from now).
+    private mutating func readerPanned(away: Bool, at time: Double) -> [ScanAction] {
+        guard away != readerAway else { return [] }
+        readerAway = away
+        if away { return [.cancel(.advance), .cancel(.dwell)] }
+        return lineShownAgain(at: time)
     }
 
     /// A press while a message is shown: the message goes (with any queued after it), the

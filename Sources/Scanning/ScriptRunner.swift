@@ -223,6 +223,10 @@ private struct Execution {
     var trace: [TraceEvent] = []
     /// Each virtual switch's last edge sent, to keep presses out of the debounce window.
     var lastEdge: [SwitchID: Double] = [:]
+    /// The braille line on the display when the last press landed (`expect: pressedOn`).
+    var lineAtLastPress: String?
+    /// Set when a press acted while a message covered the highlight: the test fails.
+    var unseenAction: String?
     /// The profile `key:` steps go through, or why the test's own could not be had.
     var profile: Result<SwitchProfile, ProfileLookupError> = .success(.builtInGenericKeyboard)
     /// The profile's translator and switch ids (set once the session starts).
@@ -268,6 +272,7 @@ private struct Execution {
         self.session = session
         for (index, step) in test.steps.enumerated() {
             var cause = perform(step)
+            if cause == nil, let unseenAction { cause = .step(unseenAction) }
             if cause == nil, self.session?.timerLimitReached == true {
                 cause = .step("more than \(ScanSession.maxTimersPerAdvance) timers fired at once; the scanner cannot honour timers this close together (a time setting too small?)")
             }
@@ -339,13 +344,36 @@ private struct Execution {
 
     mutating func send(_ edge: SwitchEdge) {
         lastEdge[edge.switchID] = edge.time
-        trace += session!.input(edge)
+        guard edge.kind == .down else {
+            trace += session!.input(edge)
+            return
+        }
+        // What the display shows when the press lands (timers due before it have fired).
+        if edge.time > session!.time { trace += session!.advance(to: edge.time) }
+        lineAtLastPress = session!.brailleText
+        let messageShown = session!.engine.flashMessage
+        let events = session!.input(edge)
+        trace += events
+        // The rule every test checks (docs/braille-reader.md): a press while a message covers
+        // the highlight acts on nothing that is not on the display.
+        if let messageShown, unseenAction == nil, let acted = events.first(where: { event in
+            switch event.kind {
+            case .perform, .highlight: return true
+            case .menu(let entries, _): return !entries.isEmpty
+            default: return false
+            }
+        }) {
+            unseenAction = "a press at \(ScriptRunner.formatTime(edge.time)) s acted (\(ScriptRunner.describe(acted))) while the display showed the message '\(messageShown)', not what it acted on"
+        }
     }
 
     func compare(_ expected: Expectation, with session: ScanSession) -> [Mismatch] {
         var mismatches = [Mismatch]()
         func check(_ key: String, _ expected: String, _ actual: String) {
             if expected != actual { mismatches.append(Mismatch(key: key, expected: expected, actual: actual)) }
+        }
+        if let shown = expected.pressedOn {
+            check("pressedOn", quote(shown), lineAtLastPress.map(quote) ?? "none (no press yet)")
         }
         if let focus = expected.focus {
             let actual: String

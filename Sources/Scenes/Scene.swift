@@ -418,6 +418,8 @@ public struct Expectation: Sendable {
     public var state: [(name: String, value: StateValue)]?
     public var announcement: String?
     public var scanning: ScanningStatus?
+    /// The braille line on the display when the last press landed (what the reader acted on).
+    public var pressedOn: String?
 
     public enum ScanningStatus: String, Sendable, CaseIterable {
         case running, stopped

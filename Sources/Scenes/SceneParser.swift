@@ -574,13 +574,14 @@ final class SceneReader: DocumentReader {
 
     func readExpectation(_ node: DocumentNode) -> Expectation? {
         guard let pairs = mapping(node, "expect") else { return nil }
-        let keys = checkKeys(pairs, allowed: ["focus", "braille", "menu", "menuFocus", "screen", "state", "announcement", "scanning"], in: "expect")
+        let keys = checkKeys(pairs, allowed: ["focus", "braille", "menu", "menuFocus", "screen", "state", "announcement", "scanning", "pressedOn"], in: "expect")
         var expectation = Expectation()
         if let focusNode = keys["focus"], let id = string(focusNode, "focus") {
             expectation.focus = id
             pendingIDReferences.append((id, location(focusNode), "focus"))
         }
         expectation.braille = keys["braille"].flatMap { string($0, "braille") }
+        expectation.pressedOn = keys["pressedOn"].flatMap { string($0, "pressedOn") }
         if let menuNode = keys["menu"], let items = sequence(menuNode, "menu") {
             expectation.menu = items.compactMap { string($0, "a menu entry") }
         }

@@ -412,6 +412,17 @@ struct LoopAndMessageTests {
         #expect(inTime.contains { if case .menu = $0 { true } else { false } }, "\(inTime)")
     }
 
+    @Test func panningAwayFromTheFirstWindowHoldsAutoScanning() {
+        var scanner = engine { $0.autoScanningTime = 1 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        #expect(scanner.handle(.readerPanned(away: true, time: 0.5)) == [.cancel(.advance), .cancel(.dwell)])
+        #expect(scanner.handle(.timerFired(.advance, time: 1)) == [], "held: nothing moves")
+        #expect(scanner.highlight.focusID == "a")
+        // Back on the first window at 3 s: the step counts from then.
+        #expect(scanner.handle(.readerPanned(away: false, time: 3)) == [.schedule(.advance, at: 4)])
+        #expect(scanner.handle(.readerPanned(away: false, time: 3.5)) == [], "no change, no action")
+    }
+
     @Test func aMessageStaysUpAsLongAsItsLengthTakesToRead() {
         var scanner = engine { $0.flashDuration = 4; $0.brailleReadingSpeed = 10 }
         _ = scanner.handle(.structureChanged(flat, .initial, time: 0))

@@ -50,6 +50,32 @@ struct BrailleReaderTests {
         #expect(frame2Written >= frame2Highlighted)
     }
 
+    @Test("auto scanning holds while the reader pans away from the line's first window")
+    func panningHoldsAutoScanning() throws {
+        let folder = try TemporaryFolder()
+        let scene = try folder.write("long.yaml", BrailleRunTests.longScene)
+        let rig = try DisplayRig(cells: 20)
+        let run = try ScanRun([scene, "--set", "scanning=auto", "--set", "autoScanningTime=0.6", "--set", "groupItems=false",
+                               "--braille", "brlapi:\(rig.brltty.host)", "--settings", "none"])
+        try rig.expect(BrailleRunTests.longWindows[0], "the long item's first window", run: run)
+        try rig.emulator.pressDisplayKey(5)  // pan right: the rest of the line
+        try rig.expect(BrailleRunTests.longWindows[1], "the second window", run: run)
+        // Three steps' time: the highlight stays on the long item while the reader reads on.
+        Thread.sleep(forTimeInterval: 1.8)
+        #expect(rig.emulator.cells == padded(BrailleRunTests.longWindows[1], to: 20), "still the second window")
+        try rig.emulator.pressDisplayKey(2)  // pan left: back to the first window
+        try rig.expect(BrailleRunTests.longWindows[0], "the first window again", run: run)
+        #expect(run.waitForTrace(timeout: 3) { events in
+            events.contains { $0["kind"] as? String == "highlight" && $0["id"] as? String == "short" }
+        }, "scanning goes on once the reader is back: \(run.events.suffix(8))")
+        #expect(run.finish() == 0, "\(run.stderr)")
+        let events = run.events
+        let statuses = events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
+        #expect(statuses.contains { $0.contains("panned away from the line's first window: scanning holds") }, "\(statuses)")
+        let highlights = events.filter { $0["kind"] as? String == "highlight" }.compactMap { $0["id"] as? String }
+        #expect(highlights.prefix(2) == ["long", "short"], "\(highlights)")
+    }
+
     @Test("a press while a message is on the display takes it off and does nothing else")
     func aPressOnlyDismissesTheMessage() throws {
         let rig = try DisplayRig(cells: 40)

@@ -234,6 +234,9 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// Whether a write waits for its turn (or for a connection).
     public var hasPendingWrite: Bool { needsWrite }
 
+    /// Whether the reader panned the display away from the line's first window.
+    public var isPannedAway: Bool { (window?.index ?? 0) > 0 }
+
     /// The current window's text (cells as U+28xx when translated), unpadded.
     public var windowText: String? { window?.text }
 
