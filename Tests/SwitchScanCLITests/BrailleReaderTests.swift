@@ -111,6 +111,11 @@ struct BrailleReaderTests {
                                         "--braille", "brlapi:\(rig.brltty.host)", "--settings", "none"])
         try rig.expect(Self.uncontractedLabel, "grade 1: with and st spelled out", run: uncontracted)
         #expect(uncontracted.finish() == 0, "\(uncontracted.stderr)")
+        // The same table named for English alone (brailleTables), contracted code otherwise.
+        let ownTable = try ScanRun(["Scenarios/custom-actions.yaml", "--set", "scanning=manual", "--set", "brailleTables=en=en-ueb-g1.ctb",
+                                    "--braille", "brlapi:\(rig.brltty.host)", "--settings", "none"])
+        try rig.expect(Self.uncontractedLabel, "the reader's own table for English", run: ownTable)
+        #expect(ownTable.finish() == 0, "\(ownTable.stderr)")
 
         let small = try DisplayRig(cells: 14)
         let roleFirst = try ScanRun(["Scenarios/switch-control-groups.yaml", "--set", "scanning=manual", "--set", "brailleRoleFirst=true",
