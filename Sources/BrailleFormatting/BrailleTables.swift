@@ -50,8 +50,12 @@ public struct BrailleTableChoice: Hashable, Sendable {
         "en": "en-ueb-g1.ctb", "fr": "fr-bfu-comp6.utb", "de": "de-g1.ctb", "es": "es-g1.ctb",
     ]
 
-    /// The table for `language` in the chosen `code`.
+    /// Tables the reader chose per language prefix (`brailleTables`): they win over `code`.
+    public var chosen: [String: String] = [:]
+
+    /// The table for `language` in the chosen `code` (or the reader's own table for it).
     public func table(for language: String?) -> String {
+        if let own = Self.longestMatch(language ?? "en", in: chosen) { return own.table }
         switch code {
         case .contracted: return table(for: language, contracted: true)
         case .computer: return table(for: language, contracted: false)

@@ -39,6 +39,22 @@ public enum ScannerWords {
         }
     }
 
+    /// The scanner menu's own entries as the reader reads them (the trace, the terminal view
+    /// and scripted tests keep the English titles): `Tap` is `Toucher` in French, `点击` in
+    /// Chinese. A title the table does not know (a custom action's name, the app's own words) is
+    /// shown as it is.
+    public static func menuTitle(_ title: String, language: String?) -> String {
+        let french = ["Tap": "Toucher", "Increment": "Augmenter", "Decrement": "Diminuer", "Escape": "Retour",
+                      "Magic tap": "Toucher magique", "More content": "Plus de contenu", "Exit menu": "Quitter le menu"]
+        let chinese = ["Tap": "点击", "Increment": "增加", "Decrement": "减少", "Escape": "返回",
+                       "Magic tap": "魔法轻点", "More content": "更多内容", "Exit menu": "退出菜单"]
+        switch primary(language) {
+        case "fr": return french[title] ?? title
+        case "zh": return chinese[title] ?? title
+        default: return title
+        }
+    }
+
     /// `fr-FR` → `fr`.
     static func primary(_ language: String?) -> String {
         guard let language else { return "en" }

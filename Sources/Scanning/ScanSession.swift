@@ -426,8 +426,13 @@ public struct ScanSession: Sendable {
         if let flash = engine.flashMessage {
             line = formatter.flash(flash)
         } else if let menu = engine.menu {
-            line = formatter.menuEntry(menu.entries[menu.focus].title, index: menu.focus, count: menu.entries.count,
-                                       for: engine.menuItem)
+            // The scanner's own entries in the reader's language; a custom action's name as the app gives it.
+            let entry = menu.entries[menu.focus]
+            var title = entry.title
+            if case .perform(.customAction) = entry.kind {} else {
+                title = ScannerWords.menuTitle(title, language: engine.menuItem?.language ?? scene.language)
+            }
+            line = formatter.menuEntry(title, index: menu.focus, count: menu.entries.count, for: engine.menuItem)
         } else {
             switch engine.highlight {
             case .none where !engine.isRunning && !engine.isEmpty:

@@ -51,6 +51,8 @@ public struct ScanSettings: Hashable, Sendable {
     /// Role and state words before the label (`btn Play`): on a 14-cell display the words after
     /// a long label fall in a later window.
     public var brailleRoleFirst: Bool = false
+    /// Tables chosen per language (`brailleTables`), winning over `brailleCode` for them.
+    public var brailleTables: [String: String] = [:]
 
     /// How long `message` stays on the display: `flashDuration`, or longer for a long message.
     public func flashTime(for message: String) -> Double {
@@ -133,6 +135,11 @@ public struct ScanSettings: Hashable, Sendable {
         case "brailleReadingSpeed": brailleReadingSpeed = try seconds()
         case "brailleCode": brailleCode = try choice(BrailleCode.self)
         case "brailleRoleFirst": brailleRoleFirst = try bool()
+        case "brailleTables":
+            guard case .string(let text) = value, let tables = BrailleTableSetting.parse(text) else {
+                throw SettingError(name: name, message: "expected \(SettingShape.brailleTables.expectation), found \(value)")
+            }
+            brailleTables = tables
         case "brailleCursor":
             if case .bool(false) = value { brailleCursor = .none } else { brailleCursor = try choice(BrailleCursorMarking.self) }
         default: throw SettingError(name: name, message: "unknown setting")

@@ -182,6 +182,7 @@ extension ScanSettings {
         case "brailleReadingSpeed": return .number(brailleReadingSpeed)
         case "brailleCode": return .string(brailleCode.rawValue)
         case "brailleRoleFirst": return .bool(brailleRoleFirst)
+        case "brailleTables": return .string(BrailleTableSetting.text(brailleTables))
         default: return nil
         }
     }

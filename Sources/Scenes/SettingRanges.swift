@@ -49,6 +49,7 @@ extension SettingNames {
         switch (shape, value) {
         case (.seconds, .number(let seconds)) where range.contains(seconds): return nil
         case (.rate, .number(let rate)) where range.contains(rate): return nil
+        case (.brailleTables, .string(let text)) where BrailleTableSetting.parse(text) != nil: return nil
         case (.count, .number(let count)) where range.contains(count) && count == count.rounded(): return nil
         case (.bool, .bool): return nil
         case (.secondsOrOff, .number(let seconds)) where seconds == 0 || range.contains(seconds): return nil

@@ -101,6 +101,16 @@ struct RunCommand: ParsableCommand {
         // at the start (a settings file changing it applies at the next start).
         var tables = BrailleTableChoice()
         tables.code = settings.brailleCode
+        // The reader's own tables (brailleTables), each checked by liblouis first: one it cannot
+        // load is said, and that language keeps the table brailleCode gives it.
+        for (language, table) in settings.brailleTables.sorted(by: { $0.key < $1.key }) {
+            do {
+                try Louis.checkTable(table)
+                tables.chosen[language] = table
+            } catch {
+                printError("switchscan run: brailleTables: \(language)=\(table): \(error); \(language) keeps \(tables.table(for: language))")
+            }
+        }
         let brailleOutputs = BrailleOutputs.make(
             brailleSpec, auth: brailleAuth, profilesDirectories: BrailleOutputs.profileDirectories(),
             tables: tables, cursor: settings.brailleCursor)

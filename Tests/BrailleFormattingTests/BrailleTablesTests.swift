@@ -101,4 +101,14 @@ struct BrailleTablesTests {
         #expect(choice.table(for: "fr-FR") == "en-us-comp8.ctb")
         #expect(choice.table(for: "zh-CN") == "zhcn-cbs.ctb")
     }
+
+    @Test("the reader's own table for a language wins over brailleCode")
+    func chosenTables() {
+        var choice = BrailleTableChoice()
+        choice.chosen = ["fr": "fr-bfu-comp8.utb"]
+        #expect(choice.table(for: "fr-CA") == "fr-bfu-comp8.utb")
+        #expect(choice.table(for: "en") == "en-ueb-g2.ctb")
+        choice.code = .computer
+        #expect(choice.table(for: "fr") == "fr-bfu-comp8.utb")
+    }
 }

@@ -86,4 +86,17 @@ struct NumberRangeTests {
         #expect(Self.nestedAliases(levels: 8).utf8.count < 700)
         #expect(Self.nestedAliases(levels: 8, width: 5000).utf8.count > 150_000)
     }
+
+    @Test("brailleTables: LANGUAGE=TABLE pairs of liblouis table names only")
+    func brailleTablesSetting() {
+        #expect(BrailleTableSetting.parse("fr=fr-bfu-comp6.utb en-GB=en-ueb-g1.ctb,braille-patterns.cti") ==
+                ["fr": "fr-bfu-comp6.utb", "en-GB": "en-ueb-g1.ctb,braille-patterns.cti"])
+        #expect(BrailleTableSetting.parse("none") == [:])
+        #expect(BrailleTableSetting.parse("fr=../../etc/passwd") == nil, "no path")
+        #expect(BrailleTableSetting.parse("fr=/usr/share/liblouis/tables/x.ctb") == nil, "no path")
+        #expect(BrailleTableSetting.parse("fr") == nil)
+        #expect(BrailleTableSetting.parse("fr=a.ctb fr=b.ctb") == nil, "one table per language")
+        #expect(BrailleTableSetting.text(["fr": "a.ctb", "en": "b.ctb"]) == "en=b.ctb fr=a.ctb")
+        #expect(SettingNames.problem(name: "brailleTables", value: .string("fr=x y")) != nil)
+    }
 }

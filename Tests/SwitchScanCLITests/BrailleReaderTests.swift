@@ -15,6 +15,17 @@ struct BrailleReaderTests {
     static let frame1 = cells(["6", "124", "1235", "1", "134", "15", "", "3456", "1", "2", "", "3456", "24", "2", "", "3456",
                                "125", "", "1234", "35", "234", "2", "", "2346", "1345", "", "3456", "1", "", "1234", "35"])
 
+    /// `Increment 2/4: 4 stars sldr`: the new value with the menu still open.
+    static let incrementedTo4 = cells(["6", "35", "14", "1235", "15", "56", "2345", "", "3456", "12", "456", "34", "3456", "145",
+                                       "25", "", "3456", "145", "", "34", "345", "234", "", "234", "123", "145", "1235"])
+    /// `scanning stopped` (UEB grade 2: "ing" ⠬, "st" ⠌, "ed" ⠫).
+    static let scanningStopped = cells(["234", "14", "1", "1345", "1345", "346", "", "34", "135", "1234", "1234", "1246"])
+    /// `A view with custom actions`, uncontracted (UEB grade 1): every letter spelled.
+    static let uncontractedLabel = cells(["6", "1", "", "1236", "24", "15", "2456", "", "2456", "24", "2345", "125", "", "14", "136",
+                                          "234", "2345", "135", "134", "", "1", "14", "2345", "24", "135", "1345", "234"])
+    /// `btn Btn 1`: the role first (brailleRoleFirst).
+    static let roleFirstButton1 = cells(["12", "2345", "1345", "", "6", "12", "2345", "1345", "", "3456", "1"])
+
     /// The starts of the lines as the display got them (the trace's `brailleWritten` text is the
     /// window written, in Unicode braille): `Score 13`, `Frame 1,`, `Frame 2,`.
     static let scoreText = "⠠⠎⠉⠕⠗⠑⠀⠼⠁⠉", frame1Text = "⠠⠋⠗⠁⠍⠑⠀⠼⠁⠂", frame2Text = "⠠⠋⠗⠁⠍⠑⠀⠼⠃⠂"
@@ -74,6 +85,44 @@ struct BrailleReaderTests {
         #expect(statuses.contains { $0.contains("panned away from the line's first window: scanning holds") }, "\(statuses)")
         let highlights = events.filter { $0["kind"] as? String == "highlight" }.compactMap { $0["id"] as? String }
         #expect(highlights.prefix(2) == ["long", "short"], "\(highlights)")
+    }
+
+    @Test("feedback at the display: the new value after Increment with the menu open; scanning stopped after the loops")
+    func feedbackAtTheDisplay() throws {
+        let rig = try DisplayRig(cells: 40)
+        let run = try ScanRun(["Scenarios/star-rating.yaml", "--set", "scanning=manual",
+                               "--braille", "brlapi:\(rig.brltty.host)", "--settings", "none"])
+        run.type(" ")  // select: the menu on the rating
+        run.type("\r")  // next: Increment
+        run.type(" ")  // select: Increment, the menu stays open
+        try rig.expect(Self.incrementedTo4, "the new value, the menu still open on Increment", run: run)
+        #expect(run.finish() == 0, "\(run.stderr)")
+
+        let stopping = try ScanRun(["Scenarios/star-rating.yaml", "--set", "scanning=auto", "--set", "autoScanningTime=0.2",
+                                    "--set", "loops=1", "--braille", "brlapi:\(rig.brltty.host)", "--settings", "none"])
+        try rig.expect(Self.scanningStopped, "scanning stopped, said on the display", run: stopping, timeout: 4)
+        #expect(stopping.finish() == 0, "\(stopping.stderr)")
+    }
+
+    @Test("the reader's braille: uncontracted (brailleCode) and the role first (brailleRoleFirst) reach the display")
+    func readersBraille() throws {
+        let rig = try DisplayRig(cells: 40)
+        let uncontracted = try ScanRun(["Scenarios/custom-actions.yaml", "--set", "scanning=manual", "--set", "brailleCode=uncontracted",
+                                        "--braille", "brlapi:\(rig.brltty.host)", "--settings", "none"])
+        try rig.expect(Self.uncontractedLabel, "grade 1: with and st spelled out", run: uncontracted)
+        #expect(uncontracted.finish() == 0, "\(uncontracted.stderr)")
+        // The same table named for English alone (brailleTables), contracted code otherwise.
+        let ownTable = try ScanRun(["Scenarios/custom-actions.yaml", "--set", "scanning=manual", "--set", "brailleTables=en=en-ueb-g1.ctb",
+                                    "--braille", "brlapi:\(rig.brltty.host)", "--settings", "none"])
+        try rig.expect(Self.uncontractedLabel, "the reader's own table for English", run: ownTable)
+        #expect(ownTable.finish() == 0, "\(ownTable.stderr)")
+
+        let small = try DisplayRig(cells: 14)
+        let roleFirst = try ScanRun(["Scenarios/switch-control-groups.yaml", "--set", "scanning=manual", "--set", "brailleRoleFirst=true",
+                                     "--braille", "brlapi:\(small.brltty.host)", "--settings", "none"])
+        roleFirst.type("\r")
+        try small.expect(Self.roleFirstButton1, "btn first on a 14-cell display", run: roleFirst)
+        #expect(roleFirst.finish() == 0, "\(roleFirst.stderr)")
     }
 
     @Test("a press while a message is on the display takes it off and does nothing else")

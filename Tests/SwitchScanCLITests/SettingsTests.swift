@@ -51,7 +51,7 @@ struct SettingsTests {
         #expect(lines.contains { $0.hasPrefix("autoScanningTime ") && $0.contains(" 2 ") && $0.contains(" set ") }, "\(list)")
         #expect(lines.contains { $0.hasPrefix("tapBehavior ") && $0.contains(" default ") && $0.contains(" default ") }, "\(list)")
         #expect(lines.contains { $0.hasPrefix("brailleCursor ") && $0.contains(" default ") }, "\(list)")
-        #expect(lines.count == 1 + 21, "one line per setting (17 scanning settings and 4 braille ones): \(list)")
+        #expect(lines.count == 1 + 22, "one line per setting (17 scanning settings and 5 braille ones): \(list)")
         // Every setting shows its value (brailleCursor showed `?` before).
         #expect(lines.contains { $0.hasPrefix("brailleCursor ") && $0.contains(" none ") }, "\(list)")
         #expect(!lines.dropFirst().contains { $0.split(separator: " ").dropFirst().first == "?" }, "\(list)")
