@@ -112,7 +112,7 @@ enum AndroidDump {
         }
         elements = elements.map(DumpConverter.fold)
         while elements.count == 1, elements[0].isContainer, elements[0].label == nil, elements[0].traits.isEmpty,
-              elements[0].customActions.isEmpty {
+              elements[0].customActions.isEmpty, elements[0].identifier == nil {
             elements = elements[0].children
         }
         try converter.checkDepth(elements)

@@ -7,6 +7,10 @@ import FoundationXML
 public struct DumpPosition: Hashable, Sendable, CustomStringConvertible {
     public var line: Int
     public var column: Int
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
     public var description: String { "\(line):\(column)" }
 }
 
@@ -61,6 +65,10 @@ enum DumpDocument {
         guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
             return .failure(DumpProblem(file: file, position: origin, message: "the file is empty; expected an XML accessibility dump (XCUITest page source or UI Automator dump)"))
         }
+        if let declaration = find(Array("<!DOCTYPE".utf8), in: bytes) ?? find(Array("<!ENTITY".utf8), in: bytes) {
+            let position = position(ofOffset: declaration, in: bytes)
+            return .failure(DumpProblem(file: file, position: position, message: "a document type declaration is not accepted in a dump (no DTD, no entities: they are how XML files grow without bound)"))
+        }
         let builder = TreeBuilder(bytes: bytes, file: file, limits: limits)
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
@@ -68,11 +76,13 @@ enum DumpDocument {
         parser.delegate = builder
         let finished = parser.parse()
         if let problem = builder.problem { return .failure(problem) }
-        if !finished {
-            let position = builder.clamp(line: parser.lineNumber, column: parser.columnNumber)
+        // libxml2 recovers from errors and goes on (parse() can still say true): the first error
+        // the delegate heard is the one reported.
+        if !finished || builder.xmlError != nil || parser.parserError != nil {
+            let (code, line, column) = builder.xmlError ?? ((parser.parserError as NSError?)?.code ?? 0, parser.lineNumber, parser.columnNumber)
+            let position = builder.clamp(line: line, column: column)
             let atEnd = builder.isAtEnd(position)
-            let code = (parser.parserError as NSError?)?.code ?? 0
-            let message = atEnd || builder.openElements > 0 && atEnd
+            let message = atEnd
                 ? "the file ends before the XML is complete (truncated?): \(builder.openElements) element\(builder.openElements == 1 ? "" : "s") still open"
                 : "the XML is malformed here (libxml2 error \(code)\(XMLErrorText.describe(code).map { ": " + $0 } ?? ""))"
             return .failure(DumpProblem(file: file, position: position, message: message))
@@ -81,6 +91,27 @@ enum DumpDocument {
             return .failure(DumpProblem(file: file, position: origin, message: "the file holds no XML element; expected an XML accessibility dump"))
         }
         return .success(root)
+    }
+}
+
+extension DumpDocument {
+    static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        var index = 0
+        while index <= bytes.count - needle.count {
+            if bytes[index] == needle[0], Array(bytes[index..<(index + needle.count)]) == needle { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Line and column (in characters) of a byte offset.
+    static func position(ofOffset offset: Int, in bytes: [UInt8]) -> DumpPosition {
+        var line = 1, column = 1
+        for byte in bytes[..<offset] {
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return DumpPosition(line: line, column: column)
     }
 }
 
@@ -116,6 +147,8 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
     var stack: [DumpNode] = []
     var root: DumpNode?
     var problem: DumpProblem?
+    /// The first error libxml2 reported: its number, line and column.
+    var xmlError: (code: Int, line: Int, column: Int)?
     var nodeCount = 0
     /// Byte offset of each line's start, for turning libxml2's position (after the start tag)
     /// into the start tag's own position.
@@ -197,6 +230,12 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
         } else {
             stack[stack.count - 1].children.append(node)
         }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        guard xmlError == nil else { return }
+        xmlError = ((parseError as NSError).code, parser.lineNumber, parser.columnNumber)
+        parser.abortParsing()
     }
 
     func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {

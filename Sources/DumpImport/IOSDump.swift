@@ -139,7 +139,8 @@ enum IOSDump {
         }
         elements = elements.map(DumpConverter.fold)
         // The application's windows are wrappers too: one window's elements are the screen's.
-        while elements.count == 1, elements[0].isContainer, elements[0].label == nil, elements[0].traits.isEmpty {
+        while elements.count == 1, elements[0].isContainer, elements[0].label == nil, elements[0].traits.isEmpty,
+              elements[0].identifier == nil {
             elements = elements[0].children
         }
         try converter.checkDepth(elements)
