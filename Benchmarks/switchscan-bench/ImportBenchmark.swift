@@ -11,9 +11,11 @@ import Glibc
 /// An iOS page source of `count` elements: an application, a window, tables of cells with a
 /// label each, nested as a real list screen is (a table, its cells, a text in each cell).
 func generateIOSDump(nodes count: Int) -> String {
+    // A screen tall enough for every cell: none is left out as off screen.
+    let height = (count / 2 + 1) * 44
     var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#, "<AppiumAUT>",
-                 #"<XCUIElementTypeApplication type="XCUIElementTypeApplication" name="Bench" label="Bench" enabled="true" visible="true" accessible="false" x="0" y="0" width="390" height="44000" index="0">"#,
-                 #"<XCUIElementTypeTable type="XCUIElementTypeTable" name="table" enabled="true" visible="true" accessible="false" x="0" y="0" width="390" height="44000" index="0">"#]
+                 #"<XCUIElementTypeApplication type="XCUIElementTypeApplication" name="Bench" label="Bench" enabled="true" visible="true" accessible="false" x="0" y="0" width="390" height="\#(height)" index="0">"#,
+                 #"<XCUIElementTypeTable type="XCUIElementTypeTable" name="table" enabled="true" visible="true" accessible="false" x="0" y="0" width="390" height="\#(height)" index="0">"#]
     var written = 2
     var row = 0
     while written + 2 <= count {
@@ -29,10 +31,11 @@ func generateIOSDump(nodes count: Int) -> String {
 
 /// A UI Automator dump of `count` nodes: a frame layout, a list, clickable rows of two texts.
 func generateAndroidDump(nodes count: Int) -> String {
+    let height = (count / 3 + 1) * 30
     let flags = #"checkable="false" checked="false" enabled="true" focusable="false" focused="false" long-clickable="false" password="false" selected="false""#
     var lines = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>", #"<hierarchy rotation="0">"#,
-                 #"<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="bench" content-desc="" clickable="false" scrollable="false" \#(flags) bounds="[0,0][1080,100000]">"#,
-                 #"<node index="0" text="" resource-id="bench:id/list" class="android.widget.ListView" package="bench" content-desc="" clickable="false" scrollable="true" \#(flags) bounds="[0,0][1080,100000]">"#]
+                 #"<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="bench" content-desc="" clickable="false" scrollable="false" \#(flags) bounds="[0,0][1080,\#(height)]">"#,
+                 #"<node index="0" text="" resource-id="bench:id/list" class="android.widget.ListView" package="bench" content-desc="" clickable="false" scrollable="true" \#(flags) bounds="[0,0][1080,\#(height)]">"#]
     var written = 2
     var row = 0
     while written + 3 <= count {

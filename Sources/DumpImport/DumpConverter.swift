@@ -93,7 +93,8 @@ struct DumpConverter {
         var element = element
         element.children = element.children.map(fold)
         if element.isContainer, element.children.count == 1, element.label == nil, element.value == nil,
-           element.traits.isEmpty, element.customActions.isEmpty, !element.isTappable, element.identifier == nil {
+           element.traits.isEmpty, element.customActions.isEmpty, !element.isTappable, !element.isModal,
+           element.identifier == nil {
             return element.children[0]
         }
         return element

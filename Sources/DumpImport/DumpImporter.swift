@@ -144,10 +144,8 @@ enum SceneText {
         if !element.traits.isEmpty { out += "\(inner)traits: [\(element.traits.joined(separator: ", "))]\n" }
         let frame = element.frame
         out += "\(inner)frame: [\([frame.x, frame.y, frame.width, frame.height].map(NumberFormat.points).joined(separator: ", "))]\n"
-        if element.isContainer, element.children.isEmpty == false {
-            // Containers are containers in the scene too (the contract's default for an element
-            // with elements); nothing to write.
-        }
+        // Containers need no key: an element with elements is a container by the contract.
+        if element.isModal { out += "\(inner)accessibilityViewIsModal: true\n" }
         if element.isTappable { out += "\(inner)activate: []\n" }
         if element.isAdjustable, !element.isContainer {
             out += "\(inner)increment: []\n\(inner)decrement: []\n"

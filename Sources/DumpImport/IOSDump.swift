@@ -202,6 +202,7 @@ enum IOSDump {
             type: typeName, label: label, value: value, traits: traits,
             frame: frame, isContainer: !accessible, position: node.position)
         element.isTappable = accessible && type.tappable
+        element.isModal = ["Alert", "Sheet", "Dialog"].contains(typeName)
         if accessible {
             // An item hides what is inside it from the scanner, as in UIKit.
             for child in node.children {

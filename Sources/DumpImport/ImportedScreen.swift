@@ -62,6 +62,8 @@ public struct ImportedElement: Sendable {
     public var isContainer: Bool
     /// Responds to a tap: written with `activate: []`, where the author adds the effects.
     public var isTappable = false
+    /// An alert or sheet: while it shows, the rest of the screen is not scanned.
+    public var isModal = false
     public var isAdjustable: Bool { traits.contains("adjustable") }
     public var customActions: [String] = []
     public var children: [ImportedElement] = []

@@ -108,3 +108,17 @@ struct IOSImportTests {
         #expect(Set(order).count == 1000)
     }
 }
+
+extension IOSImportTests {
+    @Test("an alert is modal: while it shows, only its buttons are scanned")
+    func alert() throws {
+        let (_, scene, text) = try imported(iosDump(
+            iosElement("Button", #"name="behind" label="Behind" enabled="true" visible="true" accessible="true" x="10" y="20" width="100" height="44""#),
+            iosElement("Alert", #"name="Delete?" label="Delete?" enabled="true" visible="true" accessible="false" x="50" y="300" width="290" height="150""#, close: false),
+            iosElement("Button", #"name="cancel" label="Cancel" enabled="true" visible="true" accessible="true" x="50" y="400" width="145" height="44""#),
+            iosElement("Button", #"name="delete" label="Delete" enabled="true" visible="true" accessible="true" x="195" y="400" width="145" height="44""#),
+            "</XCUIElementTypeAlert>"))
+        #expect(text.contains("accessibilityViewIsModal: true"))
+        #expect(scanOrder(scene) == ["cancel", "delete"])
+    }
+}
