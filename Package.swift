@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "Scenes", dependencies: ["AccessibilityModel", "SwitchInput", "Documents"]),
         // Pure: accessibility dumps of real iOS and Android screens (bytes already read) → scene text,
         // parsed by Foundation's XMLParser (libxml2 on Linux).
-        .target(name: "DumpImport", dependencies: ["Scenes"]),
+        .target(name: "DumpImport", dependencies: ["Scenes", "Documents"]),
         // Pure: switch edges → switch actions (debounce, hold duration, ignore repeat, long press).
         .target(name: "SwitchInput"),
         // Pure: the line a braille display shows for an item, a group, a menu entry, a message.

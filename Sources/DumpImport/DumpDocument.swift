@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -14,20 +15,15 @@ public struct DumpPosition: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(line):\(column)" }
 }
 
-/// A problem that stops an import: the file, where, and what was expected.
-public struct DumpProblem: Error, Hashable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var position: DumpPosition
-    public var message: String
+/// A problem that stops an import: the shared `file:line:column: error: message` problem.
+public typealias DumpProblem = DocumentProblem
 
-    public init(file: String, position: DumpPosition, message: String) {
-        self.file = file
-        self.position = position
-        self.message = message
+extension DocumentProblem {
+    init(file: String, position: DumpPosition, message: String) {
+        self.init(file: file, line: position.line, column: position.column, message: message)
     }
 
-    /// `file:line:column: error: message`, as scene problems are printed.
-    public var description: String { "\(file):\(position.line):\(position.column): error: \(message)" }
+    public var position: DumpPosition { DumpPosition(line: line, column: column) }
 }
 
 /// Bounds that keep a hostile or broken dump from exhausting the machine: the scene limits

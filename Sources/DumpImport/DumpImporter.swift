@@ -1,3 +1,4 @@
+import Documents
 import Scenes
 
 /// `switchscan import`'s conversion, pure: dump bytes (already read) → screens → scene text,
@@ -170,30 +171,5 @@ enum SceneText {
         String(text.map { $0.isNewline || $0 == "\r" ? " " : $0 })
     }
 
-    /// A YAML double-quoted scalar.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                let value = scalar.value
-                if value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || value == 0x2028 || value == 0x2029 || value == 0xFEFF {
-                    out += "\\u" + String(format4(value))
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    static func format4(_ value: UInt32) -> String {
-        let hex = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
+    static func quoted(_ text: String) -> String { YAMLText.quoted(text) }
 }

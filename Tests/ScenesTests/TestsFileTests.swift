@@ -71,8 +71,8 @@ import Testing
         } catch {
             #expect(error.problems.map(\.description) == [
                 "t.yaml:4:13: error: screen 'nowhere' is not in screens (main, other)",
-                "t.yaml:6:24: error: focus 'zzz' is not the id of any element in the scene s.yaml",
-                "t.yaml:6:37: error: unknown state name 'volume'; declare it under state:",
+                "t.yaml:6:25: error: focus 'zzz' is not the id of any element in the scene s.yaml",
+                "t.yaml:6:38: error: unknown state name 'volume'; declare it under state:",
                 "t.yaml:7:1: error: unknown key 'size' in a tests file; expected one of: scene, description, tests",
             ])
         }
