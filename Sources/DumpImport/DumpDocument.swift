@@ -4,26 +4,23 @@ import Foundation
 import FoundationXML
 #endif
 
-/// Where something is in a dump: 1-based line and column, as editors count them.
-public struct DumpPosition: Hashable, Sendable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-    public var description: String { "\(line):\(column)" }
-}
+/// Where something is in a dump: the shared 1-based line and column.
+public typealias DumpPosition = TextPosition
 
 /// A problem that stops an import: the shared `file:line:column: error: message` problem.
 public typealias DumpProblem = DocumentProblem
 
 extension DocumentProblem {
     init(file: String, position: DumpPosition, message: String) {
-        self.init(file: file, line: position.line, column: position.column, message: message)
+        self.init(file: file, line: Int(position.line), column: Int(position.column), message: message)
     }
 
     public var position: DumpPosition { DumpPosition(line: line, column: column) }
+}
+
+extension TextPosition {
+    /// `line:column`, as the import's summary shows where an element is.
+    public var lineColumn: String { "\(line):\(column)" }
 }
 
 /// Bounds that keep a hostile or broken dump from exhausting the machine: the scene limits
@@ -174,16 +171,17 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
         var last = bytes.count
         while last > 0, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[last - 1]) { last -= 1 }
         let lastLine = lineStarts.lastIndex(where: { $0 <= max(last - 1, 0) }).map { $0 + 1 } ?? 1
-        return position.line >= lastLine && stack.count > 0
+        return Int(position.line) >= lastLine && stack.count > 0
     }
 
     /// The position of the `<` that opens the element whose start tag the parser just read.
     func startTagPosition(_ parser: XMLParser) -> DumpPosition {
         let reported = clamp(line: parser.lineNumber, column: parser.columnNumber)
-        var offset = min(lineStarts[reported.line - 1] + reported.column - 1, bytes.count - 1)
+        let reportedLine = Int(reported.line), reportedColumn = Int(reported.column)
+        var offset = min(lineStarts[reportedLine - 1] + reportedColumn - 1, bytes.count - 1)
         while offset > 0, bytes[offset] != UInt8(ascii: "<") { offset -= 1 }
         // Back to line and column, counting UTF-8 characters (not continuation bytes).
-        var lineIndex = reported.line - 1
+        var lineIndex = reportedLine - 1
         while lineIndex > 0, lineStarts[lineIndex] > offset { lineIndex -= 1 }
         var column = 1
         var index = lineStarts[lineIndex]

@@ -139,7 +139,7 @@ enum SceneText {
     static func write(_ element: ImportedElement, indent: Int, file: String, into out: inout String) {
         let pad = String(repeating: " ", count: indent)
         let inner = pad + "  "
-        out += "\(pad)- id: \(quoted(element.id))  # \(comment(file)):\(element.position.line):\(element.position.column) \(comment(element.type))\n"
+        out += "\(pad)- id: \(quoted(element.id))  # \(comment(file)):\(element.position.lineColumn) \(comment(element.type))\n"
         if let label = element.label { out += "\(inner)label: \(quoted(template(label)))\n" }
         if let value = element.value { out += "\(inner)value: \(quoted(template(value)))\n" }
         if !element.traits.isEmpty { out += "\(inner)traits: [\(element.traits.joined(separator: ", "))]\n" }

@@ -83,7 +83,7 @@ struct ImportCommand: ParsableCommand {
             say(line)
             for (reason, _) in counts {
                 let examples = screen.skipped.filter { $0.reason == reason }
-                let shown = examples.prefix(5).map { "\($0.type) at \($0.position)" }.joined(separator: ", ")
+                let shown = examples.prefix(5).map { "\($0.type) at \($0.position.lineColumn)" }.joined(separator: ", ")
                 say("  \(reason.rawValue) (\(reason.explanation)): \(shown)\(examples.count > 5 ? ", …" : "")")
             }
         }
