@@ -210,6 +210,7 @@ enum AndroidDump {
                 label = String(merged.prefix(converter.limits.maxStringLength))
             }
         }
+        if value == label { value = nil }  // an empty field shows its hint as its text
         var traits = widget?.traits ?? []
         if attributes.clickable, widget?.isEditable != true, traits.isEmpty || traits == ["staticText"] || traits == ["image"] {
             traits = traits == ["image"] ? ["button", "image"] : ["button"]

@@ -45,8 +45,14 @@ public enum DumpImporter {
     public static func screenName(_ file: String) -> String {
         var base = file.split(separator: "/").last.map(String.init) ?? file
         if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = String(base[..<dot]) }
-        var name = String(base.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "-" }.prefix(64))
-        if !(name.unicodeScalars.first?.properties.isAlphabetic ?? false) { name = "screen-" + name }
+        // ASCII only: a screen name is a state-like name (`TextTemplate.isValidName`), checked
+        // scalar by scalar, which a letter with a combining mark would fail.
+        let kept = base.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
+                ? Character(scalar) : "-"
+        }
+        var name = String(String(kept).prefix(64))
+        if !(name.unicodeScalars.first.map { ("a"..."z").contains($0) || ("A"..."Z").contains($0) } ?? false) { name = "screen-" + name }
         return name
     }
 
@@ -115,7 +121,7 @@ struct IDRegistry {
 /// dump is read as a `{state}` binding.
 enum SceneText {
     static func render(title: String, screens: [ImportedScreen]) -> String {
-        var out = "# Written by switchscan import from: " + screens.map { "\($0.file) (\($0.format.title))" }.joined(separator: ", ") + ".\n"
+        var out = "# Written by switchscan import from: " + screens.map { "\(comment($0.file)) (\($0.format.title))" }.joined(separator: ", ") + ".\n"
         out += "# Importing again replaces this file: keep scripted tests in a tests file of their own (docs/importing.md).\n"
         out += "scene: \(quoted(title))\n"
         out += "description: \(quoted("Imported from " + screens.map(\.file).joined(separator: ", ")))\n"

@@ -62,3 +62,14 @@ struct ExampleDumpTests {
         #expect(scanOrder(scene, screen: "step-2") == ["step-2-ok"])
     }
 }
+
+extension ExampleDumpTests {
+    @Test("screen names from any file name are valid scene names; a file name with a line break stays in its comment")
+    func oddFileNames() throws {
+        let dump = iosDump(iosElement("Button", #"name="ok" label="OK" enabled="true" visible="true" accessible="true" x="0" y="0" width="10" height="10""#))
+        let names = ["2024 login.xml", "e\u{301}cran.xml", "x\ny.xml", ".xml"]
+        let screens = try names.map { try DumpImporter.screen(bytes: Array(dump.utf8), file: $0).get() }
+        let (_, scene, _) = try DumpImporter.scene(title: "T", screens: screens, file: "x.yaml").get()
+        #expect(scene.screens.map(\.name) == ["screen-2024-login", "e-cran", "x-y", "screen--xml"])
+    }
+}
