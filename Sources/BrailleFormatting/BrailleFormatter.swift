@@ -16,7 +16,13 @@ import AccessibilityModel
 ///   `A, B, C, D, E, … grp`.
 /// - A group's outline (highlighted again after its last child; selecting it leaves the
 ///   group): `exit ` before the group's line: `exit Test 1, Test 2 grp`.
-/// - A scanner menu entry: its title, then `menu`: `Tap menu`.
+/// - A scanner menu entry, as the scanner shows it: its title, its position among the entries,
+///   then the line of the element the menu acts on: `Tap 1/4: Volume 50% sldr`; after
+///   Increment, `Increment 2/4: Volume 60% sldr` (the new value, the menu still open). The
+///   screen's menu (no element): `Escape 1/2`. Without a position (a line that is no entry of
+///   an open menu): its title, then `menu`: `Tap menu`.
+/// - Scanning stopped (its loops ran out): `scanning stopped`, in the reader's language
+///   (`ScannerWords`), never a blank display, which reads as a dead one.
 /// - The scanner menu button (`alwaysTap`, highlighted at the end of a cycle): `Scanner menu`.
 /// - A flash message (announcement, page scrolled, feedback): the text itself.
 ///
@@ -37,20 +43,33 @@ public struct BrailleFormatter: Hashable, Sendable {
     /// Route each child name on a group's line to that child rather than to the group.
     public var routesToGroupChildren: Bool
 
-    public init(showHints: Bool = false, groupLabelLimit: Int = 5, routesToGroupChildren: Bool = false) {
+    /// The language of an element that names none (the scene's): it chooses the role and state
+    /// words (`ScannerWords`), which go through the same braille table as the label.
+    public var language: String?
+    /// Role and state words before the label (`btn Play`), for small displays where the words
+    /// after a long label fall in a later window (the `brailleRoleFirst` setting).
+    public var roleFirst: Bool
+
+    public init(showHints: Bool = false, groupLabelLimit: Int = 5, routesToGroupChildren: Bool = false,
+                language: String? = nil, roleFirst: Bool = false) {
         self.showHints = showHints
         self.groupLabelLimit = groupLabelLimit
         self.routesToGroupChildren = routesToGroupChildren
+        self.language = language
+        self.roleFirst = roleFirst
     }
 
-    /// The trait words, in the order they appear on the line (VoiceOver's: the selected state,
-    /// then the role, then the dimmed state). Other traits have no word.
-    public static let traitWords: [(trait: Traits, word: String)] = [
-        (.selected, "sel"),
-        (.button, "btn"), (.link, "lnk"), (.header, "hdg"), (.adjustable, "sldr"),
-        (.image, "img"), (.searchField, "srch"), (.keyboardKey, "key"),
-        (.notEnabled, "dim"),
-    ]
+    /// The trait words in English, in the order they appear on the line (VoiceOver's: the
+    /// selected state, then the role, then the dimmed state). Other traits have no word.
+    public static let traitWords: [(trait: Traits, word: String)] = traitWords(ScannerWords.english)
+
+    /// The trait words of one language, in line order.
+    public static func traitWords(_ words: ScannerWords.Words) -> [(trait: Traits, word: String)] {
+        [(.selected, words.selected),
+         (.button, words.button), (.link, words.link), (.header, words.header), (.adjustable, words.adjustable),
+         (.image, words.image), (.searchField, words.searchField), (.keyboardKey, words.keyboardKey),
+         (.notEnabled, words.notEnabled)]
+    }
 
     /// Suffix of a group's line.
     public static let groupWord = "grp"
@@ -62,8 +81,13 @@ public struct BrailleFormatter: Hashable, Sendable {
     public static let ellipsis = "…"
 
     /// The words for a set of traits, in line order.
-    public static func words(for traits: Traits) -> [String] {
-        traitWords.filter { traits.contains($0.trait) }.map(\.word)
+    public static func words(for traits: Traits, language: String? = nil) -> [String] {
+        traitWords(ScannerWords.words(language: language)).filter { traits.contains($0.trait) }.map(\.word)
+    }
+
+    /// The words for what an element names, else the formatter's language.
+    private func words(of element: Element) -> ScannerWords.Words {
+        ScannerWords.words(language: element.language ?? language)
     }
 
     /// The line for a scan node: an item's or a group's.
@@ -76,8 +100,10 @@ public struct BrailleFormatter: Hashable, Sendable {
 
     /// An item: label, value, trait words, hint (when `showHints`); the id when all are empty.
     public func item(_ element: Element) -> BrailleLine {
-        var parts = [Self.oneLine(element.label), Self.oneLine(element.value)]
-        parts += Self.words(for: element.traits)
+        let roles = Self.words(for: element.traits, language: element.language ?? language)
+        var parts = roleFirst ? roles : []
+        parts += [Self.oneLine(element.label), Self.oneLine(element.value)]
+        if !roleFirst { parts += roles }
         if showHints { parts.append(Self.oneLine(element.hint)) }
         var text = parts.filter { !$0.isEmpty }.joined(separator: " ")
         if text.isEmpty { text = Self.oneLine(element.id) }
@@ -97,14 +123,24 @@ public struct BrailleFormatter: Hashable, Sendable {
         case .item(let element): shown = item(element)
         case .group(let element, let children): shown = groupLine(element, children: children, routeChildren: false)
         }
-        return BrailleLine(text: "\(Self.exitWord) \(shown.text)", target: .element(node.id))
+        return BrailleLine(text: "\(words(of: node.element).exit) \(shown.text)", target: .element(node.id))
     }
 
     /// A scanner menu entry: its title, then `menu`; routes to the entry's index, or to nothing
     /// when `index` is nil (a line that is no entry of the open menu).
-    public func menuEntry(_ title: String, index: Int? = nil) -> BrailleLine {
-        let parts = [Self.oneLine(title), Self.menuWord].filter { !$0.isEmpty }
-        return BrailleLine(text: parts.joined(separator: " "), target: index.map(BrailleLine.Target.menuEntry))
+    public func menuEntry(_ title: String, index: Int? = nil, count: Int? = nil, for element: Element? = nil) -> BrailleLine {
+        guard let index, let count else {
+            let parts = [Self.oneLine(title), ScannerWords.words(language: language).menu].filter { !$0.isEmpty }
+            return BrailleLine(text: parts.joined(separator: " "), target: index.map(BrailleLine.Target.menuEntry))
+        }
+        var text = "\(Self.oneLine(title)) \(index + 1)/\(count)"
+        if let element { text += ": " + item(element).text }
+        return BrailleLine(text: text, target: .menuEntry(index))
+    }
+
+    /// A line about the scanner itself (`scanning stopped`); routes to nothing.
+    public func status(_ text: String) -> BrailleLine {
+        BrailleLine(text: Self.oneLine(text), target: nil)
     }
 
     /// The scanner menu button's line, `Scanner menu`; routes to the button.
@@ -126,7 +162,7 @@ public struct BrailleFormatter: Hashable, Sendable {
         if !label.isEmpty { return label }
         let value = oneLine(element.value)
         if !value.isEmpty { return value }
-        return words(for: element.traits).joined(separator: " ")
+        return words(for: element.traits, language: element.language).joined(separator: " ")
     }
 
     /// Text on one line: whitespace and control runs become one space; ends trimmed.
@@ -178,7 +214,8 @@ public struct BrailleFormatter: Hashable, Sendable {
             }
             if more { builder.append(names.isEmpty ? Self.ellipsis : ", \(Self.ellipsis)", target: target) }
         }
-        builder.append(builder.count == 0 ? Self.groupWord : " \(Self.groupWord)", target: target)
+        let groupWord = words(of: element).group
+        builder.append(builder.count == 0 ? groupWord : " \(groupWord)", target: target)
         return builder.line
     }
 

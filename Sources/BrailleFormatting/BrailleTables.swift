@@ -29,7 +29,38 @@
 /// - Fallback `en-ueb-g2.ctb` (the scene default language is `en-US`); computer braille
 ///   `en-us-comp8.ctb` (US 8-dot computer braille, one cell per character, as BRLTTY's
 ///   default text table shows it).
+/// The braille code a reader chose (the `brailleCode` setting): contracted (grade 2, the
+/// default, what screen readers default to), uncontracted (grade 1: every letter spelled, for
+/// learners and for labels whose contractions mislead) or computer braille (one cell per
+/// character, 8 dots). Chinese braille has one form: its table stays whatever the code.
+public enum BrailleCode: String, Hashable, Sendable, CaseIterable {
+    case contracted, uncontracted, computer
+}
+
 public struct BrailleTableChoice: Hashable, Sendable {
+    /// The code used when `table(for:)` is not told one.
+    public var code: BrailleCode = .contracted
+    /// Language prefix → table for uncontracted (grade 1) braille; a language not listed gets
+    /// computer braille, except those in `uncontractedTables`.
+    public var gradeOneTables: [String: String] = defaultGradeOneTables
+
+    /// Grade 1 tables of Debian 12's liblouis-data: English UEB grade 1, French intégral
+    /// (`fr-bfu-comp6.utb`, BFU's uncontracted six-dot form), German and Spanish grade 1.
+    public static let defaultGradeOneTables: [String: String] = [
+        "en": "en-ueb-g1.ctb", "fr": "fr-bfu-comp6.utb", "de": "de-g1.ctb", "es": "es-g1.ctb",
+    ]
+
+    /// The table for `language` in the chosen `code`.
+    public func table(for language: String?) -> String {
+        switch code {
+        case .contracted: return table(for: language, contracted: true)
+        case .computer: return table(for: language, contracted: false)
+        case .uncontracted:
+            if let found = Self.longestMatch(language, in: uncontractedTables) { return found.table }
+            return Self.longestMatch(language ?? "en", in: gradeOneTables)?.table ?? table(for: language, contracted: false)
+        }
+    }
+
     /// Language prefix → table for contracted braille.
     public var tables: [String: String]
     /// Language prefix → table used when contraction is off (instead of computer braille).
@@ -71,8 +102,9 @@ public struct BrailleTableChoice: Hashable, Sendable {
         self.computerBrailleTable = computerBrailleTable
     }
 
-    /// The table for text in `language` (a BCP 47 tag; nil or empty: none given).
-    public func table(for language: String?, contracted: Bool = true) -> String {
+    /// The table for text in `language` (a BCP 47 tag; nil or empty: none given), contracted or
+    /// computer braille.
+    public func table(for language: String?, contracted: Bool) -> String {
         if contracted {
             return Self.longestMatch(language, in: tables)?.table ?? fallbackTable
         }

@@ -69,7 +69,10 @@ public struct ScanSession: Sendable {
         var flash: String?
         var menuTitle: String?
         var menuFocus: Int?
+        var menuCount: Int?
+        var menuItem: Element?
         var highlight: Highlight
+        var scanning: Bool
     }
     /// The structure last handed to the engine and what it was built from.
     private var cache: StructureCache?
@@ -94,7 +97,7 @@ public struct ScanSession: Sendable {
                 pulseOnlySwitches: pulseOnlySwitches),
             bindings: bindings)
         self.time = time
-        self.formatter = BrailleFormatter(showHints: settings.brailleHints)
+        self.formatter = BrailleFormatter(showHints: settings.brailleHints, language: scene.language, roleFirst: settings.brailleRoleFirst)
     }
 
     // MARK: State, for outputs and expectations
@@ -402,16 +405,19 @@ public struct ScanSession: Sendable {
         let menu = engine.menu
         let source = BrailleSource(
             flash: engine.flashMessage, menuTitle: menu.map { $0.entries[$0.focus].title }, menuFocus: menu?.focus,
-            highlight: engine.highlight)
+            menuCount: menu?.entries.count, menuItem: engine.menuItem, highlight: engine.highlight, scanning: engine.isRunning)
         if source == brailleSource { return [] }
         brailleSource = source
         let line: BrailleLine
         if let flash = engine.flashMessage {
             line = formatter.flash(flash)
         } else if let menu = engine.menu {
-            line = formatter.menuEntry(menu.entries[menu.focus].title, index: menu.focus)
+            line = formatter.menuEntry(menu.entries[menu.focus].title, index: menu.focus, count: menu.entries.count,
+                                       for: engine.menuItem)
         } else {
             switch engine.highlight {
+            case .none where !engine.isRunning && !engine.isEmpty:
+                line = formatter.status(ScannerWords.scanningStopped(language: brailleLanguage))
             case .none: line = .empty
             case .menuButton: line = formatter.menuButton()
             case .entry(let node): line = formatter.line(for: node)
@@ -458,7 +464,7 @@ extension ScanSession {
             for key in timers.keys { if case .input = key { timers[key] = nil } }
         }
         settings = new
-        formatter = BrailleFormatter(showHints: new.brailleHints)
+        formatter = BrailleFormatter(showHints: new.brailleHints, language: scene.language, roleFirst: new.brailleRoleFirst)
         brailleSource = nil
         trace += apply(engine.updateSettings(new, at: time))
         if old.groupItems != new.groupItems || old.tapBehavior != new.tapBehavior {

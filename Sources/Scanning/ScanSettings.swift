@@ -38,8 +38,24 @@ public struct ScanSettings: Hashable, Sendable {
     public var minimumDisplayTime: Double?
     /// Include hints on the braille line.
     public var brailleHints: Bool = false
-    /// How long an announcement or page-scrolled message stays on the display.
+    /// How long an announcement or page-scrolled message stays on the display at the least.
     public var flashDuration: Double = 4.0
+    /// A braille reader's speed, in characters per second: a message stays up at least as long
+    /// as its length takes to read at this speed (a 79-character message 7.9 s at 10), however
+    /// short `flashDuration` is. Screen readers' message timeouts are one number; on a 14- or
+    /// 40-cell display a long message spans windows, so its time must grow with it.
+    public var brailleReadingSpeed: Double = 10
+    /// The braille code: contracted (default), uncontracted or computer braille, with the table
+    /// of each element's language (`BrailleTableChoice`).
+    public var brailleCode: BrailleCode = .contracted
+    /// Role and state words before the label (`btn Play`): on a 14-cell display the words after
+    /// a long label fall in a later window.
+    public var brailleRoleFirst: Bool = false
+
+    /// How long `message` stays on the display: `flashDuration`, or longer for a long message.
+    public func flashTime(for message: String) -> Double {
+        max(flashDuration, Double(message.count) / brailleReadingSpeed)
+    }
     /// Dots 7-8 on a braille display: none, firstCell (BrlAPI's cursor), segment (under the
     /// whole highlighted segment). `off` is none.
     public var brailleCursor: BrailleCursorMarking = .none
@@ -114,6 +130,9 @@ public struct ScanSettings: Hashable, Sendable {
         case "minimumDisplayTime": minimumDisplayTime = try secondsOrOff()
         case "brailleHints": brailleHints = try bool()
         case "flashDuration": flashDuration = try seconds()
+        case "brailleReadingSpeed": brailleReadingSpeed = try seconds()
+        case "brailleCode": brailleCode = try choice(BrailleCode.self)
+        case "brailleRoleFirst": brailleRoleFirst = try bool()
         case "brailleCursor":
             if case .bool(false) = value { brailleCursor = .none } else { brailleCursor = try choice(BrailleCursorMarking.self) }
         default: throw SettingError(name: name, message: "unknown setting")

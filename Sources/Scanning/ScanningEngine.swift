@@ -87,6 +87,9 @@ public struct ScanningEngine: Sendable {
         return nil
     }
 
+    /// No structure yet, or a screen without items.
+    public var isEmpty: Bool { phase == .empty }
+
     public var isRunning: Bool {
         switch phase {
         case .stopped, .paused, .empty: return false
@@ -111,6 +114,10 @@ public struct ScanningEngine: Sendable {
     // MARK: Switch actions
 
     private mutating func began(_ action: SwitchAction, at time: Double) -> [ScanAction] {
+        // What the display shows is what a press acts on: a message covers the highlight, so a
+        // press first takes the message away (as a display key dismisses a screen reader's
+        // message) and acts on nothing else.
+        if flashText != nil { return dismissFlash(action, at: time) }
         switch phase {
         case .empty:
             return [.ignored(action, reason: "the screen has no item to scan")]
@@ -320,8 +327,10 @@ public struct ScanningEngine: Sendable {
     }
 
     /// The timer of the current position: auto scanning's step (longer on a level's first entry
-    /// with pauseOnFirstItem), or singleSwitchStep's dwell.
+    /// with pauseOnFirstItem), or singleSwitchStep's dwell. None while a message covers the
+    /// highlight: the step starts when the highlight's line is on the display again.
     private func restartTimer(at time: Double) -> [ScanAction] {
+        guard flashText == nil else { return [] }
         switch settings.scanning {
         case .auto:
             var delay = settings.autoScanningTime
@@ -342,14 +351,17 @@ public struct ScanningEngine: Sendable {
             guard flashText != nil else { return [] }
             flashText = nil
             if !flashQueue.isEmpty { return show(flashQueue.removeFirst(), at: time) }
-            return [.flashEnded]
+            return [.flashEnded] + lineShownAgain(at: time)
         case .advance:
+            // Held under a message (a host that fires a cancelled timer moves nothing).
+            guard flashText == nil else { return [] }
             switch phase {
             case .scanning: return move(by: 1, at: time)
             case .menu(var menu): return moveMenu(&menu, by: 1, at: time)
             default: return []
             }
         case .dwell:
+            guard flashText == nil else { return [] }
             switch phase {
             case .scanning: return select(at: time)
             case .menu(var menu): return selectMenuEntry(&menu, at: time)
@@ -408,6 +420,7 @@ public struct ScanningEngine: Sendable {
     }
 
     private func menuTimer(at time: Double) -> [ScanAction] {
+        guard flashText == nil else { return [] }
         switch settings.scanning {
         case .auto: return [.schedule(.advance, at: time + settings.autoScanningTime)]
         case .singleSwitchStep: return [.schedule(.dwell, at: time + settings.dwellTime)]
@@ -521,11 +534,40 @@ public struct ScanningEngine: Sendable {
         return show(text, at: time)
     }
 
+    /// A message on the display, for as long as it takes to read (`ScanSettings.flashTime`).
+    /// Auto scanning and single-switch dwell hold meanwhile: the highlight under the message is
+    /// not on the display, so it must not move, nor be selected by a dwell.
     private mutating func show(_ text: String, at time: Double) -> [ScanAction] {
         flashText = text
         flashStart = time
-        let until = time + settings.flashDuration
-        return [.flash(text, until: until), .schedule(.flash, at: until)]
+        let until = time + settings.flashTime(for: text)
+        return [.cancel(.advance), .cancel(.dwell), .flash(text, until: until), .schedule(.flash, at: until)]
+    }
+
+    /// A press while a message is shown: the message goes (with any queued after it), the
+    /// highlight's line is back, and the press does nothing else.
+    private mutating func dismissFlash(_ action: SwitchAction, at time: Double) -> [ScanAction] {
+        flashText = nil
+        flashQueue.removeAll()
+        var actions: [ScanAction] = [.cancel(.flash), .flashEnded,
+                                     .ignored(action, reason: "the press took the message off the display; it acts on nothing else")]
+        actions += lineShownAgain(at: time)
+        return actions
+    }
+
+    /// The highlight's (or the menu entry's) line is on the display again: its step and
+    /// `minimumDisplayTime` count from now.
+    private mutating func lineShownAgain(at time: Double) -> [ScanAction] {
+        switch phase {
+        case .scanning:
+            highlightTime = time
+            return restartTimer(at: time)
+        case .menu:
+            highlightTime = time
+            return menuTimer(at: time)
+        default:
+            return []
+        }
     }
 
     // MARK: Structure changes

@@ -178,6 +178,10 @@ extension ScanSettings {
         case "minimumDisplayTime": return seconds(minimumDisplayTime)
         case "brailleHints": return .bool(brailleHints)
         case "flashDuration": return .number(flashDuration)
+        case "brailleCursor": return .string(brailleCursor.rawValue)
+        case "brailleReadingSpeed": return .number(brailleReadingSpeed)
+        case "brailleCode": return .string(brailleCode.rawValue)
+        case "brailleRoleFirst": return .bool(brailleRoleFirst)
         default: return nil
         }
     }

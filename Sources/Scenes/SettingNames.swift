@@ -9,6 +9,8 @@ public enum SettingShape: Sendable, Equatable {
     /// `off` (or false) to disable, or a number of seconds.
     case secondsOrOff
     case choice([String])
+    /// A reading speed, in characters per second.
+    case rate
 
     public var expectation: String {
         switch self {
@@ -17,6 +19,7 @@ public enum SettingShape: Sendable, Equatable {
         case .bool: return "true or false"
         case .secondsOrOff: return "a number of seconds, or off"
         case .choice(let options): return "one of " + options.joined(separator: ", ")
+        case .rate: return "a number of characters per second"
         }
     }
 }
@@ -41,6 +44,9 @@ public enum SettingNames {
         ("brailleHints", .bool),
         ("flashDuration", .seconds),
         ("brailleCursor", .choice(["none", "firstCell", "segment"])),
+        ("brailleReadingSpeed", .rate),
+        ("brailleCode", .choice(["contracted", "uncontracted", "computer"])),
+        ("brailleRoleFirst", .bool),
     ]
 
     public static func shape(of name: String) -> SettingShape? {

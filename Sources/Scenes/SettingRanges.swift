@@ -18,6 +18,7 @@ extension SettingNames {
         "debounceTime": 0.001...5,
         "minimumDisplayTime": 0.01...60,
         "flashDuration": 0.1...600,
+        "brailleReadingSpeed": 1...100,
     ]
 
     /// A number setting's range; a setting not listed gets a bound that still keeps timers
@@ -36,6 +37,7 @@ extension SettingNames {
         case .seconds: return "a number of seconds from \(low) to \(high)"
         case .count: return "a whole number from \(low) to \(high)"
         case .secondsOrOff: return "a number of seconds from \(low) to \(high), or off (0 is off)"
+        case .rate: return "a number of characters per second from \(low) to \(high)"
         default: return shape.expectation
         }
     }
@@ -46,6 +48,7 @@ extension SettingNames {
         let range = range(of: name)
         switch (shape, value) {
         case (.seconds, .number(let seconds)) where range.contains(seconds): return nil
+        case (.rate, .number(let rate)) where range.contains(rate): return nil
         case (.count, .number(let count)) where range.contains(count) && count == count.rounded(): return nil
         case (.bool, .bool): return nil
         case (.secondsOrOff, .number(let seconds)) where seconds == 0 || range.contains(seconds): return nil

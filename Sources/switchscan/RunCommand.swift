@@ -97,11 +97,15 @@ struct RunCommand: ParsableCommand {
         // Said before the screen is drawn; each is in the trace and the status line as well.
         for problem in inputs.problems { printError("switchscan run: \(problem)") }
         // The display (if any) connects in the background; the run never waits for BRLTTY.
+        // The reader's braille code (brailleCode), with each element's language's table; read
+        // at the start (a settings file changing it applies at the next start).
+        var tables = BrailleTableChoice()
+        tables.code = settings.brailleCode
         let brailleOutputs = BrailleOutputs.make(
             brailleSpec, auth: brailleAuth, profilesDirectories: BrailleOutputs.profileDirectories(),
-            cursor: settings.brailleCursor)
+            tables: tables, cursor: settings.brailleCursor)
         let brailleCells: ((String, String?) -> String?)? =
-            brailleOutputs.terminalCells ? { BrailleCells.translate($0, language: $1) } : nil
+            brailleOutputs.terminalCells ? { [tables] in BrailleCells.translate($0, language: $1, tables: tables) } : nil
         var options = LiveRun.Options(
             scene: scene, settings: settings, terminalInput: inputs.terminal, terminalView: !noView,
             tracePath: trace, duration: duration, brailleCells: brailleCells,
@@ -129,9 +133,7 @@ struct RunCommand: ParsableCommand {
 /// Braille cells for the terminal view: the line through liblouis with the table chosen for the
 /// element's language (UEB for English, French, mainland Chinese, …).
 enum BrailleCells {
-    static let tables = BrailleTableChoice()
-
-    static func translate(_ text: String, language: String?) -> String? {
+    static func translate(_ text: String, language: String?, tables: BrailleTableChoice = BrailleTableChoice()) -> String? {
         guard !text.isEmpty else { return "" }
         return try? Louis.translate(text, table: tables.table(for: language)).cells
     }

@@ -52,8 +52,27 @@ struct BrailleFormatterTests {
 
     // MARK: trait words
 
+    @Test("role and state words in the element's language, else the formatter's (the scene's)")
+    func wordsInTheReadersLanguage() {
+        let french = Element(id: "ouvrir", label: "Ouvrir", traits: [.button, .selected], language: "fr-FR")
+        #expect(BrailleFormatter().item(french).text == "Ouvrir sél bout")
+        let chinese = Element(id: "add", label: "添加", traits: [.button])
+        #expect(BrailleFormatter(language: "zh-Hans").item(chinese).text == "添加 按钮")
+        #expect(BrailleFormatter(language: "en-US").item(chinese).text == "添加 btn")
+        let group = Element(id: "g", label: "Réglages")
+        #expect(BrailleFormatter(language: "fr").group(group, children: []).text == "Réglages grp")
+        #expect(BrailleFormatter(language: "zh").group(group, children: []).text == "Réglages 组")
+    }
+
+    @Test("brailleRoleFirst puts the role and state words before the label")
+    func roleFirst() {
+        let play = Element(id: "play", label: "Play the whole album from the start", traits: [.button])
+        #expect(BrailleFormatter(roleFirst: true).item(play).text == "btn Play the whole album from the start")
+        #expect(BrailleFormatter().item(play).text == "Play the whole album from the start btn")
+    }
+
     static let traitWordCases: [(String, String)] = [
-        ("button", "btn"), ("link", "lnk"), ("header", "hdg"), ("adjustable", "sldr"),
+        ("button", "btn"), ("link", "lnk"), ("header", "h"), ("adjustable", "sldr"),
         ("image", "img"), ("searchField", "srch"), ("keyboardKey", "key"),
         ("selected", "sel"), ("notEnabled", "dim"),
     ]
@@ -77,9 +96,9 @@ struct BrailleFormatterTests {
     @Test("all trait words in VoiceOver's order: sel, roles, dim")
     func traitWordOrder() {
         let all = Traits(Traits.named.map(\.trait))
-        #expect(formatter.item(leaf("x", "Item", traits: all)).text == "Item sel btn lnk hdg sldr img srch key dim")
+        #expect(formatter.item(leaf("x", "Item", traits: all)).text == "Item sel btn lnk h sldr img srch key dim")
         #expect(formatter.item(leaf("x", "Play", traits: [.notEnabled, .button, .selected])).text == "Play sel btn dim")
-        #expect(BrailleFormatter.traitWords.map(\.word) == ["sel", "btn", "lnk", "hdg", "sldr", "img", "srch", "key", "dim"])
+        #expect(BrailleFormatter.traitWords.map(\.word) == ["sel", "btn", "lnk", "h", "sldr", "img", "srch", "key", "dim"])
     }
 
     // MARK: hints
@@ -216,6 +235,15 @@ struct BrailleFormatterTests {
         #expect(custom.text == "Add to Favourites menu")
         #expect(custom.segments == [.init(range: 0..<22, target: .menuEntry(3))])
         #expect(formatter.menuEntry("Exit menu", index: 4).text == "Exit menu menu")
+        // As the scanner shows an open menu: the entry, its position, the element's line (the
+        // new value after Increment is there at once), routed to the entry.
+        let volume = Element(id: "volume", label: "Volume", value: "60%", traits: [.adjustable])
+        let increment = formatter.menuEntry("Increment", index: 1, count: 4, for: volume)
+        #expect(increment.text == "Increment 2/4: Volume 60% sldr")
+        #expect(increment.segments == [.init(range: 0..<30, target: .menuEntry(1))])
+        #expect(formatter.menuEntry("Escape", index: 0, count: 2).text == "Escape 1/2")
+        #expect(formatter.status(ScannerWords.scanningStopped(language: "fr-FR")).text == "défilement arrêté")
+        #expect(formatter.status(ScannerWords.scanningStopped(language: nil)).text == "scanning stopped")
         #expect(formatter.menuEntry("", index: 5).text == "menu")
         // Without an index the line routes to nothing.
         #expect(formatter.menuEntry("Tap").segments == [.init(range: 0..<8, target: nil)])

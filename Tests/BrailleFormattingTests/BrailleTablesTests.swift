@@ -86,4 +86,19 @@ struct BrailleTablesTests {
             .union([BrailleTableChoice.defaultFallbackTable, BrailleTableChoice.defaultComputerBrailleTable])
         #expect(used == known)
     }
+
+    @Test("brailleCode: contracted, uncontracted (grade 1) or computer braille per language; Chinese keeps its table")
+    func brailleCodes() {
+        var choice = BrailleTableChoice()
+        #expect(choice.table(for: "en-US") == "en-ueb-g2.ctb")
+        choice.code = .uncontracted
+        #expect(choice.table(for: "en-US") == "en-ueb-g1.ctb")
+        #expect(choice.table(for: "fr-FR") == "fr-bfu-comp6.utb")
+        #expect(choice.table(for: nil) == "en-ueb-g1.ctb")
+        #expect(choice.table(for: "zh-CN") == "zhcn-cbs.ctb")
+        #expect(choice.table(for: "ja") == "en-us-comp8.ctb", "no grade 1 table: computer braille")
+        choice.code = .computer
+        #expect(choice.table(for: "fr-FR") == "en-us-comp8.ctb")
+        #expect(choice.table(for: "zh-CN") == "zhcn-cbs.ctb")
+    }
 }

@@ -178,8 +178,9 @@ struct InputSourceTests {
         let edges = Self.edges(inputs)
         #expect(edges.map(\.switchID) == ["space", "space", "enter"])
         #expect(edges.map(\.kind) == [.down, .up, .down])
-        // Dated from the moment read, keeping the records' spacing.
-        #expect(edges.map { ($0.time - 20) * 1000 }.map { $0.rounded() } == [0, 100, 400])
+        // Read together, so all of them happened by the moment read: the newest is dated then,
+        // and the records keep their spacing.
+        #expect(edges.map { ($0.time - 20) * 1000 }.map { $0.rounded() } == [-400, -300, 0])
         let statuses = inputs.compactMap { if case .status(let text) = $0 { text } else { nil } }
         #expect(statuses.contains { $0.contains("3 of 24 bytes at byte offset 72") }, "\(statuses)")
         #expect(Self.ended(inputs))

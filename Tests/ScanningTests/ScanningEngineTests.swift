@@ -311,7 +311,8 @@ struct ScreenChangeTests {
         #expect(scanner.highlight.focusID == "done")
         #expect(actions.contains(.flash("Score 13", until: 6)))
         #expect(scanner.flashMessage == "Score 13")
-        #expect(scanner.handle(.timerFired(.flash, time: 6)) == [.flashEnded])
+        // The line of "done" is on the display again: its step counts from now.
+        #expect(scanner.handle(.timerFired(.flash, time: 6)) == [.flashEnded, .schedule(.advance, at: 7)])
         #expect(scanner.flashMessage == nil)
     }
 
@@ -341,7 +342,9 @@ struct ScreenChangeTests {
     @Test func announcementsFlashForFlashDuration() {
         var scanner = engine { $0.flashDuration = 2 }
         _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
-        #expect(scanner.handle(.message("Message sent.", time: 0.5)) == [.flash("Message sent.", until: 2.5), .schedule(.flash, at: 2.5)])
+        // Auto scanning holds while the message covers the highlight.
+        #expect(scanner.handle(.message("Message sent.", time: 0.5))
+                == [.cancel(.advance), .cancel(.dwell), .flash("Message sent.", until: 2.5), .schedule(.flash, at: 2.5)])
         #expect(scanner.flashMessage == "Message sent.")
     }
 
@@ -374,13 +377,49 @@ struct LoopAndMessageTests {
     @Test func messagesPostedTogetherAreShownInTurnALaterOneReplaces() {
         var scanner = engine { $0.flashDuration = 2 }
         _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
-        #expect(scanner.handle(.message("2 pins hit.", time: 1)) == [.flash("2 pins hit.", until: 3), .schedule(.flash, at: 3)])
+        let hold: [ScanAction] = [.cancel(.advance), .cancel(.dwell)]
+        #expect(scanner.handle(.message("2 pins hit.", time: 1)) == hold + [.flash("2 pins hit.", until: 3), .schedule(.flash, at: 3)])
         #expect(scanner.handle(.message("Starting frame 3.", time: 1)) == [])
         #expect(scanner.flashMessage == "2 pins hit.")
-        #expect(scanner.handle(.timerFired(.flash, time: 3)) == [.flash("Starting frame 3.", until: 5), .schedule(.flash, at: 5)])
-        #expect(scanner.handle(.message("Saved.", time: 4)) == [.flash("Saved.", until: 6), .schedule(.flash, at: 6)])
-        #expect(scanner.handle(.timerFired(.flash, time: 6)) == [.flashEnded])
+        #expect(scanner.handle(.timerFired(.flash, time: 3)) == hold + [.flash("Starting frame 3.", until: 5), .schedule(.flash, at: 5)])
+        #expect(scanner.handle(.message("Saved.", time: 4)) == hold + [.flash("Saved.", until: 6), .schedule(.flash, at: 6)])
+        #expect(scanner.handle(.timerFired(.flash, time: 6)) == [.flashEnded, .schedule(.advance, at: 7)])
         #expect(scanner.flashMessage == nil)
+    }
+
+    /// Issue 12: the highlight is what the display shows.
+    @Test func aMessageHoldsAutoScanningAndThePressThatEndsItActsOnNothingElse() {
+        var scanner = engine { $0.flashDuration = 2; $0.minimumDisplayTime = 0.3 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        _ = scanner.handle(.message("Saved.", time: 0.5))
+        // The step that was due at 1 s was cancelled: the highlight stays on a, under the message.
+        #expect(scanner.handle(.timerFired(.advance, time: 1)) == [])
+        #expect(scanner.highlight.focusID == "a")
+        // A select while the message is up takes it off, and selects nothing.
+        let press = scanner.handle(.began(.select, time: 1.2))
+        #expect(press.contains(.flashEnded))
+        #expect(press.contains(.cancel(.flash)))
+        #expect(press.contains { if case .ignored(.select, let reason) = $0 { reason.contains("took the message off") } else { false } })
+        #expect(!press.contains { if case .menu = $0 { true } else { false } }, "no menu opened: \(press)")
+        #expect(scanner.menu == nil)
+        #expect(scanner.flashMessage == nil)
+        // a's line is back on the display at 1.2 s: its step counts from then.
+        #expect(press.contains(.schedule(.advance, at: 2.2)))
+        // minimumDisplayTime counts from the line being shown, not from the highlight moving.
+        let tooSoon = scanner.handle(.began(.select, time: 1.4))
+        #expect(tooSoon.contains { if case .ignored(.select, let reason) = $0 { reason.contains("minimumDisplayTime") } else { false } }, "\(tooSoon)")
+        let inTime = scanner.handle(.began(.select, time: 1.6))
+        #expect(inTime.contains { if case .menu = $0 { true } else { false } }, "\(inTime)")
+    }
+
+    @Test func aMessageStaysUpAsLongAsItsLengthTakesToRead() {
+        var scanner = engine { $0.flashDuration = 4; $0.brailleReadingSpeed = 10 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        let short = scanner.handle(.message("Saved.", time: 1))
+        #expect(short.contains(.schedule(.flash, at: 5)), "a short message: flashDuration")
+        let long = String(repeating: "x", count: 79)
+        let actions = scanner.handle(.message(long, time: 10))
+        #expect(actions.contains(.schedule(.flash, at: 17.9)), "79 characters at 10 a second: \(actions)")
     }
 
     @Test func afterATapTheHighlightWaitsForTheSceneAndThenScansOn() {

@@ -69,6 +69,8 @@ import Testing
                   - key: {code: BTN_0, value: 0}
                   - expect: {state: {lastTapped: Three}, announcement: Three tapped, focus: wrap}
                   - press: next
+                  - expect: {focus: wrap, braille: "One, Two grp"}
+                  - press: next
                   - expect: {focus: three}
             """, profile: Self.twoSwitch)
         Self.expectPass(result)

@@ -24,21 +24,31 @@ struct BrailleRunTests {
     static let button1 = cells(["6", "12", "2345", "1345", "", "3456", "1", "", "12", "2345", "1345"])
     /// `Btn 2 btn`.
     static let button2 = cells(["6", "12", "2345", "1345", "", "3456", "12", "", "12", "2345", "1345"])
-    /// `Tap menu`: "en" contracted (⠢).
-    static let tapMenu = cells(["6", "2345", "1", "1234", "", "134", "26", "136"])
+    /// `Tap 1/2: Btn 1 btn`: the entry, its position (numbers with the number sign, ⠸⠌ for the
+    /// slash), then Btn 1's own line.
+    static let tapMenu = cells(["6", "2345", "1", "1234", "", "3456", "1", "456", "34", "3456", "12", "25", "",
+                                "6", "12", "2345", "1345", "", "3456", "1", "", "12", "2345", "1345"])
+    /// `Tap 1/2:`, the start of the menu line on any item of a two-entry menu.
+    static let tapMenuPrefix = Array(tapMenu.prefix(12))
+    /// `Tap 1/5: A view with custom actions` ("with" ⠾, "st" ⠌, "ion" ⠰⠝).
+    static let customActionsTapMenu = cells(["6", "2345", "1", "1234", "", "3456", "1", "456", "34", "3456", "15", "25", "",
+                                             "6", "1", "", "1236", "24", "15", "2456", "", "23456", "", "14", "136", "34",
+                                             "135", "134", "", "1", "14", "56", "1345", "234"])
     /// `Scanner menu`: "er" contracted (⠻).
     static let scannerMenu = cells(["6", "234", "14", "1", "1345", "1345", "12456", "", "134", "26", "136"])
-    /// `Exit menu menu`: the entry's title, then `menu`.
-    static let exitMenu = cells(["6", "15", "1346", "24", "2345", "", "134", "26", "136", "", "134", "26", "136"])
-    /// `more menu`: "more" is the wordsign ⠍.
-    static let moreMenu = cells(["134", "", "134", "26", "136"])
+    /// `Exit menu 1/1`: the screen's menu (no element), its only entry.
+    static let exitMenu = cells(["6", "15", "1346", "24", "2345", "", "134", "26", "136", "", "3456", "1", "456", "34", "3456", "1"])
+    /// `more 2/5: A view with custom actions`: "more" is the wordsign ⠍.
+    static let moreMenu = cells(["134", "", "3456", "12", "456", "34", "3456", "15", "25", "", "6", "1", "", "1236", "24", "15",
+                                 "2456", "", "23456", "", "14", "136", "34", "135", "134", "", "1", "14", "56", "1345", "234"])
     /// The announcement `more`: the wordsign alone.
     static let more = cells(["134"])
     /// `A view with custom actions`: "with" ⠾, "st" ⠌, "tion" ⠰⠝ in grade 2.
     static let customActions = cells(["6", "1", "", "1236", "24", "15", "2456", "", "23456", "", "14", "136", "34", "135",
                                       "134", "", "1", "14", "56", "1345", "234"])
     /// `添加 btn` in the Chinese common braille scheme: 添 ⠞⠩ (tone omitted), 加 ⠁⠛⠫, then btn.
-    static let chineseAdd = cells(["2345", "146", "1", "1245", "1246", "", "12", "2345", "1345"])
+    /// `添加 按钮`: the role word in Chinese too (按钮 ⠧⠝⠳⠄), through the same table.
+    static let chineseAdd = cells(["2345", "146", "1", "1245", "1246", "", "1236", "1345", "1256", "3"])
     /// `Send the quarterly report to everyone on the team btn` on 20 cells: three windows, cut
     /// at spaces.
     static let longWindows = [
@@ -80,7 +90,7 @@ struct BrailleRunTests {
                                       "--braille", "brlapi:\(rig.brltty.host)", "--braille-auth", "none"])
         try rig.expect(Self.customActions, "the English label, contracted", run: announcing)
         announcing.type(" ")
-        try rig.expect(Self.tapMenu, "the menu", run: announcing)
+        try rig.expect(Self.customActionsTapMenu, "the menu", run: announcing)
         announcing.type("\r")
         try rig.expect(Self.moreMenu, "the custom action 'more' in the menu", run: announcing)
         announcing.type(" ")
@@ -312,7 +322,9 @@ struct BrailleRunTests {
         expect(padded(Self.longWindows[0], to: 20) + padded(Self.longWindows[1], to: 20), "back")
         // Row 2, column 3 ("e" of "report"): the item; the menu opens.
         try display.send("ROUTE 23")
-        expect(padded(Self.tapMenu, to: 40), "the menu opened by a routing key on row 2")
+        // The menu line on the long item: "Tap 1/2:" then the item's line, over both rows.
+        #expect(display.waitForCells(timeout: 3, where: { Array($0.prefix(12)) == Self.tapMenuPrefix }) != nil,
+                "the menu opened by a routing key on row 2: \(display.cells.map(BrailleCells.dotNumbers))")
         #expect(run.finish() == 0, "\(run.stderr)")
         let inputs = run.events.filter { $0["kind"] as? String == "input" }.compactMap { $0["switch"] as? String }
         #expect(inputs == ["braille:route"], "\(inputs)")
@@ -328,7 +340,8 @@ struct BrailleRunTests {
         try rig.emulator.pressDisplayKey(5)
         try rig.expect(Self.longWindows[1], "the second window", run: run)
         try rig.emulator.pressRoutingKey(3)
-        try rig.expect(Self.tapMenu, "the menu opened from the second window", run: run)
+        #expect(rig.emulator.waitForCells(timeout: 3, where: { Array($0.prefix(12)) == Self.tapMenuPrefix }) != nil,
+                "the menu opened from the second window: \(rig.emulator.cells.map(BrailleCells.dotNumbers))")
         run.type("\u{1b}")  // escape closes the menu
         try rig.expect(Self.longWindows[0], "the element again, from its first window", run: run)
         #expect(run.finish() == 0, "\(run.stderr)")
@@ -410,7 +423,7 @@ struct BrailleRunTests {
         let rig = try DisplayRig(cells: 40)
         let run = try ScanRun(["Scenarios/chinese-labels.yaml", "--set", "scanning=manual", "--set", "groupItems=false",
                                "--braille", "brlapi:\(rig.brltty.host)"])
-        try rig.expect(Self.chineseAdd, "添加 btn", run: run)
+        try rig.expect(Self.chineseAdd, "添加 按钮", run: run)
         #expect(run.finish() == 0, "\(run.stderr)")
     }
 

@@ -41,7 +41,8 @@ struct RunCommandTests {
         let events = try Self.traceEvents(trace)
         #expect(events.allSatisfy { $0["time"] is Double || $0["time"] is Int })
         let kinds = events.compactMap { $0["kind"] as? String }
-        #expect(kinds.first == "screen")
+        // Each run starts with its `run` line (the trace is appended to), then the first screen.
+        #expect(kinds.prefix(2) == ["run", "screen"])
         let highlights = events.filter { $0["kind"] as? String == "highlight" }.compactMap { $0["id"] as? String }
         #expect(highlights.prefix(2) == ["test-wrap", "btn-1"])
         let menu = try #require(events.first { $0["kind"] as? String == "menu" })

@@ -51,7 +51,12 @@ struct SettingsTests {
         #expect(lines.contains { $0.hasPrefix("autoScanningTime ") && $0.contains(" 2 ") && $0.contains(" set ") }, "\(list)")
         #expect(lines.contains { $0.hasPrefix("tapBehavior ") && $0.contains(" default ") && $0.contains(" default ") }, "\(list)")
         #expect(lines.contains { $0.hasPrefix("brailleCursor ") && $0.contains(" default ") }, "\(list)")
-        #expect(lines.count == 1 + 18, "one line per setting (17 scanning settings and brailleCursor): \(list)")
+        #expect(lines.count == 1 + 21, "one line per setting (17 scanning settings and 4 braille ones): \(list)")
+        // Every setting shows its value (brailleCursor showed `?` before).
+        #expect(lines.contains { $0.hasPrefix("brailleCursor ") && $0.contains(" none ") }, "\(list)")
+        #expect(!lines.dropFirst().contains { $0.split(separator: " ").dropFirst().first == "?" }, "\(list)")
+        #expect(try settings(["get", "brailleCursor"]).stdout == "none\n")
+        #expect(try settings(["get", "brailleReadingSpeed"]).stdout == "10\n")
     }
 
     @Test func aWrongValueIsRefusedAndTheFileIsLeftAsItWas() throws {

@@ -31,8 +31,9 @@ struct SwitchAndDisplayRunTests {
     /// b r l t t y, the cursor (dots 7 and 8) on the first cell.
     static let brlttyScreen = cells(["1278", "1235", "123", "2345", "2345", "13456"])
 
-    /// A menu entry's line is its title then "menu": `Exit menu menu`.
-    static let exitMenu = cells(["6", "15", "1346", "24", "2345", "", "134", "26", "136", "", "134", "26", "136"])
+    /// A menu entry's line: its title, its position, the element's line: `Exit menu 2/2: Btn 1 btn`.
+    static let exitMenu = cells(["6", "15", "1346", "24", "2345", "", "134", "26", "136", "", "3456", "12", "456", "34", "3456",
+                                 "12", "25", "", "6", "12", "2345", "1345", "", "3456", "1", "", "12", "2345", "1345"])
 
     @Test("Switch presses from a raw FIFO reach the display as exact dots; SIGTERM gives the display back to BRLTTY")
     func switchesToDotsThenSigterm() throws {
@@ -98,7 +99,7 @@ struct SwitchAndDisplayRunTests {
         let menus = events.filter { $0["kind"] as? String == "menu" }
         #expect(menus.map { $0["entries"] as? [String] ?? [] } == [["Tap", "Exit menu"], ["Tap", "Exit menu"], []], "\(menus)")
         let braille = events.filter { $0["kind"] as? String == "braille" }.compactMap { $0["text"] as? String }
-        #expect(braille == ["Test 1, Test 2 grp", "Btn 1 btn", "Tap menu", "Exit menu menu", "Btn 1 btn"], "\(braille)")
+        #expect(braille == ["Test 1, Test 2 grp", "Btn 1 btn", "Tap 1/2: Btn 1 btn", "Exit menu 2/2: Btn 1 btn", "Btn 1 btn"], "\(braille)")
         let statuses = events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
         #expect(statuses.contains { $0.hasPrefix("braille display: Baum") && $0.contains("40 cells") }, "\(statuses)")
         #expect(statuses.contains { $0 == "raw:\(fifo): reading struct input_event records (24 bytes each) through profile generic-keyboard" },

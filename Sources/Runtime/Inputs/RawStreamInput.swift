@@ -127,15 +127,19 @@ public final class RawStreamInput: RuntimeSource {
 
     /// Places a batch of records read at `now` on the loop's clock. Records read together all
     /// happened by now: the anchor is chosen so that the newest of them is dated no later than
-    /// now, keeping their spacing (the first batch of a stream, a file read whole). A batch whose
-    /// newest record would be dated more than `clockJump` ahead of now, or whose oldest would
-    /// fall more than that before the previous record, means the writer's clock jumped: said
-    /// once, and the records are dated from now on.
+    /// now, keeping their spacing (the first batch of a stream, a file read whole), unless that
+    /// would date the oldest before the previous record: then the batch starts at the previous
+    /// record and may end a little after now (a writer sending faster than its timestamps say
+    /// keeps its press lengths, which the stabilisation judges). A batch whose newest record
+    /// would be dated more than `clockJump` ahead of now, or whose oldest would fall more than
+    /// that before the previous record, means the writer's clock jumped: said once, and the
+    /// records are dated from now on.
     private func anchorBatch(_ times: [Double], readAt now: Double, inputs: inout [RuntimeInput]) {
         let finite = times.filter(\.isFinite)
         guard let newest = finite.max(), let oldest = finite.min() else { return }
+        let span = newest - oldest
         guard let (moment, first) = anchor else {
-            anchor = (now - (newest - oldest), oldest)
+            anchor = (now - span, oldest)
             return
         }
         let latest = moment + (newest - first), earliest = moment + (oldest - first)
@@ -145,18 +149,19 @@ public final class RawStreamInput: RuntimeSource {
                 let direction = latest > now ? "ahead" : "back"
                 inputs.append(.status("\(name): the stream's clock jumped \(direction) (a record dated \(Self.describe(latest > now ? newest : oldest)) s); its records are dated as they are read"))
             }
-            anchor = (max(now - (newest - oldest), lastEdgeMoment), oldest)
+            anchor = (max(now - span, lastEdgeMoment), oldest)
         } else if latest > now + Self.readingJitter {
-            // Records read together happened by now: the anchor moves back, keeping the spacing.
-            anchor = (moment - (latest - now), first)
+            // Moved back so that the batch ends now, but not before the previous record.
+            let target = max(now, lastEdgeMoment + span)
+            if latest > target { anchor = (moment - (latest - target), first) }
         }
     }
 
     /// The loop-clock moment of a record dated `time` by its writer: never before the previous
-    /// record's, never after now.
+    /// record's, never more than `clockJump` after now.
     private func moment(of time: Double, readAt now: Double, inputs: inout [RuntimeInput]) -> Double {
         guard let (moment, first) = anchor, time.isFinite else { return max(lastEdgeMoment, now) }
-        lastEdgeMoment = min(max(lastEdgeMoment, moment + (time - first)), now + Self.readingJitter)
+        lastEdgeMoment = min(max(lastEdgeMoment, moment + (time - first)), now + Self.clockJump)
         return lastEdgeMoment
     }
 

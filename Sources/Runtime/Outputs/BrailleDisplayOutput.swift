@@ -352,7 +352,8 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         if let cached = lastTable, cached.language == language {
             table = cached.table
         } else {
-            table = configuration.tables.table(for: language, contracted: configuration.contracted)
+            table = configuration.contracted ? configuration.tables.table(for: language)
+                : configuration.tables.table(for: language, contracted: false)
             lastTable = (language, table)
         }
         return translations.translation(of: line.text, table: table) {
