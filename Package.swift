@@ -26,6 +26,9 @@ let package = Package(
         .target(name: "Documents", dependencies: [.product(name: "Yams", package: "Yams")]),
         // Pure: the scene file contract → model + behaviour (state, bindings, effects), and the guideline audit.
         .target(name: "Scenes", dependencies: ["AccessibilityModel", "SwitchInput", "Documents"]),
+        // Pure: accessibility dumps of real iOS and Android screens (bytes already read) → scene text,
+        // parsed by Foundation's XMLParser (libxml2 on Linux).
+        .target(name: "DumpImport", dependencies: ["Scenes", "Documents"]),
         // Pure: switch edges → switch actions (debounce, hold duration, ignore repeat, long press).
         .target(name: "SwitchInput"),
         // Pure: the line a braille display shows for an item, a group, a menu entry, a message.
@@ -59,22 +62,24 @@ let package = Package(
         // The CLI: thin; reads files and prints.
         .executableTarget(name: "switchscan", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "Runtime", "DeviceProfiles", "Evdev", "Louis", "BrailleFormatting",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "DumpImport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Benchmarks print figures; they are never run as tests.
         .executableTarget(name: "switchscan-bench", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "Runtime", "BrailleFormatting", "BrlAPI", "Louis",
-            "BrailleTestSupport", "DeviceProfiles",
+            "BrailleTestSupport", "DeviceProfiles", "DumpImport",
         ], path: "Benchmarks/switchscan-bench"),
         // The mutation fuzzer over every file kind and the raw stream (scripts/test runs it; crashes
         // found are kept in Tests/Fuzz/regressions and replayed).
         .executableTarget(name: "switchscan-fuzz", dependencies: [
             "AccessibilityModel", "Documents", "Scenes", "Scanning", "SwitchInput", "DeviceProfiles", "Runtime",
+            "DumpImport",
         ], path: "Tests/Fuzz/switchscan-fuzz"),
 
         .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "AccessibilityModel"]),
+        .testTarget(name: "DumpImportTests", dependencies: ["DumpImport", "Scenes", "AccessibilityModel"]),
         .testTarget(name: "SwitchInputTests", dependencies: ["SwitchInput"]),
         .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput", "DeviceProfiles"]),

@@ -121,8 +121,9 @@ case "latency": runLatencyBenchmark(arguments: Array(benchArguments.dropFirst())
 case "idle": runIdleBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "validate-memory": runValidateMemoryBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "validate-memory-child": runValidateMemoryChild(arguments: Array(benchArguments.dropFirst()))
+case "import": runImportBenchmark(arguments: Array(benchArguments.dropFirst()))
 default:
-    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory [--markdown]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import [--markdown]\n".data(using: .utf8)!)
     exit(2)
 }
 exit(0)

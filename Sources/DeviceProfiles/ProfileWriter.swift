@@ -1,3 +1,5 @@
+import Documents
+
 extension SwitchProfile {
     /// The profile as YAML that `parse(yaml:file:)` reads back to an equal profile (but for
     /// `file`). `comments` become `# ` lines at the top (what it was learned from, and when).
@@ -42,24 +44,7 @@ extension SwitchProfile {
 
 /// A YAML double-quoted scalar: `"PCsensor \"Foot\" Switch"`.
 func yamlQuoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7f {
-                let digits = String(scalar.value, radix: 16)
-                out += "\\x" + String(repeating: "0", count: 2 - digits.count) + digits
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
+    YAMLText.quoted(text)
 }
 
 extension String {

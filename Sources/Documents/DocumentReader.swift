@@ -2,7 +2,7 @@ import Yams
 
 /// One problem in a file: where, and what was expected. Lines and columns are 1-based, as
 /// editors count them.
-public struct DocumentProblem: Hashable, Sendable, CustomStringConvertible {
+public struct DocumentProblem: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var column: Int

@@ -14,6 +14,46 @@ public enum SceneParser {
         }
         return scene!
     }
+
+    /// A scene file, or a tests file: a mapping with `scene:` naming the scene file it drives
+    /// (a path relative to the tests file) and `tests:`, but no `screens`, `size` or `start`.
+    /// Scene tools write scenes again (an import); tests kept apart survive that.
+    public static func parseFile(
+        yaml text: String, file: String, limits: SceneLimits = .standard
+    ) throws(SceneLoadError) -> SceneFileContent {
+        let reader = SceneReader(file: file, limits: limits)
+        let scene = reader.readScene(text)
+        if let reference = reader.testsFileReference, reader.problems.isEmpty { return .tests(reference) }
+        if !reader.problems.isEmpty || scene == nil {
+            throw SceneLoadError(problems: reader.sceneProblems)
+        }
+        return .scene(scene!)
+    }
+
+    /// The tests of a tests file, checked against the scene it names (screens, state names,
+    /// element ids), with their positions in the tests file.
+    public static func parseTests(
+        yaml text: String, file: String, scene: Scene, limits: SceneLimits = .standard
+    ) throws(SceneLoadError) -> [ScriptedTest] {
+        let reader = SceneReader(file: file, limits: limits)
+        let tests = reader.readTestsFile(text, scene: scene)
+        if !reader.problems.isEmpty || tests == nil {
+            throw SceneLoadError(problems: reader.sceneProblems)
+        }
+        return tests!
+    }
+}
+
+/// What a file of scenes holds: a scene, or tests that name the scene they drive.
+public enum SceneFileContent: Sendable {
+    case scene(Scene)
+    case tests(TestsFileReference)
+}
+
+/// A tests file's `scene:` value and where it is written.
+public struct TestsFileReference: Sendable {
+    public var scenePath: String
+    public var location: SourceLocation
 }
 
 /// The scene reader: the shared typed readers of `DocumentReader` (positions, limits, alias
@@ -32,6 +72,9 @@ final class SceneReader: DocumentReader {
     private var idLocations: [ElementID: TextPosition] = [:]
     /// References to element ids checked once every screen is read.
     private var pendingIDReferences: [(id: ElementID, location: SourceLocation, what: String)] = []
+
+    /// Set when the document is a tests file (`scene:` and `tests:`, no screens).
+    var testsFileReference: TestsFileReference?
 
     init(file: String, limits: SceneLimits) {
         self.limits = limits
@@ -61,6 +104,15 @@ final class SceneReader: DocumentReader {
             text, maxBytes: limits.maxBytes,
             expected: "a scene (a mapping with scene, size, start and screens)") else { return nil }
         guard let pairs = mapping(root, "the scene") else { return nil }
+        let sceneKeys = Set(pairs.map(\.0))
+        if sceneKeys.contains("tests"), sceneKeys.isDisjoint(with: ["screens", "size", "start", "state", "language"]) {
+            let keys = checkKeys(pairs, allowed: SceneReader.testsFileKeys, in: "a tests file")
+            if let node = required(keys, "scene", in: root, "the scene file these tests drive, relative to this file"),
+               let path = string(node, "scene") {
+                testsFileReference = TestsFileReference(scenePath: path, location: location(node))
+            }
+            return nil
+        }
         let keys = checkKeys(pairs, allowed: ["scene", "description", "size", "language", "state", "start", "screens", "tests"], in: "a scene")
 
         let title = required(keys, "scene", in: root, "the scene's title").flatMap { string($0, "scene") }
@@ -111,6 +163,30 @@ final class SceneReader: DocumentReader {
         return Scene(
             title: title, description: description, file: file, size: size, language: language,
             initialState: state, stateNames: stateNames, start: startName, screens: screens, tests: tests)
+    }
+
+    static let testsFileKeys = ["scene", "description", "tests"]
+
+    /// A tests file's tests, read with the scene's state, screens and ids declared.
+    func readTestsFile(_ text: String, scene: Scene) -> [ScriptedTest]? {
+        guard let root = readDocument(
+            text, maxBytes: limits.maxBytes,
+            expected: "a tests file (a mapping with scene and tests)") else { return nil }
+        guard let pairs = mapping(root, "the tests file") else { return nil }
+        let keys = checkKeys(pairs, allowed: SceneReader.testsFileKeys, in: "a tests file")
+        state = scene.initialState
+        screenNames = Set(scene.screens.map(\.name))
+        for template in scene.allElementTemplates {
+            idLocations[template.id] = TextPosition(line: template.location.line, column: template.location.column)
+        }
+        var tests = [ScriptedTest]()
+        if let node = required(keys, "tests", in: root, "the scripted tests"), let items = sequence(node, "tests") {
+            for item in items { if let test = readTest(item) { tests.append(test) } }
+        }
+        for reference in pendingIDReferences where idLocations[reference.id] == nil && !reference.id.hasPrefix("auto:") {
+            report(reference.location, "\(reference.what) '\(reference.id)' is not the id of any element in the scene \(scene.file)")
+        }
+        return problems.isEmpty ? tests : nil
     }
 
     func readState(_ node: DocumentNode) -> [String] {

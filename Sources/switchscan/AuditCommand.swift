@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Scenes
 
 struct AuditCommand: ParsableCommand {
@@ -19,9 +20,11 @@ struct AuditCommand: ParsableCommand {
         var findings = 0
         var unloadable = 0
         for file in files {
-            switch SceneFiles.load(file) {
-            case .success(let scene):
-                let found = SceneAudit.audit(scene)
+            switch SceneFiles.loadEntry(file) {
+            case .success(let entry):
+                // A tests file's scene is audited once: not again when it is audited on its own.
+                if let sceneFile = entry.testsFor, files.contains(where: { samePath($0, sceneFile) }) { continue }
+                let found = SceneAudit.audit(entry.scene)
                 findings += found.count
                 for finding in found { print(finding) }
             case .failure(let error):
@@ -32,5 +35,9 @@ struct AuditCommand: ParsableCommand {
         print("\(files.count) files audited, \(findings) findings\(unloadable > 0 ? ", \(unloadable) files not loaded" : "")")
         if unloadable > 0 { throw ExitCode(2) }
         if findings > 0 { throw ExitCode(1) }
+    }
+
+    func samePath(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
     }
 }

@@ -31,20 +31,83 @@ enum SceneFiles {
         return files
     }
 
-    /// Loads one scene; a file that cannot be read becomes a problem at line 1.
+    /// Loads one scene; a file that cannot be read becomes a problem at line 1. A tests file
+    /// gives the scene it names, with the tests file's tests.
     static func load(_ path: String) -> Result<Scene, SceneLoadError> {
+        loadEntry(path).map(\.scene)
+    }
+
+    /// A loaded file: its scene, and for a tests file the scene file it names.
+    struct Entry {
+        var scene: Scene
+        var testsFor: String?
+    }
+
+    static func loadEntry(_ path: String) -> Result<Entry, SceneLoadError> {
         let text: String
-        switch RegularFile.readText(path, maxBytes: SceneLimits.standard.maxBytes) {
+        switch readText(path) {
         case .success(let value): text = value
-        case .failure(let failure):
-            let problem = failure.problem(file: path)
-            return .failure(SceneLoadError(problems: [SceneProblem(
-                location: SourceLocation(file: path, line: problem.line, column: problem.column), message: problem.message)]))
+        case .failure(let error): return .failure(error)
         }
+        let content: SceneFileContent
         do {
-            return .success(try SceneParser.parse(yaml: text, file: path))
+            content = try SceneParser.parseFile(yaml: text, file: path)
         } catch {
             return .failure(error)
+        }
+        switch content {
+        case .scene(let scene):
+            return .success(Entry(scene: scene))
+        case .tests(let reference):
+            return loadTests(path, text: text, reference: reference).map { Entry(scene: $0, testsFor: $0.file) }
+        }
+    }
+
+    /// A tests file's scene (`scene:`, relative to the tests file's folder; no absolute path, a
+    /// scene file's extension), loaded, then its tests read against that scene.
+    static func loadTests(_ path: String, text: String, reference: TestsFileReference) -> Result<Scene, SceneLoadError> {
+        func refuse(_ message: String) -> Result<Scene, SceneLoadError> {
+            .failure(SceneLoadError(problems: [SceneProblem(location: reference.location, message: message)]))
+        }
+        let named = reference.scenePath
+        guard !named.hasPrefix("/") else {
+            return refuse("scene '\(named)': an absolute path is not accepted; name the scene file relative to this tests file")
+        }
+        guard extensions.contains((named as NSString).pathExtension.lowercased()) else {
+            return refuse("scene '\(named)' is not a scene file's name (.yaml, .yml or .json); a tests file's scene: names the scene file it drives")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let scenePath = folder.isEmpty ? named : (folder as NSString).appendingPathComponent(named)
+        let sceneText: String
+        switch readText(scenePath) {
+        case .success(let value): sceneText = value
+        case .failure(let error):
+            let reason = error.problems.first?.message ?? "cannot be read"
+            return refuse("scene '\(named)' (\(scenePath)): \(reason)")
+        }
+        let scene: Scene
+        do {
+            switch try SceneParser.parseFile(yaml: sceneText, file: scenePath) {
+            case .scene(let loaded): scene = loaded
+            case .tests: return refuse("scene '\(named)' is itself a tests file; name the scene file")
+            }
+        } catch {
+            return .failure(error)
+        }
+        do {
+            var driven = scene
+            driven.tests = try SceneParser.parseTests(yaml: text, file: path, scene: scene)
+            return .success(driven)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func readText(_ path: String) -> Result<String, SceneLoadError> {
+        RegularFile.readText(path, maxBytes: SceneLimits.standard.maxBytes).mapError { failure in
+            let problem = failure.problem(file: path)
+            return SceneLoadError(problems: [SceneProblem(
+                location: SourceLocation(file: path, line: problem.line, column: problem.column), message: problem.message)])
         }
     }
 }

@@ -15,10 +15,14 @@ struct ValidateCommand: ParsableCommand {
         var failed = 0
         var problemCount = 0
         for file in files {
-            switch SceneFiles.load(file) {
-            case .success(let scene):
-                let elements = scene.elementCount
-                print("\(file): ok (\(scene.screens.count) screens, \(elements) elements, \(scene.tests.count) tests)")
+            switch SceneFiles.loadEntry(file) {
+            case .success(let entry):
+                let scene = entry.scene
+                if let sceneFile = entry.testsFor {
+                    print("\(file): ok (\(scene.tests.count) tests of \(sceneFile))")
+                } else {
+                    print("\(file): ok (\(scene.screens.count) screens, \(scene.elementCount) elements, \(scene.tests.count) tests)")
+                }
             case .failure(let error):
                 failed += 1
                 problemCount += error.problems.count

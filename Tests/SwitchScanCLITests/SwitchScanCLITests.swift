@@ -228,7 +228,8 @@ import Testing
 @Suite struct ValidateCommandTests {
     /// The scene files of Scenarios/, as `validate` names them.
     static func scenarioFiles() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("Scenarios").path)
+        // Subfolders too (Scenarios/imported), in the order `validate Scenarios` lists them.
+        try FileManager.default.subpathsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("Scenarios").path)
             .filter { ["yaml", "yml", "json"].contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted()
             .map { "Scenarios/" + $0 }

@@ -1,6 +1,7 @@
 import AccessibilityModel
 import DeviceProfiles
 import Documents
+import DumpImport
 import Foundation
 import Runtime
 import Scanning
@@ -102,6 +103,8 @@ enum Kind: String, CaseIterable {
     case evemu
     case raw
     case scriptedTests = "scripted-tests"
+    case iosDump = "ios-dump"
+    case androidDump = "android-dump"
 }
 
 /// Runs one input through its parser. Outcomes (accepted or refused with problems) do not
@@ -143,6 +146,20 @@ struct Targets {
             guard let scene = try? SceneParser.parse(yaml: text(bytes), file: "fuzz") else { return false }
             _ = ScriptRunner(scene: scene, profile: genericProfile).runAll()
             return true
+        case .iosDump, .androidDump:
+            // A dump that imports must give a scene its own loader takes: a refusal there is a
+            // bug of the import, made a crash so that the fuzzer keeps the input.
+            let format: DumpFormat? = kind == .iosDump ? .ios : nil
+            guard case .success(let screen) = DumpImporter.screen(bytes: bytes, file: "fuzz.xml", format: format) else { return false }
+            switch DumpImporter.scene(title: "fuzz", screens: [screen, screen], file: "fuzz.yaml") {
+            case .success(let imported):
+                _ = SceneAudit.audit(imported.scene)
+                var session = ScanSession(scene: imported.scene, settings: ScanSettings())
+                for line in session.start() + session.advance(to: 10) { _ = TraceFormat.jsonLine(line) }
+                return true
+            case .failure(let error):
+                fatalError("an imported dump gave a scene that does not load: \(error)")
+            }
         }
     }
 
@@ -199,6 +216,9 @@ struct Seeds {
         byKind[.settings] = files("Tests/Fuzz/seeds", [".yaml"]) + [Array("autoScanningTime: 1\nloops: 3\n".utf8)]
         byKind[.switchProfile] = files("Devices/switches", [".yaml"])
         byKind[.brailleProfile] = files("Devices/braille", [".yaml"])
+        let dumps = files("Scenarios/imported", [".xml"])
+        byKind[.iosDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<AppiumAUT") }
+        byKind[.androidDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<hierarchy") }
         let recordings = files("Tests/Fuzz/seeds", [".evemu"])
         byKind[.evemu] = recordings
         var found = Set<[UInt8]>()

@@ -1,0 +1,108 @@
+import AccessibilityModel
+import DumpImport
+import Foundation
+import Scenes
+import Testing
+
+@Suite("Importing UI Automator dumps")
+struct AndroidImportTests {
+    static let base = #" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false""#
+
+    func node(_ id: String, _ className: String, text: String = "", description: String = "", _ flags: [String: String] = [:], bounds: String, close: Bool = true) -> String {
+        var attributes = Self.base
+        for (key, value) in flags { attributes = attributes.replacingOccurrences(of: " \(key)=\"false\"", with: " \(key)=\"\(value)\"").replacingOccurrences(of: " \(key)=\"true\"", with: " \(key)=\"\(value)\"") }
+        return androidNode(#"text="\#(text)" resource-id="com.example:id/\#(id)" class="\#(className)" content-desc="\#(description)" \#(attributes)"#, bounds: bounds, close: close)
+    }
+
+    @Test("clickable is a tap, long-clickable a Long press action, checkable and checked a selected button")
+    func actions() throws {
+        let (_, scene, text) = try imported(androidDump(
+            node("send", "android.widget.Button", text: "Send", ["clickable": "true", "long-clickable": "true"], bounds: "[0,100][540,200]"),
+            node("wifi", "android.widget.Switch", text: "Wi-Fi", ["clickable": "true", "checkable": "true", "checked": "true"], bounds: "[0,200][1080,300]"),
+            node("off", "android.widget.CheckBox", text: "Off", ["clickable": "true", "checkable": "true", "enabled": "false"], bounds: "[0,300][1080,400]")))
+        #expect(scanOrder(scene) == ["send", "wifi", "off"])
+        let send = try #require(element(scene, "send"))
+        #expect(send.traits == .button)
+        #expect(send.customActions.map(\.name) == ["Long press"])
+        #expect(send.frame == Rect(x: 0, y: 100, width: 540, height: 100))
+        #expect(try #require(element(scene, "wifi")).traits == [.button, .selected])
+        #expect(try #require(element(scene, "off")).traits == [.button, .notEnabled])
+        // A tap acts on the clickable ones: `activate` is there for the author's effects.
+        #expect(text.components(separatedBy: "activate: []").count - 1 == 3)
+    }
+
+    @Test("a scrollable list's items offer Scroll forward and Scroll backward; the list stays a container")
+    func scrolling() throws {
+        let (_, scene, _) = try imported(androidDump(
+            node("list", "androidx.recyclerview.widget.RecyclerView", ["scrollable": "true"], bounds: "[0,0][1080,2000]", close: false),
+            node("a", "android.widget.TextView", text: "A", ["clickable": "true"], bounds: "[0,0][1080,200]"),
+            node("b", "android.widget.TextView", text: "B", ["clickable": "true"], bounds: "[0,200][1080,400]"),
+            "</node>"))
+        #expect(scene.screens[0].elements.map(\.id) == ["list"])
+        #expect(scanOrder(scene) == ["a", "b"])
+        #expect(try #require(element(scene, "a")).customActions.map(\.name) == ["Scroll forward", "Scroll backward"])
+        #expect(try #require(element(scene, "a")).traits == .button)
+    }
+
+    @Test("a clickable row of texts is one item labelled with them, with its switch's state")
+    func mergedRow() throws {
+        let (screen, scene, _) = try imported(androidDump(
+            node("row", "android.widget.LinearLayout", ["clickable": "true"], bounds: "[0,0][1080,200]", close: false),
+            node("title", "android.widget.TextView", text: "Wi-Fi", bounds: "[10,10][400,60]"),
+            node("summary", "android.widget.TextView", text: "Home", bounds: "[10,60][400,110]"),
+            node("toggle", "android.widget.Switch", ["checkable": "true", "checked": "true"], bounds: "[900,50][1000,150]"),
+            "</node>"))
+        #expect(scanOrder(scene) == ["row"])
+        let row = try #require(element(scene, "row"))
+        #expect(row.label == "Wi-Fi, Home")
+        #expect(row.traits == [.button, .selected])
+        #expect(screen.skipped.count == 3)
+    }
+
+    @Test("content description wins over text; an edit field's text is its value and its hint the label")
+    func labels() throws {
+        let (_, scene, _) = try imported(androidDump(
+            node("fab", "com.google.android.material.floatingactionbutton.FloatingActionButton", text: "+", description: "Add item", ["clickable": "true"], bounds: "[900,2000][1050,2150]"),
+            androidNode(#"text="ann@example.com" resource-id="com.example:id/email" class="android.widget.EditText" content-desc="" hint="Email" \#(Self.base)"#, bounds: "[0,100][1080,250]"),
+            androidNode(#"text="••••" resource-id="com.example:id/pin" class="android.widget.EditText" content-desc="PIN" \#(Self.base.replacingOccurrences(of: #"password="false""#, with: #"password="true""#))"#, bounds: "[0,300][1080,450]")))
+        #expect(try #require(element(scene, "fab")).label == "Add item")
+        let email = try #require(element(scene, "email"))
+        #expect(email.label == "Email")
+        #expect(email.value == "ann@example.com")
+        #expect(email.traits == [])
+        #expect(try #require(element(scene, "pin")).value == nil)
+    }
+
+    @Test("invisible, empty, off-screen and silent layout nodes are left out with their reasons")
+    func skipped() throws {
+        let (screen, scene, _) = try imported(androidDump(
+            node("ok", "android.widget.Button", text: "OK", ["clickable": "true"], bounds: "[0,0][500,100]"),
+            androidNode(#"text="Gone" resource-id="" class="android.widget.TextView" content-desc="" visible-to-user="false" \#(Self.base)"#, bounds: "[0,100][500,200]"),
+            node("line", "android.view.View", bounds: "[0,200][1080,202]"),
+            node("flat", "android.widget.Button", text: "Flat", ["clickable": "true"], bounds: "[0,300][0,400]"),
+            node("far", "android.widget.Button", text: "Far", ["clickable": "true"], bounds: "[2000,300][2100,400]")))
+        #expect(scanOrder(scene) == ["ok"])
+        #expect(screen.skippedCounts.map { "\($0.count) \($0.reason.rawValue)" } == ["1 invisible", "1 zero size", "1 off screen", "1 not accessible"])
+    }
+
+    @Test("a resource id used by every row gives unique ids: the first as is, then screen-prefixed and numbered")
+    func repeatedIDs() throws {
+        let rows = (0..<3).map { index in node("title", "android.widget.TextView", text: "Row \(index)", ["clickable": "true"], bounds: "[0,\(index * 100)][1080,\(index * 100 + 100)]") }
+        let (_, scene, _) = try imported(androidDump(rows[0], rows[1], rows[2]), file: "list.xml")
+        #expect(scanOrder(scene) == ["title", "list-title", "list-title-2"])
+    }
+
+    @Test("a 1,000-row list: rows on the screen in order, the rest off screen")
+    func thousandRows() throws {
+        let rows = (0..<1000).map { index in
+            node("row", "android.widget.TextView", text: "Row \(index)", ["clickable": "true"], bounds: "[0,\(index * 20)][1080,\(index * 20 + 20)]")
+        }
+        let xml = androidDump(node("list", "android.widget.ListView", ["scrollable": "true"], bounds: "[0,0][1080,2400]", close: false) + "\n" + rows.joined(separator: "\n") + "\n</node>")
+        let (screen, scene, _) = try imported(xml, file: "list.xml")
+        let order = scanOrder(scene)
+        #expect(order.count == 120)
+        #expect(order.prefix(3) == ["row", "list-row", "list-row-2"])
+        #expect(try #require(element(scene, order[119])).label == "Row 119")
+        #expect(screen.skippedCounts.map(\.count) == [880])
+    }
+}
