@@ -242,30 +242,12 @@ public final class BRLTTYProcess: @unchecked Sendable {
         // Close-on-exec on both ends: no other child of the runner inherits them (the child's
         // standard input is a dup2 of the read end, which clears the flag on the copy only).
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)  // dup2 clears close-on-exec
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let words: [String] = ["/bin/sh", "-c", Self.watchdogScript, "brltty-watchdog", String(pid), Self.socketDirectory,
                                String(hostNumber)]
-        let argv = words.map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        var watcher: pid_t = 0
-        let result = (argv + [nil]).withUnsafeBufferPointer { argv in
-            posix_spawn(&watcher, "/bin/sh", &actions, &attributes, argv.baseAddress!, environ)
+        let (watcher, result) = Self.spawnProcess("/bin/sh", words) { actions in
+            posix_spawn_file_actions_adddup2(&actions, ends[0], 0)  // dup2 clears close-on-exec
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         Glibc.close(ends[0])
         guard result == 0 else {
@@ -301,13 +283,26 @@ public final class BRLTTYProcess: @unchecked Sendable {
     }
 
     private func spawn() throws(BrailleTestSupportError) -> pid_t {
+        let logPath = self.logPath
+        let (pid, result) = Self.spawnProcess(executable, [executable] + arguments) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        guard result == 0 else { throw BrailleTestSupportError("posix_spawn \(executable)", errno: result) }
+        return pid
+    }
+
+    /// posix_spawn of `path` with `words` as its argv: no blocked signals, and SIGPIPE, SIGTERM,
+    /// SIGINT, SIGHUP and SIGCHLD at their defaults whatever the test process did with them;
+    /// `files` sets the child's descriptors. Returns the pid and posix_spawn's result.
+    private static func spawnProcess(
+        _ path: String, _ words: [String], files: (inout posix_spawn_file_actions_t) -> Void
+    ) -> (pid: pid_t, result: Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-
+        files(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -319,15 +314,14 @@ public final class BRLTTYProcess: @unchecked Sendable {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([executable] + arguments).map { strdup($0) }
+        let argv = words.map { strdup($0) }
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let result = (argv + [nil]).withUnsafeBufferPointer { argv in
-            posix_spawn(&pid, executable, &actions, &attributes, argv.baseAddress!, environ)
+            posix_spawn(&pid, path, &actions, &attributes, argv.baseAddress!, environ)
         }
-        guard result == 0 else { throw BrailleTestSupportError("posix_spawn \(executable)", errno: result) }
-        return pid
+        return (pid, result)
+    }
     }
 
     /// waitpid for our child; true once it has exited (or is not our child any more).
