@@ -322,7 +322,6 @@ public final class BRLTTYProcess: @unchecked Sendable {
         }
         return (pid, result)
     }
-    }
 
     /// waitpid for our child; true once it has exited (or is not our child any more).
     private func reap(_ pid: pid_t, block: Bool) -> Bool {
