@@ -211,19 +211,26 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     /// The object and its subtree read into plain values, at most `limit` objects (the rest
     /// left out), so that a huge window cannot exhaust memory.
     public func snapshot(limit: Int = 100_000) throws(AtspiError) -> AccessibleNode {
-        var budget = max(1, limit)
-        return try snapshot(budget: &budget)
+        var objects: [String: AccessibleObject]?
+        return try snapshot(limit: limit, objects: &objects)
     }
 
-    private func snapshot(budget: inout Int) throws(AtspiError) -> AccessibleNode {
+    /// The snapshot, and each object by its id in `objects` (to act on what the user chose).
+    public func snapshot(limit: Int = 100_000, objects: inout [String: AccessibleObject]?) throws(AtspiError) -> AccessibleNode {
+        var budget = max(1, limit)
+        return try snapshot(budget: &budget, objects: &objects)
+    }
+
+    private func snapshot(budget: inout Int, objects: inout [String: AccessibleObject]?) throws(AtspiError) -> AccessibleNode {
         budget -= 1
+        objects?[id] = self
         var node = AccessibleNode(
             id: id, role: try roleName(), name: try name(), description: try descriptionText(), states: states(),
             extents: try windowExtents(), actions: try actionNames(), value: try value())
         let count = try childCount()
         var index = 0
         while index < count, budget > 0 {
-            if let child = try child(at: index) { node.children.append(try child.snapshot(budget: &budget)) }
+            if let child = try child(at: index) { node.children.append(try child.snapshot(budget: &budget, objects: &objects)) }
             index += 1
         }
         return node

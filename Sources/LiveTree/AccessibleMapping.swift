@@ -64,7 +64,8 @@ public enum AccessibleMapping {
         if node.value != nil, ["slider", "spin button", "scroll bar"].contains(node.role) { traits.insert(.adjustable) }
         if !node.states.isDisjoint(with: [.checked, .selected, .pressed]) { traits.insert(.selected) }
         let interactive = isItem && !traits.contains(.staticText) && !traits.contains(.header)
-        if interactive, !node.states.contains(.sensitive) || !node.states.contains(.enabled) { traits.insert(.notEnabled) }
+        // GTK 4.8 leaves ENABLED off some working widgets (a scale): only both missing is dimmed.
+        if interactive, node.states.isDisjoint(with: [.sensitive, .enabled]) { traits.insert(.notEnabled) }
         let tap = tapAction(of: node)
         var label = node.name.isEmpty ? nil : node.name
         if isItem, label == nil {

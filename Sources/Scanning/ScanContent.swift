@@ -36,6 +36,16 @@ public struct ContentUpdate: Hashable, Sendable {
     }
 }
 
+extension ScanStructure {
+    /// The scan structure of a resolved screen: the visibility rules, reading order and
+    /// navigation styles, automatic grouping when `groupItems` is on (what a scene's screen gets).
+    public static func of(_ screen: Screen, groupItems: Bool) -> ScanStructure {
+        var nodes = screen.scanNodes(groupAutomatic: groupItems)
+        if groupItems { nodes = AutomaticGrouping.group(nodes) }
+        return ScanSession.structure(of: screen, nodes: nodes)
+    }
+}
+
 /// A scene file as scanned content: its state, its behaviour (effects), its structure cache.
 public struct SceneContent: ScanContent {
     public let scene: Scene

@@ -348,9 +348,7 @@ public struct ScanSession: Sendable {
     /// The whole structure, built from the scene's templates.
     static func buildStructure(scene: Scene, state: SceneState, groupItems: Bool) -> ScanStructure {
         guard let screen = state.resolvedScreen(in: scene) else { return ScanStructure(nodes: []) }
-        var nodes = screen.scanNodes(groupAutomatic: groupItems)
-        if groupItems { nodes = AutomaticGrouping.group(nodes) }
-        return structure(of: screen, nodes: nodes)
+        return .of(screen, groupItems: groupItems)
     }
 
     /// The structure of `screen` with its scan nodes: which items have an escape handler.
