@@ -49,12 +49,16 @@ let package = Package(
         .target(name: "Evdev", dependencies: ["CEvdev"]),
         .target(name: "BrlAPI", dependencies: ["CBrlAPI"]),
         .target(name: "Louis", dependencies: ["CLouis"]),
+        // Live applications: AT-SPI snapshots and their mapping to elements (pure), libatspi wrapped once.
+        .target(name: "LiveTree", dependencies: ["AccessibilityModel"]),
+        .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
+        .target(name: "Atspi", dependencies: ["CAtspi", "LiveTree", "AccessibilityModel"]),
         // Pure: switch interface and braille display profiles (Devices/), evemu and raw decoding.
         .target(name: "DeviceProfiles", dependencies: ["SwitchInput", "Documents"]),
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux",
+            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
@@ -86,6 +90,7 @@ let package = Package(
         .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
         .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
+        .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.

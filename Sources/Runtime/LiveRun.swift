@@ -32,6 +32,8 @@ public final class LiveRun {
         /// Said on the status line and in the trace as the run starts (a settings file with
         /// errors, read with the defaults instead).
         public var startupStatus: [String] = []
+        /// What is scanned instead of `scene` (a live application; register it in `sources` too).
+        public var content: (any ScanContent)?
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
@@ -82,7 +84,8 @@ public final class LiveRun {
             pulses.formUnion(source.pulseSwitches)
         }
         session = ScanSession(
-            scene: options.scene, settings: options.settings, bindings: bindings, pulseOnlySwitches: pulses)
+            content: options.content ?? SceneContent(scene: options.scene), settings: options.settings, bindings: bindings,
+            pulseOnlySwitches: pulses)
         origin = MonotonicClock.now()
         signals = try SignalDescriptor()
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
@@ -194,6 +197,9 @@ public final class LiveRun {
                         if sourceFailed { failed.insert(name) }
                     case .status(let text):
                         say(text)
+                    case .content(let update):
+                        record(session.advance(to: now, lateness: Self.stallLateness))
+                        record(session.contentChanged(update))
                     }
                 }
             }
@@ -306,10 +312,10 @@ public final class LiveRun {
         case .none:
             note = session.isScanning ? nil : "scanning stopped: any switch starts it again"
         }
-        let language = items.first { highlighted.contains($0.id) }?.language ?? options.scene.language
+        let language = items.first { highlighted.contains($0.id) }?.language ?? session.scene.language
         return TerminalFrame.Snapshot(
-            title: options.scene.title, screen: session.screen,
-            sceneSize: (options.scene.size.width, options.scene.size.height), items: items,
+            title: session.scene.title, screen: session.screen,
+            sceneSize: (session.scene.size.width, session.scene.size.height), items: items,
             highlighted: highlighted, highlightNote: note,
             menu: session.engine.menu.map { ($0.entries.map(\.title), $0.focus) },
             brailleText: session.brailleText,

@@ -1,4 +1,5 @@
 import BrailleFormatting
+import Scanning
 import SwitchInput
 
 /// What a source tells the loop.
@@ -13,6 +14,8 @@ public enum RuntimeInput: Sendable {
     /// Something the user should know, for the status line and the trace (a device unplugged,
     /// BRLTTY restarting, a permission problem with what to do).
     case status(String)
+    /// The scanned content changed by itself (a live application's window, dialog, labels).
+    case content(ContentUpdate)
 }
 
 /// An input (or an output with a connection to keep) that the loop polls: its descriptor when it

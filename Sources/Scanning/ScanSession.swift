@@ -42,9 +42,9 @@ public struct TraceEvent: Hashable, Sendable {
 /// schedules what `nextDeadline` says. Scripted tests drive it in virtual time; the live runtime
 /// with the monotonic clock. Both go through exactly this code.
 public struct ScanSession: Sendable {
-    public let scene: Scene
+    /// What is scanned: a scene file, or a live application.
+    public private(set) var content: any ScanContent
     public private(set) var settings: ScanSettings
-    public private(set) var sceneState: SceneState
     public private(set) var engine: ScanningEngine
     public private(set) var stabilizer: Stabilizer
     public private(set) var time: Double
@@ -74,8 +74,6 @@ public struct ScanSession: Sendable {
         var highlight: Highlight
         var scanning: Bool
     }
-    /// The structure last handed to the engine and what it was built from.
-    private var cache: StructureCache?
 
     /// One virtual switch per action, named after it: what scripted tests press.
     public static let actionSwitches: [SwitchID: SwitchBinding] = Dictionary(
@@ -85,10 +83,18 @@ public struct ScanSession: Sendable {
         scene: Scene, settings: ScanSettings, bindings: [SwitchID: SwitchBinding] = ScanSession.actionSwitches,
         pulseOnly: Bool = false, pulseOnlySwitches: Set<SwitchID> = [], time: Double = 0, screen: String? = nil
     ) {
-        self.scene = scene
+        self.init(
+            content: SceneContent(scene: scene, screen: screen), settings: settings, bindings: bindings,
+            pulseOnly: pulseOnly, pulseOnlySwitches: pulseOnlySwitches, time: time)
+    }
+
+    /// A session scanning any content (a live application).
+    public init(
+        content: any ScanContent, settings: ScanSettings, bindings: [SwitchID: SwitchBinding] = ScanSession.actionSwitches,
+        pulseOnly: Bool = false, pulseOnlySwitches: Set<SwitchID> = [], time: Double = 0
+    ) {
+        self.content = content
         self.settings = settings
-        self.sceneState = SceneState(scene: scene)
-        if let screen, scene.screenTemplate(named: screen) != nil { self.sceneState.screen = screen }
         self.engine = ScanningEngine(settings: settings)
         self.stabilizer = Stabilizer(
             configuration: Stabilizer.Configuration(
@@ -102,8 +108,15 @@ public struct ScanSession: Sendable {
 
     // MARK: State, for outputs and expectations
 
-    public var screen: String { sceneState.screen }
-    public var state: [String: StateValue] { sceneState.values }
+    /// The scene file scanned (nil for live content).
+    public var sceneContent: SceneContent? { content as? SceneContent }
+    /// The scene scanned; for live content, an empty scene with its title, size and language.
+    public var scene: Scene {
+        sceneContent?.scene ?? Scene(title: content.title, size: content.size, language: content.language)
+    }
+    public var sceneState: SceneState { sceneContent?.state ?? SceneState(values: [:], screen: content.screenName) }
+    public var screen: String { content.screenName }
+    public var state: [String: StateValue] { sceneContent?.state.values ?? [:] }
     public var focusID: ElementID? { engine.highlight.focusID }
     public var menuTitles: [String]? { engine.menu?.entries.map(\.title) }
     public var menuFocusTitle: String? { engine.menu.map { $0.entries[$0.focus].title } }
@@ -115,7 +128,7 @@ public struct ScanSession: Sendable {
 
     /// Shows the start screen.
     public mutating func start() -> [TraceEvent] {
-        var trace = [TraceEvent(time: time, kind: .screen(name: sceneState.screen))]
+        var trace = [TraceEvent(time: time, kind: .screen(name: content.screenName))]
         trace += apply(engine.handle(.structureChanged(rebuildStructure(), .initial, time: time)))
         trace += updateBraille()
         return trace
@@ -295,39 +308,29 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// Runs the scene's behaviour for a command, then tells the engine what changed.
+    /// Runs the content's behaviour for a command, then tells the engine what changed.
     private mutating func perform(_ command: ElementCommand, on element: Element?) -> [TraceEvent] {
-        guard scene.screenTemplate(named: sceneState.screen) != nil else { return [] }
-        // The resolved screen is needed only to find what a tap at the activation point hits,
-        // and the handlers of escape and magic tap.
-        let state = sceneState, scene = self.scene
-        func presentRoot() -> Element? {
-            state.resolvedScreen(in: scene).map { Visibility.presentTree($0.root) }
-        }
-        let effects: [Effect]? = {
-            switch command {
-            case .activate:
-                guard let element else { return nil }
-                if let own = element.activate { return own }
-                guard let root = presentRoot(), let target = Activation.target(of: element, in: root) else { return nil }
-                return target.activate
-            case .increment: return element?.increment
-            case .decrement: return element?.decrement
-            case .customAction(let name): return element?.customActions.first { $0.name == name }?.effects
-            case .escape: return presentRoot().flatMap { nearest(\.escape, from: element, in: $0) }
-            case .magicTap: return presentRoot().flatMap { nearest(\.magicTap, from: element, in: $0) }
-            }
-        }()
-        guard let effects else {
+        guard let update = content.perform(command, on: element) else {
             // Nothing handles it (a tap where no element has `activate`): the scene is unchanged,
             // and the engine still hears back, so it places the highlight and scans on.
             return apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
         }
-        let previousScreen = sceneState.screen
-        let notifications = sceneState.perform(effects)
+        return applyUpdate(update)
+    }
+
+    /// The content changed by itself (a live application's window, dialog or labels): the engine
+    /// re-derives its items as after an action, and the braille line follows.
+    public mutating func contentChanged(_ update: ContentUpdate) -> [TraceEvent] {
+        var trace = applyUpdate(update)
+        trace += updateBraille()
+        return trace
+    }
+
+    private mutating func applyUpdate(_ update: ContentUpdate) -> [TraceEvent] {
+        let notifications = update.notifications
         var trace = [TraceEvent]()
-        if sceneState.screen != previousScreen {
-            trace.append(TraceEvent(time: time, kind: .screen(name: sceneState.screen)))
+        if let screen = update.screen {
+            trace.append(TraceEvent(time: time, kind: .screen(name: screen)))
         }
         // One structure change for the whole behaviour: a screen change wins over a layout change.
         var change = StructureChange.refreshed
@@ -349,48 +352,20 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// The effects of the element's own handler, else its nearest ancestor's, else the screen's.
-    private func nearest(_ handler: KeyPath<Element, [Effect]?>, from element: Element?, in root: Element) -> [Effect]? {
-        guard let element else { return root[keyPath: handler] }
-        func search(_ node: Element, inherited: [Effect]?) -> [Effect]?? {
-            let own = node[keyPath: handler] ?? inherited
-            if node.id == element.id { return .some(own) }
-            for child in node.children {
-                if let found = search(child, inherited: own) { return found }
-            }
-            return nil
-        }
-        return search(root, inherited: nil) ?? root[keyPath: handler]
-    }
-
     /// The current screen's scan structure, with automatic grouping when it is on: the one the
     /// engine walks (kept from the last rebuild while the state is the same).
     public func currentStructure() -> ScanStructure {
-        if let cache, cache.screen == sceneState.screen, cache.currentValues(sceneState.values) == cache.values {
-            return cache.structure
-        }
-        return Self.buildStructure(scene: scene, state: sceneState, groupItems: settings.groupItems)
+        content.currentStructure(groupItems: settings.groupItems)
     }
 
-    /// The structure for the current state, reusing the last one as far as the change allows
-    /// (`StructureCache`), and kept for the next rebuild.
     private mutating func rebuildStructure() -> ScanStructure {
-        if var cache, cache.screen == sceneState.screen, let template = scene.screenTemplate(named: sceneState.screen) {
-            self.cache = nil  // the cache is changed in place, without a second reference
-            let structure = cache.update(to: sceneState.values, scene: scene, template: template)
-            self.cache = cache
-            return structure
-        }
-        cache = StructureCache(scene: scene, state: sceneState, groupItems: settings.groupItems)
-        return cache?.structure ?? ScanStructure(nodes: [])
+        content.rebuildStructure(groupItems: settings.groupItems)
     }
 
     /// The whole structure, built from the scene's templates.
     static func buildStructure(scene: Scene, state: SceneState, groupItems: Bool) -> ScanStructure {
         guard let screen = state.resolvedScreen(in: scene) else { return ScanStructure(nodes: []) }
-        var nodes = screen.scanNodes(groupAutomatic: groupItems)
-        if groupItems { nodes = AutomaticGrouping.group(nodes) }
-        return structure(of: screen, nodes: nodes)
+        return .of(screen, groupItems: groupItems)
     }
 
     /// The structure of `screen` with its scan nodes: which items have an escape handler.
@@ -455,8 +430,8 @@ public struct ScanSession: Sendable {
     /// The language of what the line shows (for the braille table): the highlighted element's.
     public var brailleLanguage: String? {
         switch engine.highlight {
-        case .entry(let node), .groupExit(let node): return node.element.language ?? node.firstItem?.language ?? scene.language
-        default: return scene.language
+        case .entry(let node), .groupExit(let node): return node.element.language ?? node.firstItem?.language ?? content.language
+        default: return content.language
         }
     }
 }

@@ -17,8 +17,17 @@ struct RunCommand: ParsableCommand {
             When standard input is a pipe, its bytes are read as keystrokes and its end stops the run.
             """)
 
-    @Argument(help: "The scene file.")
-    var scene: String
+    @Argument(help: "The scene file (none with --atspi).")
+    var scene: String?
+
+    @Flag(help: "Operate a running application through AT-SPI instead of a scene: the focused application's active window, or the one --app or --window names.")
+    var atspi = false
+
+    @Option(help: ArgumentHelp("With --atspi: the application whose window is scanned (its name contains NAME).", valueName: "name"))
+    var app: String?
+
+    @Option(help: ArgumentHelp("With --atspi: the window whose title contains TITLE.", valueName: "title"))
+    var window: String?
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "Set a scanning setting by its name (repeatable), e.g. --set autoScanningTime=1.5 --set tapBehavior=alwaysTap.",
@@ -63,6 +72,8 @@ struct RunCommand: ParsableCommand {
     var brailleAuth: String?
 
     func validate() throws {
+        if atspi == (scene != nil) { throw ValidationError("give a scene file, or --atspi (not both)") }
+        if !atspi, app != nil || window != nil { throw ValidationError("--app and --window go with --atspi") }
         // A number from the command line is outside input too: NaN, infinity or a negative time
         // would never end the run (or end it at once); a year is plenty.
         if let duration, !(duration > 0 && duration <= 31_536_000) {
@@ -72,11 +83,21 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let scene: Scene
-        switch SceneFiles.load(self.scene) {
-        case .success(let loaded): scene = loaded
-        case .failure(let error):
-            for problem in error.problems { printError(problem.description) }
-            throw ExitCode(1)
+        var live: LiveApplication?
+        if atspi {
+            do {
+                live = try LiveApplication(target: LiveApplication.Target(application: app, window: window))
+            } catch {
+                throw CommandFailure("switchscan run: \(error) (is the accessibility bus running? see README)")
+            }
+            scene = Scene(title: live!.title, size: live!.size, language: live!.language)
+        } else {
+            switch SceneFiles.load(self.scene ?? "") {
+            case .success(let loaded): scene = loaded
+            case .failure(let error):
+                for problem in error.problems { printError(problem.description) }
+                throw ExitCode(1)
+            }
         }
         let settingsSetup = try RunSettings.load(file: settingsFile, overrides: settingOverrides, command: "switchscan run")
         let settings = settingsSetup.settings
@@ -119,7 +140,8 @@ struct RunCommand: ParsableCommand {
         var options = LiveRun.Options(
             scene: scene, settings: settings, terminalInput: inputs.terminal, terminalView: !noView,
             tracePath: trace, duration: duration, brailleCells: brailleCells,
-            sources: inputs.sources + brailleOutputs.sources, brailleSinks: brailleOutputs.sinks)
+            sources: inputs.sources + brailleOutputs.sources + (live.map { [$0] } ?? []), brailleSinks: brailleOutputs.sinks)
+        options.content = live
         options.settingsWatcher = settingsSetup.watch()
         options.startupStatus = settingsSetup.startupStatus
         let ending: LiveRun.Ending

@@ -1,0 +1,238 @@
+import AccessibilityModel
+import CAtspi
+#if canImport(Glibc)
+import Glibc
+#endif
+import LiveTree
+
+/// libatspi, wrapped once: accessible objects, their properties as Swift values, actions,
+/// values, events, and the GLib main context joined to one descriptor for the program's poll
+/// loop. No GLib or C type is visible past this module; errors name the libatspi call.
+public enum Atspi {
+    /// Connects to the accessibility bus (`atspi_init`); a second call does nothing.
+    public static func initialize() throws(AtspiError) {
+        let result = atspi_init()
+        // 0: connected; 1: already was. Anything else: no bus.
+        guard result == 0 || result == 1 else {
+            throw AtspiError(call: "atspi_init", message: "could not connect to the accessibility bus (returned \(result))")
+        }
+    }
+
+    /// The desktop: its children are the applications.
+    public static func desktop() throws(AtspiError) -> AccessibleObject {
+        guard let pointer = atspi_get_desktop(0) else {
+            throw AtspiError(call: "atspi_get_desktop", message: "no desktop")
+        }
+        return AccessibleObject(owning: pointer)
+    }
+
+    /// Most children an object may report before the rest are left out: a number from the bus
+    /// becomes an `Int` only within it.
+    public static let maxChildren = 1_000_000
+
+    /// Runs `body` with a GError slot, and turns an error left in it into an `AtspiError`.
+    static func call<T>(_ name: String, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) throws(AtspiError) -> T {
+        var error: UnsafeMutablePointer<GError>?
+        let result = body(&error)
+        if let error {
+            var buffer = [CChar](repeating: 0, count: 512)
+            _ = catspi_take_error(error, &buffer, buffer.count)
+            throw AtspiError(call: name, message: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return result
+    }
+
+    /// A C string libatspi gave (freed here).
+    static func take(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
+        guard let pointer else { return nil }
+        defer { catspi_free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// Sends a pointer click (button 1 press and release) at a screen position, through the
+    /// registry's device event controller (XTest on X11).
+    public static func click(x: Double, y: Double) throws(AtspiError) {
+        guard x.isFinite, y.isFinite, abs(x) < 1e6, abs(y) < 1e6 else {
+            throw AtspiError(call: "atspi_generate_mouse_event", message: "position \(x), \(y) is off any screen")
+        }
+        let ok = try call("atspi_generate_mouse_event") { atspi_generate_mouse_event(glong(x.rounded()), glong(y.rounded()), "b1c", $0) }
+        if ok == 0 { throw AtspiError(call: "atspi_generate_mouse_event", message: "refused") }
+    }
+}
+
+/// One AT-SPI object (a reference counted libatspi proxy).
+public final class AccessibleObject: @unchecked Sendable, Hashable {
+    // Only used on the thread of the run's loop; libatspi proxies are not thread safe.
+    let pointer: UnsafeMutablePointer<AtspiAccessible>
+
+    /// Takes over a reference the caller owns.
+    init(owning pointer: UnsafeMutablePointer<AtspiAccessible>) { self.pointer = pointer }
+    /// Takes a new reference.
+    init(borrowing pointer: UnsafeMutablePointer<AtspiAccessible>) {
+        _ = catspi_ref(pointer)
+        self.pointer = pointer
+    }
+    deinit { catspi_unref(pointer) }
+
+    public static func == (lhs: AccessibleObject, rhs: AccessibleObject) -> Bool { lhs.id == rhs.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    /// Its bus name and object path: unique while it lives.
+    public var id: String { String(cString: catspi_bus_name(pointer)) + String(cString: catspi_path(pointer)) }
+
+    public func name() throws(AtspiError) -> String {
+        try Atspi.take(Atspi.call("atspi_accessible_get_name") { atspi_accessible_get_name(pointer, $0) }) ?? ""
+    }
+
+    public func descriptionText() throws(AtspiError) -> String {
+        try Atspi.take(Atspi.call("atspi_accessible_get_description") { atspi_accessible_get_description(pointer, $0) }) ?? ""
+    }
+
+    /// The role's name ("push button", "check box", "frame"…).
+    public func roleName() throws(AtspiError) -> String {
+        let role = try Atspi.call("atspi_accessible_get_role") { atspi_accessible_get_role(pointer, $0) }
+        return Atspi.take(atspi_role_get_name(role)) ?? "unknown"
+    }
+
+    public func states() -> AccessibleStates { AccessibleStates(rawValue: catspi_states(pointer)) }
+
+    public func childCount() throws(AtspiError) -> Int {
+        let count = try Atspi.call("atspi_accessible_get_child_count") { atspi_accessible_get_child_count(pointer, $0) }
+        guard count >= 0 else { return 0 }
+        return min(Int(count), Atspi.maxChildren)
+    }
+
+    public func child(at index: Int) throws(AtspiError) -> AccessibleObject? {
+        guard index >= 0, index < Atspi.maxChildren else { return nil }
+        let child = try Atspi.call("atspi_accessible_get_child_at_index") { atspi_accessible_get_child_at_index(pointer, gint(index), $0) }
+        return child.map { AccessibleObject(owning: $0) }
+    }
+
+    public func children() throws(AtspiError) -> [AccessibleObject] {
+        var result = [AccessibleObject]()
+        for index in 0..<(try childCount()) {
+            if let child = try child(at: index) { result.append(child) }
+        }
+        return result
+    }
+
+    public func parent() throws(AtspiError) -> AccessibleObject? {
+        try Atspi.call("atspi_accessible_get_parent") { atspi_accessible_get_parent(pointer, $0) }.map { AccessibleObject(owning: $0) }
+    }
+
+    public func processID() throws(AtspiError) -> Int32? {
+        let pid = try Atspi.call("atspi_accessible_get_process_id") { atspi_accessible_get_process_id(pointer, $0) }
+        return pid > 0 && pid <= UInt32(Int32.max) ? Int32(pid) : nil
+    }
+
+    /// Extents relative to the window; nil without the Component interface.
+    public func windowExtents() throws(AtspiError) -> Rect? {
+        guard catspi_is_component(pointer) != 0 else { return nil }
+        var x: Int32 = 0, y: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+        let result = try Atspi.call("atspi_component_get_extents") { catspi_window_extents(pointer, &x, &y, &width, &height, $0) }
+        guard result == 0 else { return nil }
+        // Toolkits report -1 sizes for objects with no extents; such an object has no frame.
+        guard width >= 0, height >= 0 else { return nil }
+        return Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+    }
+
+    /// The Action interface's action names (empty without it).
+    public func actionNames() throws(AtspiError) -> [String] {
+        guard catspi_is_action(pointer) != 0 else { return [] }
+        let action = atspi_accessible_get_action_iface(pointer)
+        defer { catspi_unref(action) }
+        let count = try Atspi.call("atspi_action_get_n_actions") { atspi_action_get_n_actions(action, $0) }
+        guard count > 0 else { return [] }
+        var names = [String]()
+        for index in 0..<min(Int(count), 64) {
+            let name = try Atspi.take(Atspi.call("atspi_action_get_action_name") { atspi_action_get_action_name(action, gint(index), $0) })
+            names.append(name ?? "")
+        }
+        return names
+    }
+
+    /// Performs the action named `name`; false when the object has no such action.
+    @discardableResult
+    public func doAction(named name: String) throws(AtspiError) -> Bool {
+        guard let index = try actionNames().firstIndex(of: name) else { return false }
+        let action = atspi_accessible_get_action_iface(pointer)
+        defer { catspi_unref(action) }
+        let ok = try Atspi.call("atspi_action_do_action") { atspi_action_do_action(action, gint(index), $0) }
+        return ok != 0
+    }
+
+    /// The Value interface, read (nil without it, or when a number is not finite).
+    public func value() throws(AtspiError) -> AccessibleValue? {
+        guard catspi_is_value(pointer) != 0 else { return nil }
+        let value = atspi_accessible_get_value_iface(pointer)
+        defer { catspi_unref(value) }
+        let current = try Atspi.call("atspi_value_get_current_value") { atspi_value_get_current_value(value, $0) }
+        let minimum = try Atspi.call("atspi_value_get_minimum_value") { atspi_value_get_minimum_value(value, $0) }
+        let maximum = try Atspi.call("atspi_value_get_maximum_value") { atspi_value_get_maximum_value(value, $0) }
+        let increment = try Atspi.call("atspi_value_get_minimum_increment") { atspi_value_get_minimum_increment(value, $0) }
+        guard current.isFinite, minimum.isFinite, maximum.isFinite else { return nil }
+        return AccessibleValue(
+            current: current, minimum: minimum, maximum: maximum, minimumIncrement: increment.isFinite ? increment : 0)
+    }
+
+    public func setValue(_ new: Double) throws(AtspiError) {
+        guard catspi_is_value(pointer) != 0 else {
+            throw AtspiError(call: "atspi_value_set_current_value", message: "the object has no Value interface")
+        }
+        let value = atspi_accessible_get_value_iface(pointer)
+        defer { catspi_unref(value) }
+        let ok = try Atspi.call("atspi_value_set_current_value") { atspi_value_set_current_value(value, new, $0) }
+        if ok == 0 { throw AtspiError(call: "atspi_value_set_current_value", message: "refused \(new)") }
+    }
+
+    /// Gives the object the keyboard focus.
+    public func grabFocus() throws(AtspiError) {
+        guard catspi_is_component(pointer) != 0 else {
+            throw AtspiError(call: "atspi_component_grab_focus", message: "the object has no Component interface")
+        }
+        let component = atspi_accessible_get_component_iface(pointer)
+        defer { catspi_unref(component) }
+        let ok = try Atspi.call("atspi_component_grab_focus") { atspi_component_grab_focus(component, $0) }
+        if ok == 0 { throw AtspiError(call: "atspi_component_grab_focus", message: "refused") }
+    }
+
+    /// Extents on the screen (for a pointer click), nil without the Component interface.
+    public func screenExtents() throws(AtspiError) -> Rect? {
+        guard catspi_is_component(pointer) != 0 else { return nil }
+        let component = atspi_accessible_get_component_iface(pointer)
+        defer { catspi_unref(component) }
+        let rect = try Atspi.call("atspi_component_get_extents") { atspi_component_get_extents(component, ATSPI_COORD_TYPE_SCREEN, $0) }
+        guard let rect else { return nil }
+        defer { catspi_free(rect) }
+        guard rect.pointee.width >= 0, rect.pointee.height >= 0 else { return nil }
+        return Rect(x: Double(rect.pointee.x), y: Double(rect.pointee.y), width: Double(rect.pointee.width), height: Double(rect.pointee.height))
+    }
+
+    /// The object and its subtree read into plain values, at most `limit` objects (the rest
+    /// left out), so that a huge window cannot exhaust memory.
+    public func snapshot(limit: Int = 100_000) throws(AtspiError) -> AccessibleNode {
+        var objects: [String: AccessibleObject]?
+        return try snapshot(limit: limit, objects: &objects)
+    }
+
+    /// The snapshot, and each object by its id in `objects` (to act on what the user chose).
+    public func snapshot(limit: Int = 100_000, objects: inout [String: AccessibleObject]?) throws(AtspiError) -> AccessibleNode {
+        var budget = max(1, limit)
+        return try snapshot(budget: &budget, objects: &objects)
+    }
+
+    private func snapshot(budget: inout Int, objects: inout [String: AccessibleObject]?) throws(AtspiError) -> AccessibleNode {
+        budget -= 1
+        objects?[id] = self
+        var node = AccessibleNode(
+            id: id, role: try roleName(), name: try name(), description: try descriptionText(), states: states(),
+            extents: try windowExtents(), actions: try actionNames(), value: try value())
+        let count = try childCount()
+        var index = 0
+        while index < count, budget > 0 {
+            if let child = try child(at: index) { node.children.append(try child.snapshot(budget: &budget, objects: &objects)) }
+            index += 1
+        }
+        return node
+    }
+}

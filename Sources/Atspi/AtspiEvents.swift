@@ -1,0 +1,109 @@
+import CAtspi
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An AT-SPI event, as received: its type ("object:children-changed:add",
+/// "window:activate", "object:state-changed:checked"…), its source and its details.
+public struct AccessibleEvent: Sendable {
+    public var type: String
+    public var source: AccessibleObject?
+    public var detail1: Int
+    public var detail2: Int
+}
+
+/// Events of the types registered, kept in arrival order until taken. They arrive while the
+/// main context dispatches (`MainContextPoll.dispatch`).
+public final class EventListener: @unchecked Sendable {
+    private var listener: UnsafeMutablePointer<AtspiEventListener>?
+    private var queue: [AccessibleEvent] = []
+    private var types: [String] = []
+    /// Most events kept between two takes: a flood past it keeps the newest only (a change
+    /// event's only use is to say "read again").
+    public static let maxQueued = 10_000
+
+    public init() throws(AtspiError) {
+        let box = Unmanaged.passUnretained(self).toOpaque()
+        guard let made = atspi_event_listener_new({ event, data in
+            guard let event, let data else { return }
+            let listener = Unmanaged<EventListener>.fromOpaque(data).takeUnretainedValue()
+            listener.received(event)
+            catspi_event_free(event)
+        }, box, nil) else {
+            throw AtspiError(call: "atspi_event_listener_new", message: "no listener")
+        }
+        listener = made
+    }
+
+    private func received(_ event: UnsafeMutablePointer<AtspiEvent>) {
+        let type = event.pointee.type.map { String(cString: $0) } ?? ""
+        let source = event.pointee.source.map { AccessibleObject(borrowing: $0) }
+        if queue.count >= Self.maxQueued { queue.removeFirst(queue.count / 2) }
+        queue.append(AccessibleEvent(
+            type: type, source: source, detail1: Int(event.pointee.detail1), detail2: Int(event.pointee.detail2)))
+    }
+
+    /// Listens to events of `type` ("object:", "window:", "object:state-changed"…).
+    public func register(_ type: String) throws(AtspiError) {
+        let ok = try Atspi.call("atspi_event_listener_register") { atspi_event_listener_register(listener, type, $0) }
+        if ok == 0 { throw AtspiError(call: "atspi_event_listener_register", message: "refused \(type)") }
+        types.append(type)
+    }
+
+    /// The events received since the last take.
+    public func take() -> [AccessibleEvent] {
+        defer { queue.removeAll(keepingCapacity: true) }
+        return queue
+    }
+
+    deinit {
+        for type in types {
+            var error: UnsafeMutablePointer<GError>?
+            _ = atspi_event_listener_deregister(listener, type, &error)
+            if let error { var buffer = [CChar](repeating: 0, count: 8); _ = catspi_take_error(error, &buffer, buffer.count) }
+        }
+        catspi_unref(listener)
+    }
+}
+
+/// The GLib main context that carries libatspi's D-Bus traffic, joined to one epoll
+/// descriptor: the program's poll loop waits on `descriptor` (readable when any of the
+/// context's descriptors is ready) until `prepare()`'s timeout, then calls `dispatch()`.
+public final class MainContextPoll: @unchecked Sendable {
+    public let descriptor: Int32
+    private let state: UnsafeMutablePointer<catspi_poll_state>
+    private var prepared = false
+
+    public init() throws(AtspiError) {
+        let made = catspi_epoll_create()
+        guard made >= 0 else { throw AtspiError(call: "epoll_create1", message: String(cString: strerror(errno))) }
+        descriptor = made
+        state = .allocate(capacity: 1)
+        state.initialize(to: catspi_poll_state())
+    }
+
+    deinit {
+        if prepared { catspi_context_dispatch(state) }
+        Glibc.close(descriptor)
+        state.deallocate()
+    }
+
+    /// Prepares the context for a wait: its descriptors go into the epoll set. Returns the
+    /// longest the loop may wait (seconds), nil for no limit.
+    public func prepare() throws(AtspiError) -> Double? {
+        guard !prepared else { return 0 }
+        let timeout = catspi_context_prepare(descriptor, state)
+        if timeout == -2 {
+            throw AtspiError(call: "g_main_context_query", message: String(cString: strerror(errno)))
+        }
+        prepared = true
+        return timeout < 0 ? nil : Double(timeout) / 1000
+    }
+
+    /// Dispatches what is ready (event callbacks run here), after a wait.
+    public func dispatch() {
+        guard prepared else { return }
+        prepared = false
+        catspi_context_dispatch(state)
+    }
+}

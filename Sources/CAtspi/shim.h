@@ -1,0 +1,151 @@
+#ifndef SWITCHSCAN_CATSPI_SHIM_H
+#define SWITCHSCAN_CATSPI_SHIM_H
+/*
+ * What libatspi (and the GLib main context it runs on) offers that does not import well into
+ * Swift, as static inline functions with no state of their own: GError taken apart, strings
+ * copied and freed, the states the mapping reads as one mask, extents as four numbers, and the
+ * default GLib main context joined to an epoll descriptor, so that the program's one poll loop
+ * waits on it with the rest.
+ */
+#include <atspi/atspi.h>
+#include <glib.h>
+#include <stdint.h>
+#include <string.h>
+#include <errno.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+/* Copies a GError's message into `buffer` and frees the error. Returns 1 if there was one. */
+static inline int catspi_take_error(GError *error, char *buffer, size_t size) {
+  if (error == NULL) return 0;
+  if (size > 0) {
+    strncpy(buffer, error->message ? error->message : "unknown error", size - 1);
+    buffer[size - 1] = 0;
+  }
+  g_error_free(error);
+  return 1;
+}
+
+static inline void catspi_free(void *pointer) { g_free(pointer); }
+static inline void catspi_unref(void *object) { if (object) g_object_unref(object); }
+static inline void *catspi_ref(void *object) { return object ? g_object_ref(object) : NULL; }
+
+/* The mask bits of LiveTree's AccessibleStates, in the same order. */
+static inline uint32_t catspi_states(AtspiAccessible *object) {
+  static const AtspiStateType order[] = {
+    ATSPI_STATE_ENABLED, ATSPI_STATE_SENSITIVE, ATSPI_STATE_VISIBLE, ATSPI_STATE_SHOWING,
+    ATSPI_STATE_MODAL, ATSPI_STATE_CHECKED, ATSPI_STATE_SELECTED, ATSPI_STATE_PRESSED,
+    ATSPI_STATE_FOCUSABLE, ATSPI_STATE_FOCUSED, ATSPI_STATE_ACTIVE, ATSPI_STATE_EDITABLE,
+    ATSPI_STATE_CHECKABLE,
+  };
+  AtspiStateSet *set = atspi_accessible_get_state_set(object);
+  if (set == NULL) return 0;
+  uint32_t mask = 0;
+  for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+    if (atspi_state_set_contains(set, order[i])) mask |= (uint32_t)1 << i;
+  }
+  g_object_unref(set);
+  return mask;
+}
+
+/* Extents relative to the window. Returns 0, or -1 with *error set. */
+static inline int catspi_window_extents(AtspiAccessible *object, int *x, int *y, int *width, int *height,
+                                        GError **error) {
+  AtspiComponent *component = atspi_accessible_get_component_iface(object);
+  if (component == NULL) return -1;
+  AtspiRect *rect = atspi_component_get_extents(component, ATSPI_COORD_TYPE_WINDOW, error);
+  g_object_unref(component);
+  if (rect == NULL) return -1;
+  *x = rect->x; *y = rect->y; *width = rect->width; *height = rect->height;
+  g_free(rect);
+  return 0;
+}
+
+/* The bus name and object path that name an object while it lives ("" when unknown). */
+static inline const char *catspi_bus_name(AtspiAccessible *object) {
+  AtspiObject *base = (AtspiObject *)object;
+  return (base->app && base->app->bus_name) ? base->app->bus_name : "";
+}
+static inline const char *catspi_path(AtspiAccessible *object) {
+  AtspiObject *base = (AtspiObject *)object;
+  return base->path ? base->path : "";
+}
+
+/* An event handed to a listener is the listener's to free (transfer full). */
+static inline void catspi_event_free(AtspiEvent *event) { g_boxed_free(atspi_event_get_type(), event); }
+
+static inline int catspi_is_action(AtspiAccessible *object) { return atspi_accessible_is_action(object); }
+static inline int catspi_is_value(AtspiAccessible *object) { return atspi_accessible_is_value(object); }
+static inline int catspi_is_component(AtspiAccessible *object) { return atspi_accessible_is_component(object); }
+
+/* ---- The GLib main context, joined to an epoll descriptor ---- */
+
+#define CATSPI_MAX_POLL 64
+
+/* What one turn of the main context polls: kept by the caller between prepare and dispatch. */
+typedef struct {
+  GPollFD fds[CATSPI_MAX_POLL];
+  int count;
+  int priority;
+  int registered[CATSPI_MAX_POLL];  /* descriptors in the epoll set */
+  int registeredCount;
+} catspi_poll_state;
+
+/* Acquires the default context, prepares it, and puts its descriptors in `epfd` (removing
+ * those no longer polled). Returns the timeout in milliseconds (-1: none), or -2 with errno
+ * when the context has more descriptors than fit, or epoll_ctl failed. */
+static inline int catspi_context_prepare(int epfd, catspi_poll_state *state) {
+  GMainContext *context = g_main_context_default();
+  if (!g_main_context_acquire(context)) { errno = EBUSY; return -2; }
+  int timeout = -1;
+  g_main_context_prepare(context, &state->priority);
+  int needed = g_main_context_query(context, state->priority, &timeout, state->fds, CATSPI_MAX_POLL);
+  if (needed > CATSPI_MAX_POLL) { g_main_context_release(context); errno = E2BIG; return -2; }
+  state->count = needed;
+  /* Remove descriptors no longer polled, then add or modify the polled ones. */
+  for (int i = 0; i < state->registeredCount; i++) {
+    int fd = state->registered[i], kept = 0;
+    for (int j = 0; j < needed; j++) if (state->fds[j].fd == fd) kept = 1;
+    if (!kept) epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
+  }
+  state->registeredCount = 0;
+  for (int j = 0; j < needed; j++) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof(event));
+    if (state->fds[j].events & G_IO_IN) event.events |= EPOLLIN;
+    if (state->fds[j].events & G_IO_OUT) event.events |= EPOLLOUT;
+    if (state->fds[j].events & G_IO_PRI) event.events |= EPOLLPRI;
+    event.data.fd = state->fds[j].fd;
+    if (epoll_ctl(epfd, EPOLL_CTL_MOD, state->fds[j].fd, &event) != 0) {
+      if (errno != ENOENT || epoll_ctl(epfd, EPOLL_CTL_ADD, state->fds[j].fd, &event) != 0) {
+        if (errno != EEXIST) { g_main_context_release(context); return -2; }
+      }
+    }
+    state->registered[state->registeredCount++] = state->fds[j].fd;
+  }
+  return timeout;
+}
+
+/* After the epoll descriptor was readable or the timeout passed: reads each descriptor's
+ * events (poll with no wait), checks and dispatches the context, and releases it. */
+static inline void catspi_context_dispatch(catspi_poll_state *state) {
+  GMainContext *context = g_main_context_default();
+  if (state->count > 0) {
+    struct pollfd fds[CATSPI_MAX_POLL];
+    for (int i = 0; i < state->count; i++) {
+      fds[i].fd = state->fds[i].fd;
+      fds[i].events = (short)state->fds[i].events;
+      fds[i].revents = 0;
+    }
+    int result;
+    do { result = poll(fds, (nfds_t)state->count, 0); } while (result < 0 && errno == EINTR);
+    for (int i = 0; i < state->count; i++) state->fds[i].revents = (result > 0) ? (gushort)fds[i].revents : 0;
+  }
+  if (g_main_context_check(context, state->priority, state->fds, state->count)) g_main_context_dispatch(context);
+  g_main_context_release(context);
+}
+
+static inline int catspi_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+#endif

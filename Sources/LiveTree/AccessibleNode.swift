@@ -1,0 +1,97 @@
+import AccessibilityModel
+
+/// The AT-SPI states the mapping reads (a subset of `AtspiStateType`).
+public struct AccessibleStates: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let enabled = AccessibleStates(rawValue: 1 << 0)
+    public static let sensitive = AccessibleStates(rawValue: 1 << 1)
+    public static let visible = AccessibleStates(rawValue: 1 << 2)
+    public static let showing = AccessibleStates(rawValue: 1 << 3)
+    public static let modal = AccessibleStates(rawValue: 1 << 4)
+    public static let checked = AccessibleStates(rawValue: 1 << 5)
+    public static let selected = AccessibleStates(rawValue: 1 << 6)
+    public static let pressed = AccessibleStates(rawValue: 1 << 7)
+    public static let focusable = AccessibleStates(rawValue: 1 << 8)
+    public static let focused = AccessibleStates(rawValue: 1 << 9)
+    public static let active = AccessibleStates(rawValue: 1 << 10)
+    public static let editable = AccessibleStates(rawValue: 1 << 11)
+    public static let checkable = AccessibleStates(rawValue: 1 << 12)
+}
+
+/// The AT-SPI Value interface of an object, as read.
+public struct AccessibleValue: Hashable, Sendable {
+    public var current: Double
+    public var minimum: Double
+    public var maximum: Double
+    /// The toolkit's minimum increment; 0 when it gives none (GTK 4.8 sliders).
+    public var minimumIncrement: Double
+
+    public init(current: Double, minimum: Double, maximum: Double, minimumIncrement: Double) {
+        self.current = current
+        self.minimum = minimum
+        self.maximum = maximum
+        self.minimumIncrement = minimumIncrement
+    }
+
+    /// Steps a scan takes over the whole range when the toolkit gives no increment.
+    public static let stepsOverRange = 10.0
+
+    /// The step of Increment and Decrement: the minimum increment, else a tenth of the range
+    /// (1 when the range is empty or not a finite number).
+    public var step: Double {
+        if minimumIncrement.isFinite, minimumIncrement > 0 { return minimumIncrement }
+        let range = maximum - minimum
+        guard range.isFinite, range > 0 else { return 1 }
+        return range / Self.stepsOverRange
+    }
+
+    /// `current` moved by `steps` steps, kept within the range.
+    public func stepped(by steps: Double) -> Double {
+        let next = current + steps * step
+        guard minimum.isFinite, maximum.isFinite, minimum <= maximum else { return next }
+        return Swift.min(Swift.max(next, minimum), maximum)
+    }
+}
+
+/// One AT-SPI object as read from the bus: plain data, no connection behind it. The live
+/// content reads a window into these; `AccessibleMapping` turns them into model elements.
+public struct AccessibleNode: Hashable, Sendable {
+    /// Unique while the object lives: its bus name and object path.
+    public var id: String
+    /// AT-SPI's role name (`atspi_role_get_name`): "push button", "check box", "panel"…
+    public var role: String
+    public var name: String
+    public var description: String
+    public var states: AccessibleStates
+    /// Extents relative to the window (GTK 4 on X11 gives wrong screen coordinates).
+    public var extents: Rect?
+    /// The Action interface's action names, in order (empty: no Action interface).
+    public var actions: [String]
+    public var value: AccessibleValue?
+    public var children: [AccessibleNode]
+
+    public init(
+        id: String, role: String, name: String = "", description: String = "",
+        states: AccessibleStates = [.enabled, .sensitive, .visible, .showing], extents: Rect? = nil,
+        actions: [String] = [], value: AccessibleValue? = nil, children: [AccessibleNode] = []
+    ) {
+        self.id = id
+        self.role = role
+        self.name = name
+        self.description = description
+        self.states = states
+        self.extents = extents
+        self.actions = actions
+        self.value = value
+        self.children = children
+    }
+
+    /// The node with `id`, searching this subtree.
+    public func node(withID id: String) -> AccessibleNode? {
+        if self.id == id { return self }
+        for child in children { if let found = child.node(withID: id) { return found } }
+        return nil
+    }
+}

@@ -1,0 +1,197 @@
+import AccessibilityModel
+import Atspi
+import LiveTree
+import Scanning
+import SwitchInput
+
+/// A running application's window as scanned content, read through AT-SPI. It is also the
+/// loop's source for the accessibility bus: the GLib main context's descriptors (one epoll
+/// descriptor) and timeout join the run's poll, and what the application changes comes back as
+/// `RuntimeInput.content` updates (a new window or dialog: screenChanged; children, states,
+/// bounds, names: layoutChanged, which keeps the highlight on the same object).
+public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Sendable {
+    /// Which window to scan: an application's (by name, else the focused one), or a window by
+    /// its title.
+    public struct Target: Sendable {
+        public var application: String?
+        public var window: String?
+        public init(application: String? = nil, window: String? = nil) {
+            self.application = application
+            self.window = window
+        }
+    }
+
+    public let target: Target
+    private let context: MainContextPoll
+    private let listener: EventListener
+    private var window: AccessibleObject?
+    private var snapshot: AccessibleNode?
+    private var objects: [String: AccessibleObject]? = [:]
+    private var screen: Screen
+    /// Most objects read from one window (the rest are left out, and said).
+    public static let maxObjects = 100_000
+
+    public init(target: Target) throws(AtspiError) {
+        self.target = target
+        try Atspi.initialize()
+        context = try MainContextPoll()
+        listener = try EventListener()
+        for type in ["window:", "object:children-changed", "object:state-changed", "object:property-change:accessible-name",
+                     "object:property-change:accessible-description", "object:bounds-changed", "object:announcement"] {
+            try listener.register(type)
+        }
+        screen = Screen(name: "no window", elements: [])
+        _ = findWindow()
+    }
+
+    // MARK: ScanContent
+
+    public var title: String { target.application ?? target.window ?? "live application" }
+    public var screenName: String { screen.name }
+    public var size: (width: Double, height: Double) {
+        let frame = screen.root.frame
+        return (frame?.width ?? 0, frame?.height ?? 0)
+    }
+    public var language: String { "en" }
+
+    public func currentStructure(groupItems: Bool) -> ScanStructure { .of(screen, groupItems: groupItems) }
+    public func rebuildStructure(groupItems: Bool) -> ScanStructure { .of(screen, groupItems: groupItems) }
+
+    public func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
+        guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else { return nil }
+        var notifications = [AccessibilityNotification]()
+        do throws(AtspiError) {
+            switch command {
+            case .activate:
+                if AccessibleMapping.isTextField(node) {
+                    try object.grabFocus()
+                    notifications.append(AccessibilityNotification(
+                        kind: .announcement, text: "\(element.label ?? "text field") has the keyboard focus: type on the keyboard"))
+                } else if let action = AccessibleMapping.tapAction(of: node) {
+                    try object.doAction(named: action)
+                } else if let frame = try object.screenExtents() {
+                    // No action (a GTK 4.8 check box): a pointer click at the activation point.
+                    try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
+                } else {
+                    return nil
+                }
+            case .increment, .decrement:
+                guard let value = node.value else { return nil }
+                try object.setValue(value.stepped(by: command == .increment ? 1 : -1))
+            case .customAction(let name):
+                guard try object.doAction(named: name) else { return nil }
+            case .escape, .magicTap:
+                return nil
+            }
+        } catch {
+            notifications.append(AccessibilityNotification(kind: .announcement, text: "could not do it: \(error)"))
+        }
+        // What the action changed, as far as it shows at once (a value set is read back now);
+        // the rest comes as events.
+        reread()
+        return ContentUpdate(notifications: notifications)
+    }
+
+    // MARK: Windows
+
+    /// Looks for the window to scan; true when it changed.
+    private func findWindow() -> Bool {
+        guard let found = try? locateWindow() else { return false }
+        if found == window { return false }
+        window = found
+        reread()
+        return true
+    }
+
+    private func locateWindow() throws(AtspiError) -> AccessibleObject? {
+        var candidates = [AccessibleObject]()
+        for application in try Atspi.desktop().children() {
+            if let wanted = target.application {
+                guard try application.name().localizedLowercase.contains(wanted.lowercased()) else { continue }
+            }
+            for window in try application.children() {
+                if let title = target.window, try !window.name().contains(title) { continue }
+                candidates.append(window)
+            }
+        }
+        // A modal dialog first, then the active window, then the newest.
+        if let modal = candidates.last(where: { $0.states().contains(.modal) && $0.states().contains(.visible) }) { return modal }
+        if let active = candidates.last(where: { $0.states().contains(.active) }) { return active }
+        return candidates.last
+    }
+
+    /// Reads the window again.
+    private func reread() {
+        guard let window else { return }
+        var objects: [String: AccessibleObject]? = [:]
+        guard let node = try? window.snapshot(limit: Self.maxObjects, objects: &objects) else {
+            self.window = nil
+            snapshot = nil
+            self.objects = [:]
+            screen = Screen(name: "no window", elements: [])
+            return
+        }
+        snapshot = node
+        self.objects = objects
+        screen = AccessibleMapping.screen(of: node)
+    }
+
+    // MARK: RuntimeSource
+
+    public var name: String { "accessibility bus" }
+    public var descriptor: Int32? { context.descriptor }
+    public var bindings: [SwitchID: SwitchBinding] { [:] }
+    public var isSwitchInput: Bool { false }
+
+    public var deadline: Double? {
+        // The loop asks before each wait: a context prepared last turn but not dispatched (its
+        // descriptor was not ready) is dispatched first, so nothing is left pending.
+        context.dispatch()
+        if !pendingEvents.isEmpty { return MonotonicClock.now() }
+        pendingEvents += listener.take()
+        if !pendingEvents.isEmpty { return MonotonicClock.now() }
+        do {
+            return try context.prepare().map { MonotonicClock.now() + $0 }
+        } catch {
+            // A context that cannot be prepared (held by another thread, too many descriptors)
+            // is tried again in a second, and said.
+            return MonotonicClock.now() + 1
+        }
+    }
+
+    private var pendingEvents: [AccessibleEvent] = []
+
+    public func readable(at now: Double) -> [RuntimeInput] {
+        context.dispatch()
+        return handleEvents()
+    }
+
+    public func deadlineReached(at now: Double) -> [RuntimeInput] {
+        context.dispatch()
+        return handleEvents()
+    }
+
+    /// The events since the last turn as one update: a new window or dialog is a screen
+    /// change, anything else in the window a layout change, announcements flash.
+    private func handleEvents() -> [RuntimeInput] {
+        let events = pendingEvents + listener.take()
+        pendingEvents.removeAll()
+        guard !events.isEmpty else { return [] }
+        var notifications = [AccessibilityNotification]()
+        let previous = window
+        let windowEvent = events.contains { $0.type.hasPrefix("window:") || $0.type.hasPrefix("object:state-changed:modal") }
+        if window == nil || windowEvent, findWindow() {
+            notifications.append(AccessibilityNotification(kind: .screenChanged))
+            return [.content(ContentUpdate(screen: screen.name, notifications: notifications))]
+        }
+        _ = previous
+        for event in events where event.type.hasPrefix("object:announcement") {
+            if let text = try? event.source?.name(), !text.isEmpty {
+                notifications.append(AccessibilityNotification(kind: .announcement, text: text))
+            }
+        }
+        reread()
+        notifications.insert(AccessibilityNotification(kind: .layoutChanged), at: 0)
+        return [.content(ContentUpdate(notifications: notifications))]
+    }
+}

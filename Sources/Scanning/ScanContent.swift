@@ -1,0 +1,131 @@
+import AccessibilityModel
+import Scenes
+
+/// What the scanner operates: a scene file (`SceneContent`) or a running application. It gives
+/// the current screen's elements as a scan structure, performs what the user chose on an
+/// element, and says what changed as the scene's notifications do. `ScanSession` joins any of
+/// them to the one engine, stabilisation, braille line and trace.
+public protocol ScanContent: Sendable {
+    /// What is scanned, for the terminal view's title.
+    var title: String { get }
+    /// The current screen (a scene's screen name; a live window's title).
+    var screenName: String { get }
+    /// The size of the whole screen, in the frames' coordinates.
+    var size: (width: Double, height: Double) { get }
+    /// The language of elements that name none.
+    var language: String { get }
+    /// The current screen's scan structure, as last built (or built now if nothing was kept).
+    func currentStructure(groupItems: Bool) -> ScanStructure
+    /// The scan structure for the content as it is now, kept for `currentStructure`.
+    mutating func rebuildStructure(groupItems: Bool) -> ScanStructure
+    /// Performs `command` on `element` (nil: on the screen). Nil when nothing handles it; else
+    /// what changed as far as it is known now (a live application may answer later, through
+    /// `ScanSession.contentChanged`).
+    mutating func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate?
+}
+
+/// What changed in the content: a new screen (its name), and the notifications posted.
+public struct ContentUpdate: Hashable, Sendable {
+    /// The new screen's name, when the screen changed.
+    public var screen: String?
+    public var notifications: [AccessibilityNotification]
+
+    public init(screen: String? = nil, notifications: [AccessibilityNotification] = []) {
+        self.screen = screen
+        self.notifications = notifications
+    }
+}
+
+extension ScanStructure {
+    /// The scan structure of a resolved screen: the visibility rules, reading order and
+    /// navigation styles, automatic grouping when `groupItems` is on (what a scene's screen gets).
+    public static func of(_ screen: Screen, groupItems: Bool) -> ScanStructure {
+        var nodes = screen.scanNodes(groupAutomatic: groupItems)
+        if groupItems { nodes = AutomaticGrouping.group(nodes) }
+        return ScanSession.structure(of: screen, nodes: nodes)
+    }
+}
+
+/// A scene file as scanned content: its state, its behaviour (effects), its structure cache.
+public struct SceneContent: ScanContent {
+    public let scene: Scene
+    public private(set) var state: SceneState
+    /// The structure last handed out and what it was built from.
+    private var cache: StructureCache?
+
+    public init(scene: Scene, screen: String? = nil) {
+        self.scene = scene
+        self.state = SceneState(scene: scene)
+        if let screen, scene.screenTemplate(named: screen) != nil { self.state.screen = screen }
+    }
+
+    public var title: String { scene.title }
+    public var screenName: String { state.screen }
+    public var size: (width: Double, height: Double) { scene.size }
+    public var language: String { scene.language }
+
+    public func currentStructure(groupItems: Bool) -> ScanStructure {
+        if let cache, cache.screen == state.screen, cache.groupItems == groupItems, cache.currentValues(state.values) == cache.values {
+            return cache.structure
+        }
+        return ScanSession.buildStructure(scene: scene, state: state, groupItems: groupItems)
+    }
+
+    /// The structure for the current state, reusing the last one as far as the change allows
+    /// (`StructureCache`), and kept for the next rebuild.
+    public mutating func rebuildStructure(groupItems: Bool) -> ScanStructure {
+        if var cache, cache.screen == state.screen, cache.groupItems == groupItems,
+           let template = scene.screenTemplate(named: state.screen) {
+            self.cache = nil  // the cache is changed in place, without a second reference
+            let structure = cache.update(to: state.values, scene: scene, template: template)
+            self.cache = cache
+            return structure
+        }
+        cache = StructureCache(scene: scene, state: state, groupItems: groupItems)
+        return cache?.structure ?? ScanStructure(nodes: [])
+    }
+
+    /// Runs the scene's behaviour for a command.
+    public mutating func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
+        guard scene.screenTemplate(named: state.screen) != nil else { return nil }
+        // The resolved screen is needed only to find what a tap at the activation point hits,
+        // and the handlers of escape and magic tap.
+        let state = self.state, scene = self.scene
+        func presentRoot() -> Element? {
+            state.resolvedScreen(in: scene).map { Visibility.presentTree($0.root) }
+        }
+        let effects: [Effect]? = {
+            switch command {
+            case .activate:
+                guard let element else { return nil }
+                if let own = element.activate { return own }
+                guard let root = presentRoot(), let target = Activation.target(of: element, in: root) else { return nil }
+                return target.activate
+            case .increment: return element?.increment
+            case .decrement: return element?.decrement
+            case .customAction(let name): return element?.customActions.first { $0.name == name }?.effects
+            case .escape: return presentRoot().flatMap { Self.nearest(\.escape, from: element, in: $0) }
+            case .magicTap: return presentRoot().flatMap { Self.nearest(\.magicTap, from: element, in: $0) }
+            }
+        }()
+        guard let effects else { return nil }
+        let previousScreen = self.state.screen
+        let notifications = self.state.perform(effects)
+        return ContentUpdate(
+            screen: self.state.screen != previousScreen ? self.state.screen : nil, notifications: notifications)
+    }
+
+    /// The effects of the element's own handler, else its nearest ancestor's, else the screen's.
+    private static func nearest(_ handler: KeyPath<Element, [Effect]?>, from element: Element?, in root: Element) -> [Effect]? {
+        guard let element else { return root[keyPath: handler] }
+        func search(_ node: Element, inherited: [Effect]?) -> [Effect]?? {
+            let own = node[keyPath: handler] ?? inherited
+            if node.id == element.id { return .some(own) }
+            for child in node.children {
+                if let found = search(child, inherited: own) { return found }
+            }
+            return nil
+        }
+        return search(root, inherited: nil) ?? root[keyPath: handler]
+    }
+}
