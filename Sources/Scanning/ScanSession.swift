@@ -103,7 +103,7 @@ public struct ScanSession: Sendable {
                 pulseOnlySwitches: pulseOnlySwitches),
             bindings: bindings)
         self.time = time
-        self.formatter = BrailleFormatter(showHints: settings.brailleHints, language: scene.language, roleFirst: settings.brailleRoleFirst)
+        self.formatter = BrailleFormatter(showHints: settings.brailleHints, language: content.language, roleFirst: settings.brailleRoleFirst)
     }
 
     // MARK: State, for outputs and expectations
@@ -458,7 +458,7 @@ extension ScanSession {
             for key in timers.keys { if case .input = key { timers[key] = nil } }
         }
         settings = new
-        formatter = BrailleFormatter(showHints: new.brailleHints, language: scene.language, roleFirst: new.brailleRoleFirst)
+        formatter = BrailleFormatter(showHints: new.brailleHints, language: content.language, roleFirst: new.brailleRoleFirst)
         brailleSource = nil
         trace += apply(engine.updateSettings(new, at: time))
         if old.groupItems != new.groupItems || old.tapBehavior != new.tapBehavior {
