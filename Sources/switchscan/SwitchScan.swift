@@ -4,6 +4,7 @@ import ArgumentParser
 struct SwitchScan: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchscan",
+        version: SwitchScan.version,
         abstract: "Switch Control item-mode scanning of accessibility scenes, on Linux.",
         discussion: """
             A scene is an interface described as an accessibility tree (labels, values, hints, \
@@ -11,4 +12,10 @@ struct SwitchScan: ParsableCommand {
             behaviour, in a YAML file. Examples are under Scenarios/.
             """,
         subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self])
+}
+
+extension SwitchScan {
+    /// `switchscan --version`: the release number (the commit is not in it yet: a build step that
+    /// writes it without a network is issue 14's packaging work).
+    static let version = "0.3.0"
 }

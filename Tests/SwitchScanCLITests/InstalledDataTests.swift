@@ -77,3 +77,11 @@ struct InstalledDataTests {
         #expect(result.stdout.contains("profile 'origin-tapio'"), "\(result)")
     }
 }
+
+extension InstalledDataTests {
+    @Test func versionIsPrinted() throws {
+        let result = try CLI.run(["--version"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "0.3.0\n", "\(result)")
+    }
+}
