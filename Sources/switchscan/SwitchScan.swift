@@ -4,13 +4,13 @@ import ArgumentParser
 struct SwitchScan: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchscan",
-        version: SwitchScan.version,
         abstract: "Switch Control item-mode scanning of accessibility scenes, on Linux.",
         discussion: """
             A scene is an interface described as an accessibility tree (labels, values, hints, \
             traits, frames, containers, groups, custom actions, adjustable elements) with its \
             behaviour, in a YAML file. Examples are under Scenarios/.
             """,
+        version: SwitchScan.version,
         subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self])
 }
 
