@@ -213,24 +213,9 @@ enum SwitchProfileFiles {
         (ConfigFiles.directory as NSString).appendingPathComponent("switches")
     }
 
-    /// The repository's `Devices/switches`: under the current folder, or above the executable
-    /// (`.build/debug/switchscan` → the package root).
-    static var repositoryDirectory: String? {
-        let relative = "Devices/switches"
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: relative, isDirectory: &isDirectory), isDirectory.boolValue {
-            return relative
-        }
-        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<5 {
-            let candidate = folder.appendingPathComponent(relative).path
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }
+    /// The shipped switch profiles (`ShippedData`: installed beside the program, then
+    /// XDG_DATA_DIRS, then the source tree of a clone).
+    static var repositoryDirectory: String? { ShippedData.directory(.switches)?.path }
 
     /// The folders searched, first wins on a tie: `extra`, the user's, the repository's.
     static func directories(extra: [String] = []) -> [String] {

@@ -10,5 +10,12 @@ struct SwitchScan: ParsableCommand {
             traits, frames, containers, groups, custom actions, adjustable elements) with its \
             behaviour, in a YAML file. Examples are under Scenarios/.
             """,
+        version: SwitchScan.version,
         subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self])
+}
+
+extension SwitchScan {
+    /// `switchscan --version`: the release number (the commit is not in it yet: a build step that
+    /// writes it without a network is issue 14's packaging work).
+    static let version = "0.3.0"
 }

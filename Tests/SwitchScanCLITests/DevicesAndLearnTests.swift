@@ -87,7 +87,10 @@ extension DevicesAndLearnTests {
             #expect(devices.first?["errno"] as? String == "ENOTTY")
             #expect(devices.first?["errorCall"] as? String == "libevdev_new_from_fd")
             #expect(devices.first?["profile"] is NSNull)
-            #expect((object["profileDirectories"] as? [String])?.contains("Devices/switches") == true)
+            // The shipped profiles of the source tree the program was built in (no installed copy here).
+            let shipped = CLI.packageRoot.appendingPathComponent("Devices/switches").standardizedFileURL.path
+            #expect((object["profileDirectories"] as? [String])?.contains { URL(fileURLWithPath: $0).standardizedFileURL.path == shipped } == true,
+                    "\(String(describing: object["profileDirectories"]))")
 
             let missing = try CLI.run(["devices", "--json", "--directory", "/nonexistent-input"])
             #expect(missing.status == 0)

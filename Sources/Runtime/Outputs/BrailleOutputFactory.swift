@@ -117,22 +117,7 @@ extension BrailleOutputs {
         return configDirectory(environment: environment).map { ($0 as NSString).appendingPathComponent("braille") }
     }
 
-    /// The repository's `Devices/braille`: under the current folder, or above the executable
-    /// (`.build/debug/switchscan` → the package root); nil when neither has it.
-    public static var repositoryProfilesDirectory: String? {
-        let relative = "Devices/braille"
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: relative, isDirectory: &isDirectory), isDirectory.boolValue {
-            return relative
-        }
-        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<5 {
-            let candidate = folder.appendingPathComponent(relative).path
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }
+    /// The shipped display profiles (`ShippedData`: installed beside the program, then
+    /// XDG_DATA_DIRS, then the source tree of a clone); nil when none is found.
+    public static var repositoryProfilesDirectory: String? { ShippedData.directory(.braille)?.path }
 }
