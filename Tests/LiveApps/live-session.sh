@@ -30,9 +30,12 @@ echo "APP_OUTPUT=$dir/app.out"
 echo "READY"
 cat >/dev/null
 # The runner blocks SIGTERM in its threads (its signal descriptor), and children inherit that
-# mask: TERM first, then KILL what is left. The bus launcher's own bus and registry die with it.
-kill "$app_pid" "$bus_pid" "$xvfb_pid" "$dbus_pid" 2>/dev/null
+# mask: TERM first, then KILL what is left. The registry daemon ends when its bus is gone.
+# The bus launcher's own children (the accessibility bus daemon): found by their parent's PID.
+bus_children=$(ps -o pid= --ppid "$bus_pid" 2>/dev/null)
+kill "$app_pid" "$bus_pid" "$xvfb_pid" "$dbus_pid" $bus_children 2>/dev/null
 sleep 0.5
+kill -KILL $bus_children 2>/dev/null
 kill -KILL "$app_pid" "$bus_pid" "$xvfb_pid" "$dbus_pid" 2>/dev/null
 wait "$app_pid" "$bus_pid" "$xvfb_pid" 2>/dev/null
 rm -rf "$dir"
