@@ -1,0 +1,41 @@
+#!/bin/sh
+# A desktop of its own for one live application test: a private D-Bus session, Xvfb (on a free
+# display it picks itself), the AT-SPI bus, and the application given (a python3-gi script,
+# run with Debian's python3). Prints DISPLAY=, DBUS_SESSION_BUS_ADDRESS=, APP_OUTPUT= and READY,
+# then waits for its standard input to end (the test runner holds the only writing end: at the
+# runner's exit, also when killed, the kernel closes it) and stops each process by its PID.
+set -u
+app="$1"
+dir=$(mktemp -d /tmp/switchscan-live.XXXXXX)
+# The accessibility bus's socket goes under XDG_RUNTIME_DIR: one of its own per desktop.
+XDG_RUNTIME_DIR="$dir"
+export XDG_RUNTIME_DIR
+out=$(dbus-daemon --session --fork --print-address=1 --print-pid=1) || exit 1
+DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
+dbus_pid=$(echo "$out" | sed -n 2p)
+export DBUS_SESSION_BUS_ADDRESS
+Xvfb -displayfd 5 -screen 0 1024x768x24 -nolisten tcp 5>"$dir/display" >/dev/null 2>&1 </dev/null &
+xvfb_pid=$!
+i=0
+while [ ! -s "$dir/display" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+DISPLAY=":$(cat "$dir/display")"
+export DISPLAY
+/usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 </dev/null &
+bus_pid=$!
+GTK_A11Y=atspi /usr/bin/python3 "$app" >"$dir/app.out" 2>"$dir/app.err" </dev/null &
+app_pid=$!
+echo "DISPLAY=$DISPLAY"
+echo "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS"
+echo "APP_OUTPUT=$dir/app.out"
+echo "READY"
+cat >/dev/null
+# The runner blocks SIGTERM in its threads (its signal descriptor), and children inherit that
+# mask: TERM first, then KILL what is left. The registry daemon ends when its bus is gone.
+# The bus launcher's own children (the accessibility bus daemon): found by their parent's PID.
+bus_children=$(ps -o pid= --ppid "$bus_pid" 2>/dev/null)
+kill "$app_pid" "$bus_pid" "$xvfb_pid" "$dbus_pid" $bus_children 2>/dev/null
+sleep 0.5
+kill -KILL $bus_children 2>/dev/null
+kill -KILL "$app_pid" "$bus_pid" "$xvfb_pid" "$dbus_pid" 2>/dev/null
+wait "$app_pid" "$bus_pid" "$xvfb_pid" 2>/dev/null
+rm -rf "$dir"
