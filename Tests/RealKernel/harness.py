@@ -880,13 +880,13 @@ PACKAGE_ROOT = os.path.dirname(os.path.dirname(HERE))
 
 def overlay_for_switchscan(binary):
     """The program (with the libraries ldd lists), the scene and the generic keyboard profile
-    (found as Devices/switches under /rk, the folder the guest runs it in)."""
+    (found as ../share/switchscan/switches beside /rk/bin/switchscan, as an installed program finds its data)."""
     if not binary or not os.path.exists(binary):
         raise StepFailed(f"no switchscan program at {binary}: build it first (swift build --product switchscan)")
     cpio = Cpio()
     add_elf(cpio, binary, "rk/bin/switchscan")
     cpio.host_file("rk/scene.yaml", os.path.join(PACKAGE_ROOT, "Scenarios", "switch-control-groups.yaml"))
-    cpio.host_file("rk/Devices/switches/generic-keyboard.yaml",
+    cpio.host_file("rk/share/switchscan/switches/generic-keyboard.yaml",
                    os.path.join(PACKAGE_ROOT, "Devices", "switches", "generic-keyboard.yaml"))
     return cpio.compressed(level=0)
 
