@@ -10,5 +10,5 @@ struct SwitchScan: ParsableCommand {
             traits, frames, containers, groups, custom actions, adjustable elements) with its \
             behaviour, in a YAML file. Examples are under Scenarios/.
             """,
-        subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, RunCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self])
+        subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, RunCommand.self, SnapshotCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self])
 }
