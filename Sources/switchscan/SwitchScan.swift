@@ -11,7 +11,7 @@ struct SwitchScan: ParsableCommand {
             behaviour, in a YAML file. Examples are under Scenarios/.
             """,
         version: SwitchScan.version,
-        subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self])
+        subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SnapshotCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self])
 }
 
 extension SwitchScan {

@@ -53,6 +53,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         return (frame?.width ?? 0, frame?.height ?? 0)
     }
     public var language: String { "en" }
+    /// The window as last read, as a screen of model elements ("no window" while none).
+    public var currentScreen: Screen { screen }
 
     public func currentStructure(groupItems: Bool) -> ScanStructure { .of(screen, groupItems: groupItems) }
     public func rebuildStructure(groupItems: Bool) -> ScanStructure { .of(screen, groupItems: groupItems) }

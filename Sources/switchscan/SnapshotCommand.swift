@@ -1,0 +1,125 @@
+import AccessibilityModel
+import ArgumentParser
+import Foundation
+import Runtime
+
+/// `switchscan snapshot`: a live window written as a scene file, for scripted tests against it.
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Write a running application's window (through AT-SPI) as a scene file: elements, frames, traits, named actions as custom actions.")
+
+    @Option(help: ArgumentHelp("The application whose window is written (its name contains NAME).", valueName: "name"))
+    var app: String?
+
+    @Option(help: ArgumentHelp("The window whose title contains TITLE.", valueName: "title"))
+    var window: String?
+
+    @Option(help: ArgumentHelp("Wait this many seconds at most for the window to appear (default 10).", valueName: "seconds"))
+    var wait: Double = 10
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The scene file to write (default: standard output).", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if !(wait >= 0 && wait <= 3600) { throw ValidationError("--wait takes seconds from 0 to 3600; found \(wait)") }
+    }
+
+    func run() throws {
+        let end = MonotonicClock.now() + wait
+        var found: LiveApplication?
+        repeat {
+            do {
+                let live = try LiveApplication(target: LiveApplication.Target(application: app, window: window))
+                if live.currentScreen.name != "no window" { found = live; break }
+            } catch {
+                throw CommandFailure("switchscan snapshot: \(error) (is the accessibility bus running?)")
+            }
+            usleep(200_000)
+        } while MonotonicClock.now() < end
+        guard let live = found else { throw CommandFailure("switchscan snapshot: no window found within \(wait) s") }
+        let text = SceneSnapshot.yaml(of: live.currentScreen)
+        if let output {
+            do { try text.write(toFile: output, atomically: true, encoding: .utf8) } catch {
+                throw CommandFailure("switchscan snapshot: cannot write \(output): \(error.localizedDescription)")
+            }
+        } else {
+            print(text, terminator: "")
+        }
+    }
+}
+
+/// A screen of model elements as scene YAML (scene-format.md's keys). Ids are made short and
+/// unique (e1, e2… in tree order); the AT-SPI object each came from is in a comment. Custom
+/// actions keep their names and announce themselves (a scene cannot know what the application
+/// did); elements that were not present are left out.
+enum SceneSnapshot {
+    static func yaml(of screen: Screen) -> String {
+        let size = screen.root.frame ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        var lines = [
+            "# Written by switchscan snapshot from a live window through AT-SPI.",
+            "scene: \(quote(screen.name))",
+            "size: [\(number(size.width)), \(number(size.height))]",
+            "start: window",
+            "screens:",
+            "  window:",
+            "    title: \(quote(screen.name))",
+            "    elements:",
+        ]
+        var counter = 0
+        func write(_ element: Element, indent: String) {
+            guard element.isPresent else { return }
+            counter += 1
+            lines.append("\(indent)# \(element.id)")
+            lines.append("\(indent)- id: e\(counter)")
+            let inner = indent + "  "
+            if let label = element.label { lines.append("\(inner)label: \(quote(label))") }
+            if let value = element.value { lines.append("\(inner)value: \(quote(value))") }
+            if let hint = element.hint { lines.append("\(inner)hint: \(quote(hint))") }
+            let traits = Traits.named.filter { element.traits.contains($0.trait) }.map(\.name)
+            if !traits.isEmpty { lines.append("\(inner)traits: [\(traits.joined(separator: ", "))]") }
+            if let frame = element.frame {
+                lines.append("\(inner)frame: [\(number(frame.x)), \(number(frame.y)), \(number(frame.width)), \(number(frame.height))]")
+            }
+            if element.accessibilityViewIsModal { lines.append("\(inner)accessibilityViewIsModal: true") }
+            if !element.customActions.isEmpty {
+                lines.append("\(inner)customActions:")
+                for action in element.customActions {
+                    lines.append("\(inner)  - {name: \(quote(action.name)), do: [{announce: \(quote(action.name))}]}")
+                }
+            }
+            if element.isAccessibilityElementDeclared == false {
+                lines.append("\(inner)isAccessibilityElement: false")
+                let present = element.children.filter(\.isPresent)
+                if !present.isEmpty {
+                    lines.append("\(inner)elements:")
+                    for child in present { write(child, indent: inner + "  ") }
+                }
+            }
+        }
+        for child in screen.root.children { write(child, indent: "      ") }
+        if counter == 0 { lines[lines.count - 1] = "    elements: []" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A YAML double-quoted scalar (JSON's escapes are YAML's).
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 { result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) } else { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result + "\""
+    }
+
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+}
