@@ -33,9 +33,21 @@ cat >/dev/null
 # mask: TERM first, then KILL what is left. The registry daemon ends when its bus is gone.
 # The bus launcher's own children (the accessibility bus daemon): found by their parent's PID.
 bus_children=$(ps -o pid= --ppid "$bus_pid" 2>/dev/null)
+# The accessibility bus daemon can be reparented away from its launcher; it names this desktop's
+# folder in its arguments (unique to this run), and the registry daemon is its child.
+atspi_bus=$(ps -eo pid=,args= | awk -v d="$dir/" 'index($0, d) && $2 !~ /awk/ {print $1}')
+for pid in $atspi_bus; do bus_children="$bus_children $pid $(ps -o pid= --ppid "$pid" 2>/dev/null)"; done
 kill "$app_pid" "$bus_pid" "$xvfb_pid" "$dbus_pid" $bus_children 2>/dev/null
 sleep 0.5
 kill -KILL $bus_children 2>/dev/null
 kill -KILL "$app_pid" "$bus_pid" "$xvfb_pid" "$dbus_pid" 2>/dev/null
 wait "$app_pid" "$bus_pid" "$xvfb_pid" 2>/dev/null
+# Whatever else this desktop started (the registry daemon, activated late by the bus) carries
+# this desktop's own XDG_RUNTIME_DIR in its environment: those processes, and only those.
+for environ in /proc/[0-9]*/environ; do
+    if tr '\0' '\n' < "$environ" 2>/dev/null | grep -qx "XDG_RUNTIME_DIR=$dir"; then
+        pid=${environ#/proc/}
+        kill -KILL "${pid%/environ}" 2>/dev/null
+    fi
+done
 rm -rf "$dir"
