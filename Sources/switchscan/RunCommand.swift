@@ -12,8 +12,8 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Operate a scene live: the terminal keyboard as switches, the screen and the braille line drawn in the terminal.",
         discussion: """
-            Keys: Space select, Enter next, Backspace previous, m menu, t tap, Esc escape, \\
-            s stop (pause and resume), arrows move; q or Ctrl-C quits and restores the terminal. \\
+            Keys: Space select, Enter next, Backspace previous, m menu, t tap, Esc escape, \
+            s stop (pause and resume), arrows move; q or Ctrl-C quits and restores the terminal. \
             When standard input is a pipe, its bytes are read as keystrokes and its end stops the run.
             """)
 
