@@ -634,7 +634,14 @@ public struct ScanningEngine: Sendable {
             if let focus, let path = path(to: focus, in: new.nodes) { levels = path }
             actions += summary(of: new, at: time)
         case .layoutChanged(let focus):
-            levels = relocate(oldHighlight, oldNodes: oldNodes, focus: focus, after: focusAfterTap, in: new.nodes)
+            // Posted with an element, layoutChanged moves the highlight to it (the Orange guide:
+            // "With a UIObject, focus is shifted to the user interface element"); without one,
+            // or when that element is no item, the highlight stays where it was.
+            if let focus, let path = path(to: focus, in: new.nodes) {
+                levels = path
+            } else {
+                levels = relocate(oldHighlight, oldNodes: oldNodes, focus: focus, after: focusAfterTap, in: new.nodes)
+            }
         case .refreshed:
             levels = relocate(oldHighlight, oldNodes: oldNodes, focus: nil, after: focusAfterTap, in: new.nodes)
         }
