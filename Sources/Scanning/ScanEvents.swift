@@ -28,7 +28,8 @@ public enum StructureChange: Hashable, Sendable {
     case initial
     /// `screenChanged`: start again, at `focus` if given.
     case screenChanged(focus: ElementID?)
-    /// `layoutChanged`: keep the highlight on the same element if it still exists.
+    /// `layoutChanged`: move the highlight to `focus` if given and an item, else keep it on the
+    /// same element if it still exists.
     case layoutChanged(focus: ElementID?)
     /// An action changed the scene without a notification (labels, values, traits may differ):
     /// the highlight stays on the same element.

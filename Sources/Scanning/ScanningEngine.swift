@@ -163,10 +163,10 @@ public struct ScanningEngine: Sendable {
         switch action {
         case .select:
             if let ignored = tooSoon(action, at: time) { return [ignored] }
-            if settings.scanning == .singleSwitchStep { return move(by: 1, at: time) }
+            if settings.scanning == .singleSwitchStep { return move(by: 1, byUser: true, at: time) }
             return select(at: time)
         case .next, .previous:
-            var actions = move(by: action == .next ? 1 : -1, at: time)
+            var actions = move(by: action == .next ? 1 : -1, byUser: true, at: time)
             if let interval = settings.moveRepeat {
                 heldMove = action
                 actions.append(.schedule(.moveRepeat, at: time + interval))
@@ -265,13 +265,15 @@ public struct ScanningEngine: Sendable {
 
     // MARK: Moving
 
-    private mutating func move(by step: Int, at time: Double) -> [ScanAction] {
+    /// `byUser`: the user's own next, previous (also held) or single-switch step, which starts the
+    /// loops count again as a selection does; only the scanner's own steps run the loops out.
+    private mutating func move(by step: Int, byUser: Bool = false, at time: Double) -> [ScanAction] {
         guard var level = levels.last else { return [] }
         let positions = positionCount(of: level)
         guard positions > 0 else { return [] }
         var next = level.index + step
         var actions = [ScanAction]()
-        level.steps += 1
+        level.steps = byUser ? 0 : level.steps + 1
         if settings.scanning == .auto, level.steps >= positions * settings.loops {
             levels[levels.count - 1] = level
             return loopsExhausted(at: time)
@@ -378,8 +380,8 @@ public struct ScanningEngine: Sendable {
             guard let held = heldMove, let interval = settings.moveRepeat else { return [] }
             var actions: [ScanAction]
             switch phase {
-            case .scanning: actions = move(by: held == .next ? 1 : -1, at: time)
-            case .menu(var menu): actions = moveMenu(&menu, by: held == .next ? 1 : -1, at: time)
+            case .scanning: actions = move(by: held == .next ? 1 : -1, byUser: true, at: time)
+            case .menu(var menu): actions = moveMenu(&menu, by: held == .next ? 1 : -1, byUser: true, at: time)
             default: return []
             }
             actions.append(.schedule(.moveRepeat, at: time + interval))
@@ -436,10 +438,10 @@ public struct ScanningEngine: Sendable {
         switch action {
         case .select:
             if let ignored = tooSoon(action, at: time) { return [ignored] }
-            if settings.scanning == .singleSwitchStep { return moveMenu(&menu, by: 1, at: time) }
+            if settings.scanning == .singleSwitchStep { return moveMenu(&menu, by: 1, byUser: true, at: time) }
             return selectMenuEntry(&menu, at: time)
         case .next, .previous:
-            var actions = moveMenu(&menu, by: action == .next ? 1 : -1, at: time)
+            var actions = moveMenu(&menu, by: action == .next ? 1 : -1, byUser: true, at: time)
             if let interval = settings.moveRepeat {
                 heldMove = action
                 actions.append(.schedule(.moveRepeat, at: time + interval))
@@ -461,9 +463,9 @@ public struct ScanningEngine: Sendable {
         }
     }
 
-    private mutating func moveMenu(_ menu: inout MenuState, by step: Int, at time: Double) -> [ScanAction] {
+    private mutating func moveMenu(_ menu: inout MenuState, by step: Int, byUser: Bool = false, at time: Double) -> [ScanAction] {
         var next = menu.index + step
-        menu.steps += 1
+        menu.steps = byUser ? 0 : menu.steps + 1
         if settings.scanning == .auto, menu.steps >= menu.entries.count * settings.loops { return closeMenu(at: time) }
         if next >= menu.entries.count {
             next = 0
@@ -634,7 +636,14 @@ public struct ScanningEngine: Sendable {
             if let focus, let path = path(to: focus, in: new.nodes) { levels = path }
             actions += summary(of: new, at: time)
         case .layoutChanged(let focus):
-            levels = relocate(oldHighlight, oldNodes: oldNodes, focus: focus, after: focusAfterTap, in: new.nodes)
+            // Posted with an element, layoutChanged moves the highlight to it (the Orange guide:
+            // "With a UIObject, focus is shifted to the user interface element"); without one,
+            // or when that element is no item, the highlight stays where it was.
+            if let focus, let path = path(to: focus, in: new.nodes) {
+                levels = path
+            } else {
+                levels = relocate(oldHighlight, oldNodes: oldNodes, focus: focus, after: focusAfterTap, in: new.nodes)
+            }
         case .refreshed:
             levels = relocate(oldHighlight, oldNodes: oldNodes, focus: nil, after: focusAfterTap, in: new.nodes)
         }

@@ -72,6 +72,15 @@ struct SeedSceneTests {
         .init(file: "bowler.yaml", screen: "news", items: "news-title, news-done, news-cell-1, more-information"),
         .init(file: "chinese-labels.yaml", screen: "main",
               items: "add-button, play-button, delete-button, search-button, favorite-button, volume-button, play-music-button, add-name-button, add-event-button"),
+        .init(file: "attribute-examples.yaml", screen: "attributes", items: "speed-slider, email-field, to-multi-faceted, to-songs"),
+        .init(file: "attribute-examples.yaml", screen: "multi-faceted",
+              items: "multi-faceted-element-1, multi-faceted-element-2, multi-faceted-back"),
+        .init(file: "attribute-examples.yaml", screen: "songs", items: "songs-play, songs-title, songs-back"),
+        .init(file: "disic-examples.yaml", screen: "main", items: "framed-component, play-sound, to-products, to-layout"),
+        .init(file: "disic-examples.yaml", screen: "products", items: "product-coffee, product-tea, products-back"),
+        .init(file: "disic-examples.yaml", screen: "layout", items: "layout-price, layout-show-total, layout-back"),
+        .init(file: "disic-examples.yaml", screen: "layout", state: ["showTotal": .bool(true)],
+              items: "layout-price, layout-show-total, layout-total, layout-back"),
     ]
 
     @Test("scan order of every seed screen", arguments: expected)
