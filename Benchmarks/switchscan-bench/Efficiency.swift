@@ -115,8 +115,10 @@ func driveEngine(_ structure: [ScanNode], settings: ScanSettings) -> DrivenCosts
             if engine.highlight == .none { break }  // loops ran out: not reachable (never expected)
             absorb(engine.handle(.timerFired(.advance, time: deadline)))
         }
-        result.steps.append(done ? steps : Int.max)
-        result.seconds.append(done ? pressTime : .infinity)
+        // An item the engine never selected counts the steps it took before giving up (not
+        // Int.max, whose sum overflowed): it is a disagreement, reported as such.
+        result.steps.append(steps)
+        result.seconds.append(done ? pressTime : deadline)
         if !done || steps != model.items[index].autoSelectSteps || model.items[index].id != item.id {
             result.disagreements += 1
         }
@@ -178,6 +180,10 @@ func measureEfficiency(name: String, screen: Screen, settings: ScanSettings) -> 
     let linearCosts = driveEngine(flat, settings: settings)
     let rowCosts = driveEngine(rowColumn, settings: settings)
     let ourCosts = driveEngine(grouped, settings: settings)
+    let disagreeing = linearCosts.disagreements + rowCosts.disagreements + ourCosts.disagreements
+    if disagreeing > 0 {
+        FileHandle.standardError.write("efficiency: \(name): \(disagreeing) items where the engine and ScanCost disagree\n".data(using: .utf8)!)
+    }
     return ScreenEfficiency(
         name: name, items: order.count,
         linear: figures(linearCosts, zipf: zipf), rowColumn: figures(rowCosts, zipf: zipf), ours: figures(ourCosts, zipf: zipf),
