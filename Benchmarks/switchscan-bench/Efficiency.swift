@@ -115,8 +115,10 @@ func driveEngine(_ structure: [ScanNode], settings: ScanSettings) -> DrivenCosts
             if engine.highlight == .none { break }  // loops ran out: not reachable (never expected)
             absorb(engine.handle(.timerFired(.advance, time: deadline)))
         }
-        result.steps.append(done ? steps : Int.max)
-        result.seconds.append(done ? pressTime : .infinity)
+        // An item the engine never selected counts the steps it took before giving up (not
+        // Int.max, whose sum overflowed): it is a disagreement, reported as such.
+        result.steps.append(steps)
+        result.seconds.append(done ? pressTime : deadline)
         if !done || steps != model.items[index].autoSelectSteps || model.items[index].id != item.id {
             result.disagreements += 1
         }
@@ -178,11 +180,41 @@ func measureEfficiency(name: String, screen: Screen, settings: ScanSettings) -> 
     let linearCosts = driveEngine(flat, settings: settings)
     let rowCosts = driveEngine(rowColumn, settings: settings)
     let ourCosts = driveEngine(grouped, settings: settings)
+    let disagreeing = linearCosts.disagreements + rowCosts.disagreements + ourCosts.disagreements
+    if disagreeing > 0 {
+        FileHandle.standardError.write("efficiency: \(name): \(disagreeing) items where the engine and ScanCost disagree\n".data(using: .utf8)!)
+    }
     return ScreenEfficiency(
         name: name, items: order.count,
         linear: figures(linearCosts, zipf: zipf), rowColumn: figures(rowCosts, zipf: zipf), ours: figures(ourCosts, zipf: zipf),
         bound: ScanCost.hierarchicalBound(n: order.count), zipfBound: entropyBound(weights),
         disagreements: linearCosts.disagreements + rowCosts.disagreements + ourCosts.disagreements)
+}
+
+/// Ours against the exact optimum (`ScanOptimum`) for every n of flat square grids: the mean
+/// steps to select (acting excluded) of `AutomaticGrouping` over T(n)/n. Counted, not timed.
+struct OptimumComparison {
+    /// ratios[n] for n in 2...maxN (index 0 and 1 unused).
+    var ours: [Double]
+    var optimum: [Double]
+    var ratios: [Double]
+    var worst: Int
+}
+
+func compareWithOptimum(upTo maxN: Int, log: (String) -> Void) -> OptimumComparison {
+    let table = ScanOptimum.uniformTable(upTo: maxN)
+    var result = OptimumComparison(ours: [0, 0], optimum: [0, 0], ratios: [0, 0], worst: 2)
+    for n in 2...maxN {
+        if n % 512 == 0 { log("efficiency: optimum comparison at n = \(n)") }
+        let grouped = AutomaticGrouping.group(gridScreen(keys: n).scanNodes(groupAutomatic: true))
+        let ours = AutomaticGrouping.totalSelectSteps(grouped) / Double(n)
+        let optimum = Double(table.totals[n]) / Double(n)
+        result.ours.append(ours)
+        result.optimum.append(optimum)
+        result.ratios.append(ours / optimum)
+        if ours / optimum > result.ratios[result.worst] { result.worst = n }
+    }
+    return result
 }
 
 func runEfficiencyBenchmark(arguments: [String]) {
@@ -199,6 +231,12 @@ func runEfficiencyBenchmark(arguments: [String]) {
         log("efficiency: flat grid of \(n)")
         flat.append(measureEfficiency(name: "\(n)", screen: gridScreen(keys: n), settings: settings))
     }
+
+    // Ours against the exact optimum, every n from 2 to 4096.
+    let optimumStarted = DispatchTime.now().uptimeNanoseconds
+    let maxN = 4096
+    let versus = compareWithOptimum(upTo: maxN, log: log)
+    let optimumWall = Double(DispatchTime.now().uptimeNanoseconds - optimumStarted) / 1e9
 
     // Every screen of every seed scene, with the scene's initial state.
     var seeds = [ScreenEfficiency]()
@@ -262,6 +300,41 @@ func runEfficiencyBenchmark(arguments: [String]) {
             out.append("| \(screen.items) | \(name) | \(f(m.meanSteps)) | \(m.worstSteps) | \(f(m.meanSeconds)) | \(f(m.worstSeconds, 0)) | \(f(m.zipfSteps)) | \(f(m.zipfSeconds)) | \(f(m.meanSteps / screen.bound, 3)) |")
         }
         out.append("| \(screen.items) | bound | \(f(screen.bound)) | | | | \(f(screen.zipfBound)) | | 1.000 |")
+    }
+    out.append("")
+    out.append("""
+        Against the exact optimum (`ScanOptimum`: a dynamic programme over group sizes giving the \
+        best tree for this step model, any number of entries per level, every item equally \
+        likely, acting excluded), ours / optimum of the mean steps to select, for every n from 2 \
+        to \(maxN) (square grids as above; counted from the structure, \(f(optimumWall, 1)) s of \
+        wall time). Worst n: **\(versus.worst)** (\(f(versus.ratios[versus.worst], 4)) × the optimum).
+        """)
+    out.append("")
+    out.append("| n from | to | worst ratio | at n | mean ratio | n with ratio > 1.02 |")
+    out.append("|---:|---:|---:|---:|---:|---:|")
+    var bandStart = 2
+    for bandEnd in [8, 16, 64, 256, 1024, maxN] where bandEnd <= maxN {
+        let band = bandStart...bandEnd
+        let worstInBand = band.max { versus.ratios[$0] < versus.ratios[$1] }!
+        let mean = band.map { versus.ratios[$0] }.reduce(0, +) / Double(band.count)
+        let over = band.filter { versus.ratios[$0] > 1.02 + 1e-12 }.count
+        out.append("| \(bandStart) | \(bandEnd) | \(f(versus.ratios[worstInBand], 4)) | \(worstInBand) | \(f(mean, 4)) | \(over) |")
+        bandStart = bandEnd + 1
+    }
+    out.append("")
+    out.append("| n | ours | optimum | ours / optimum |")
+    out.append("|---:|---:|---:|---:|")
+    for n in [7, 16, 64, 100, 256, 1000, 1024, 4096] where n <= maxN {
+        out.append("| \(n) | \(f(versus.ours[n], 3)) | \(f(versus.optimum[n], 3)) | \(f(versus.ratios[n], 4)) |")
+    }
+    let optimumMet = versus.ratios[2...].allSatisfy { $0 <= 1.02 + 1e-12 }
+    out.append("")
+    out.append("Target automatic grouping within 1.02 × the exact optimum at every n from 2 to \(maxN): \(optimumMet ? "met" : "missed") (worst \(f(versus.ratios[versus.worst], 4)) at n = \(versus.worst)).")
+    if arguments.contains("--every-n") {
+        out.append("")
+        out.append("| n | ours | optimum | ours / optimum |")
+        out.append("|---:|---:|---:|---:|")
+        for n in 2...maxN { out.append("| \(n) | \(f(versus.ours[n], 4)) | \(f(versus.optimum[n], 4)) | \(f(versus.ratios[n], 4)) |") }
     }
     out.append("")
     out.append("Seed scenes (mean steps, worst in brackets; Zipf means; seconds for ours):")

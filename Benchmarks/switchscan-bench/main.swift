@@ -2,7 +2,7 @@
 // PERFORMANCE.md on stdout; progress on stderr) and asserts nothing about speed.
 //
 //   swift build -c release --product switchscan-bench
-//   switchscan-bench efficiency [--markdown]   steps and seconds to select an item (Efficiency.swift)
+//   switchscan-bench efficiency [--markdown] [--every-n]   steps and seconds to select an item; ours / the exact optimum for n = 2…4096 (Efficiency.swift)
 //   switchscan-bench scale [--markdown]        load, order, group and layoutChanged rebuilds at 1k–100k (Scale.swift)
 //   switchscan-bench events [--markdown]       handling one switch event on a 10,000-item scene (EventLatency.swift)
 //   switchscan-bench input [--markdown]        input events per second, and event timestamp → action (InputBenchmark.swift)
