@@ -390,7 +390,8 @@ private struct Execution {
             check("braille", quote(braille), quote(session.brailleText))
         }
         if let menu = expected.menu {
-            check("menu", list(menu), session.menuTitles.map(list) ?? "not open")
+            // `menu: []`: no menu is open (a menu always has at least Exit menu).
+            check("menu", menu.isEmpty ? "not open" : list(menu), session.menuTitles.map(list) ?? "not open")
         }
         if let menuFocus = expected.menuFocus {
             check("menuFocus", quote(menuFocus), session.menuFocusTitle.map(quote) ?? "none (no menu is open)")

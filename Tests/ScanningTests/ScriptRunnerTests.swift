@@ -459,6 +459,21 @@ enum RunnerSupport {
             """)
     }
 
+    @Test("menu: [] expects no menu open, and fails with the entries of one that is")
+    func noMenuOpen() throws {
+        let failure = try RunnerSupport.expectFailure("""
+              - name: the menu is open
+                settings: {scanning: manual, groupItems: false}
+                steps:
+                  - expect: {menu: []}
+                  - press: next
+                  - press: select
+                  - expect: {menu: []}
+            """)
+        #expect(failure.stepIndex == 3, "the first expect passed: \(failure.message)")
+        #expect(failure.mismatches == [Mismatch(key: "menu", expected: "not open", actual: "['Tap', 'Exit menu']")])
+    }
+
     @Test("route beyond the braille line fails, saying how long the line is")
     func routeBeyondTheLine() throws {
         let failure = try RunnerSupport.expectFailure("""
