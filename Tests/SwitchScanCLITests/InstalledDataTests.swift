@@ -30,21 +30,33 @@ struct InstalledDataTests {
     }
 
     func run(_ binary: String, _ arguments: [String], in work: URL, home: URL, dataDirs: String) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = work
-        process.environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
-                               "XDG_DATA_DIRS": dataDirs, "PATH": "/usr/bin:/bin"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        // The copy was just written: a child another test forks meanwhile may hold it open for
+        // writing until that child execs (ETXTBSY). A new attempt, a moment later, then.
+        var attempts = 0
+        while true {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = work
+            process.environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+                                   "XDG_DATA_DIRS": dataDirs, "PATH": "/usr/bin:/bin"]
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            do {
+                try process.run()
+            } catch let error as NSError where attempts < 50
+                && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
+                attempts += 1
+                Thread.sleep(forTimeInterval: 0.05)
+                continue
+            }
+            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return CLI.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        }
     }
 
     @Test func anInstalledProgramFindsItsProfilesBesideIt() throws {
