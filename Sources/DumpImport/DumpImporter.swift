@@ -169,7 +169,7 @@ enum SceneText {
 
     /// Braces doubled: a scene reads `{name}` as a binding, `{{` as a brace.
     static func template(_ text: String) -> String {
-        text.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}")
+        TextTemplate.escaped(text)
     }
 
     /// A comment's text: one line.

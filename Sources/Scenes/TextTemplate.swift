@@ -16,6 +16,17 @@ public struct TextTemplate: Hashable, Sendable {
         self.parts = parts
     }
 
+    /// `text` as a template that reads back as exactly that text: braces doubled (a scene reads
+    /// `{name}` as a binding and `{{` as a brace). For writers of scenes (imports, snapshots).
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if character == "{" || character == "}" { out.append(character) }
+            out.append(character)
+        }
+        return out
+    }
+
     public init(literal: String) {
         self.parts = [.literal(literal)]
     }

@@ -1,7 +1,9 @@
 import AccessibilityModel
 import ArgumentParser
+import Documents
 import Foundation
 import Runtime
+import Scenes
 
 /// `switchscan snapshot`: a live window written as a scene file, for scripted tests against it.
 struct SnapshotCommand: ParsableCommand {
@@ -73,9 +75,9 @@ enum SceneSnapshot {
             lines.append("\(indent)# \(element.id)")
             lines.append("\(indent)- id: e\(counter)")
             let inner = indent + "  "
-            if let label = element.label { lines.append("\(inner)label: \(quote(label))") }
-            if let value = element.value { lines.append("\(inner)value: \(quote(value))") }
-            if let hint = element.hint { lines.append("\(inner)hint: \(quote(hint))") }
+            if let label = element.label { lines.append("\(inner)label: \(quoteTemplate(label))") }
+            if let value = element.value { lines.append("\(inner)value: \(quoteTemplate(value))") }
+            if let hint = element.hint { lines.append("\(inner)hint: \(quoteTemplate(hint))") }
             let traits = Traits.named.filter { element.traits.contains($0.trait) }.map(\.name)
             if !traits.isEmpty { lines.append("\(inner)traits: [\(traits.joined(separator: ", "))]") }
             if let frame = element.frame {
@@ -85,7 +87,7 @@ enum SceneSnapshot {
             if !element.customActions.isEmpty {
                 lines.append("\(inner)customActions:")
                 for action in element.customActions {
-                    lines.append("\(inner)  - {name: \(quote(action.name)), do: [{announce: \(quote(action.name))}]}")
+                    lines.append("\(inner)  - {name: \(quote(action.name)), do: [{announce: \(quoteTemplate(action.name))}]}")
                 }
             }
             if element.isAccessibilityElementDeclared == false {
@@ -102,21 +104,12 @@ enum SceneSnapshot {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A YAML double-quoted scalar (JSON's escapes are YAML's).
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 { result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) } else { result.unicodeScalars.append(scalar) }
-            }
-        }
-        return result + "\""
-    }
+    /// A YAML double-quoted scalar (the writers' one form, `YAMLText`).
+    static func quote(_ text: String) -> String { YAMLText.quoted(text) }
+
+    /// Text a scene reads as a template (labels, values, hints, announcements): braces doubled
+    /// so that a window's `{x}` stays text.
+    static func quoteTemplate(_ text: String) -> String { YAMLText.quoted(TextTemplate.escaped(text)) }
 
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }

@@ -37,6 +37,13 @@ struct TextTemplateTests {
         #expect(TextTemplate(literal: "{x}").render([:]) == "{x}")
     }
 
+    @Test("escaped text reads back as exactly that text (what imports and snapshots write)")
+    func escapedReadsBack() throws {
+        for text in ["Send {x} now", "}{", "{{a}}", "plain", "a{b:c}d"] {
+            #expect(try render(TextTemplate.escaped(text)) == text, "\(text)")
+        }
+    }
+
     @Test("values and choices are parsed into parts")
     func parts() throws {
         let template = try TextTemplate(parsing: "Wi-Fi {wifi?on:off}, volume {volume}.")
