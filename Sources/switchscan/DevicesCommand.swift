@@ -9,12 +9,11 @@ struct DevicesCommand: ParsableCommand {
         commandName: "devices",
         abstract: "List input devices (/dev/input/event*) with their identity and the switch profile that matches each.",
         discussion: """
-            Profiles are read from $XDG_CONFIG_HOME/switchscan/switches (or ~/.config/switchscan/switches), \
-            then from the repository's Devices/switches (a user file replaces the shipped file of the same name); \
-            a profile matching vendor and product wins over one matching the name, which wins over a generic one. Devices that cannot be opened are listed with \
-            the reason and what to do. A profile with errors is reported (file:line:column) on standard \
-            error and skipped.
-            """)
+            A profile matching vendor and product wins over one matching the name, which wins over a \
+            generic one. Devices that cannot be opened are listed with the reason and what to do. A \
+            profile with errors is reported (file:line:column) on standard error and skipped. The \
+            listing ends with the profile folders, where each came from, and the profiles each gave.
+            """ + "\n\n" + ProfileSources.helpParagraph(.switches) + "\n\n" + ProfileSources.helpParagraph(.braille))
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
@@ -41,11 +40,18 @@ struct DevicesCommand: ParsableCommand {
             entries = []
             directoryProblem = error
         }
-        let reports = entries.map { DeviceReport(entry: $0, catalog: catalog.catalog) }
+        let reports = entries.map { DeviceReport(entry: $0, catalog: catalog) }
+        let display = BrailleOutputs.loadDisplayProfiles(from: ProfileSources.brailleFolders().map(\.path))
+        let brailleSources = ProfileSources.brailleFolders().map { folder in
+            (folder: folder, ids: display.profiles.filter { ($0.file as NSString).deletingLastPathComponent == folder.path }.map(\.id))
+        }
         if json {
             let output = DevicesJSON(
                 directory: directory, directoryError: directoryProblem.map(Self.directoryMessage),
-                devices: reports.map(\.json), profileDirectories: catalog.directories, profileProblems: catalog.problems)
+                devices: reports.map(\.json), profileDirectories: catalog.directories, profileProblems: catalog.problems,
+                switchProfileSources: catalog.sources.map { .init(folder: $0.folder, profiles: $0.ids) },
+                brailleProfileSources: brailleSources.map { .init(folder: $0.folder, profiles: $0.ids) },
+                shippedSearched: ProfileSources.searchedForShipped(.switches))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(output), as: UTF8.self))
@@ -53,16 +59,35 @@ struct DevicesCommand: ParsableCommand {
         }
         if let directoryProblem {
             print(Self.directoryMessage(directoryProblem))
-            return
-        }
-        if reports.isEmpty {
+        } else if reports.isEmpty {
             print("No input devices: \(directory) has no event* nodes.")
-            return
+        } else {
+            for report in reports { print(report.text) }
+            let failed = reports.filter { $0.error != nil }.count
+            let noun = reports.count == 1 ? "input device" : "input devices"
+            print("\(reports.count) \(noun)\(failed > 0 ? ", \(failed) could not be opened" : "")")
         }
-        for report in reports { print(report.text) }
-        let failed = reports.filter { $0.error != nil }.count
-        let noun = reports.count == 1 ? "input device" : "input devices"
-        print("\(reports.count) \(noun)\(failed > 0 ? ", \(failed) could not be opened" : "")")
+        print("")
+        print(Self.sourcesText("Switch profiles", catalog.sources, kind: .switches,
+                               replaced: "a file of yours replaces the shipped file of the same name"))
+        print(Self.sourcesText("Braille display profiles", brailleSources, kind: .braille,
+                               replaced: "a file of yours replaces the shipped file of the same name"))
+    }
+
+    /// `Switch profiles (…):` then a line per folder: path, origin, what it gave.
+    static func sourcesText(_ title: String, _ sources: [(folder: ProfileSources.Folder, ids: [String])],
+                            kind: ShippedData.Kind, replaced: String) -> String {
+        var lines = ["\(title), first folder first (\(replaced)):"]
+        for (folder, ids) in sources {
+            let gave = !folder.exists ? "not there"
+                : ids.isEmpty ? "no profiles"
+                : "\(ids.count) profile\(ids.count == 1 ? "" : "s"): \(ids.joined(separator: ", "))"
+            lines.append("  \(folder.path) (\(folder.origin)): \(gave)")
+        }
+        if ShippedData.directory(kind) == nil {
+            lines.append("  no shipped profiles found; searched \(ProfileSources.searchedForShipped(kind).joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func directoryMessage(_ error: EvdevError) -> String {
@@ -84,12 +109,16 @@ private struct DeviceReport {
     var error: EvdevError?
     var match: ProfileMatch?
 
-    init(entry: EvdevScanEntry, catalog: ProfileCatalog) {
+    /// Where the matched profile's file came from (`yours`, `shipped, …`, `--profiles`).
+    var origin: String?
+
+    init(entry: EvdevScanEntry, catalog loaded: SwitchProfileFiles.Loaded) {
         path = entry.path
         switch entry.outcome {
         case .success(let info):
             self.info = info
-            match = catalog.bestMatch(for: DeviceIdentity(evdev: info))
+            match = loaded.catalog.bestMatch(for: DeviceIdentity(evdev: info))
+            origin = match.flatMap { loaded.origin(ofFile: $0.profile.file) }
         case .failure(let error):
             self.error = error
         }
@@ -108,7 +137,7 @@ private struct DeviceReport {
         details.append("\(info.keyCodes.count) key codes")
         lines.append("  " + details.joined(separator: ", "))
         if let match {
-            lines.append("  profile \(match.profile.id) (\(match.specificity)): \(match.profile.name) — \(match.profile.file)")
+            lines.append("  profile \(match.profile.id) (\(match.specificity)): \(match.profile.name) — \(match.profile.file)\(origin.map { " (\($0))" } ?? "")")
         } else {
             lines.append("  no matching profile: `switchscan learn --device \(path)` makes one")
         }
@@ -122,7 +151,7 @@ private struct DeviceReport {
             vendor: identity.map { hex4($0.vendor) }, product: identity.map { hex4($0.product) },
             version: identity.map { hex4($0.version) }, phys: identity?.phys, uniq: identity?.uniq,
             keyCodes: info?.keyCodes.map { KeyCodes.name(for: $0) ?? String($0) },
-            profile: match.map { .init(id: $0.profile.id, name: $0.profile.name, file: $0.profile.file, match: $0.specificity.description) },
+            profile: match.map { .init(id: $0.profile.id, name: $0.profile.name, file: $0.profile.file, origin: origin, match: $0.specificity.description) },
             error: error.map(String.init(describing:)), errorCall: error?.call, errno: error?.errno.name)
     }
 }
@@ -132,7 +161,24 @@ private struct DevicesJSON: Encodable {
         var id: String
         var name: String
         var file: String
+        /// `yours`, `shipped, installed beside the program`, … (null if unknown).
+        var origin: String?
         var match: String
+    }
+
+    /// A folder searched, where it came from, and the ids of the profiles it gave.
+    struct Source: Encodable {
+        var path: String
+        var origin: String
+        var exists: Bool
+        var profiles: [String]
+
+        init(folder: ProfileSources.Folder, profiles: [String]) {
+            path = folder.path
+            origin = folder.origin
+            exists = folder.exists
+            self.profiles = profiles
+        }
     }
 
     struct Device: Encodable {
@@ -178,6 +224,10 @@ private struct DevicesJSON: Encodable {
     var devices: [Device]
     var profileDirectories: [String]
     var profileProblems: [String]
+    var switchProfileSources: [Source]
+    var brailleProfileSources: [Source]
+    /// Where shipped data was looked for, in order.
+    var shippedSearched: [String]
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -186,10 +236,14 @@ private struct DevicesJSON: Encodable {
         try container.encode(devices, forKey: .devices)
         try container.encode(profileDirectories, forKey: .profileDirectories)
         try container.encode(profileProblems, forKey: .profileProblems)
+        try container.encode(switchProfileSources, forKey: .switchProfileSources)
+        try container.encode(brailleProfileSources, forKey: .brailleProfileSources)
+        try container.encode(shippedSearched, forKey: .shippedSearched)
     }
 
     enum CodingKeys: String, CodingKey {
         case directory, directoryError, devices, profileDirectories, profileProblems
+        case switchProfileSources, brailleProfileSources, shippedSearched
     }
 }
 
@@ -217,12 +271,9 @@ enum SwitchProfileFiles {
     /// XDG_DATA_DIRS, then the source tree of a clone).
     static var repositoryDirectory: String? { ShippedData.directory(.switches)?.path }
 
-    /// The folders searched, first wins on a tie: `extra`, the user's, the repository's.
+    /// The folders searched, first wins on a tie: `extra`, the user's, the shipped ones.
     static func directories(extra: [String] = []) -> [String] {
-        var folders = extra + [userDirectory]
-        if let repository = repositoryDirectory { folders.append(repository) }
-        var seen = Set<String>()
-        return folders.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
+        ProfileSources.switchFolders(extra: extra).map(\.path)
     }
 
     struct Loaded {
@@ -232,28 +283,42 @@ enum SwitchProfileFiles {
         var problems: [String]
         /// How many profile files could not be loaded.
         var skippedFiles: Int
+        /// The folders with their origins, and the ids of the profiles each gave (before shadowing).
+        var sources: [(folder: ProfileSources.Folder, ids: [String])] = []
+
+        /// The origin of the folder a profile file came from (`yours`, `shipped, …`, `--profiles`).
+        func origin(ofFile file: String) -> String? {
+            let folder = (file as NSString).deletingLastPathComponent
+            return sources.first { $0.folder.path == folder }?.folder.origin
+        }
     }
 
     /// Every `.yaml`/`.yml` profile of the folders (missing folders are skipped), in folder order
     /// and then file name order.
     static func loadCatalog(extraDirectories: [String] = []) -> Loaded {
-        let folders = directories(extra: extraDirectories)
+        let folders = ProfileSources.switchFolders(extra: extraDirectories)
         var profiles = [SwitchProfile]()
         var problems = [String]()
         var skipped = 0
+        var sources = [(folder: ProfileSources.Folder, ids: [String])]()
         for folder in folders {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            var ids = [String]()
+            defer { sources.append((folder, ids)) }
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
             for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
-                let path = (folder as NSString).appendingPathComponent(name)
+                let path = (folder.path as NSString).appendingPathComponent(name)
                 switch load(path) {
-                case .success(let profile): profiles.append(profile)
+                case .success(let profile):
+                    profiles.append(profile)
+                    ids.append(profile.id)
                 case .failure(let error):
                     problems += error.problems.map(\.description)
                     skipped += 1
                 }
             }
         }
-        return Loaded(catalog: ProfileCatalog(shadowing: profiles), directories: folders, problems: problems, skippedFiles: skipped)
+        return Loaded(catalog: ProfileCatalog(shadowing: profiles), directories: folders.map(\.path), problems: problems,
+                      skippedFiles: skipped, sources: sources)
     }
 
     /// One profile; a file that cannot be read is a problem at line 1.

@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
             Keys: Space select, Enter next, Backspace previous, m menu, t tap, Esc escape, \
             s stop (pause and resume), arrows move; q or Ctrl-C quits and restores the terminal. \
             When standard input is a pipe, its bytes are read as keystrokes and its end stops the run.
-            """)
+            """ + "\n\n" + ProfileSources.helpParagraph(.switches) + "\n\n" + ProfileSources.helpParagraph(.braille))
 
     @Argument(help: "The scene file (none with --atspi).")
     var scene: String?

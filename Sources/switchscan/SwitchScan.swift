@@ -1,4 +1,5 @@
 import ArgumentParser
+import Runtime
 
 @main
 struct SwitchScan: ParsableCommand {
@@ -15,7 +16,14 @@ struct SwitchScan: ParsableCommand {
 }
 
 extension SwitchScan {
-    /// `switchscan --version`: the release number (the commit is not in it yet: a build step that
-    /// writes it without a network is issue 14's packaging work).
-    static let version = "0.3.0"
+    /// The release number; `scripts/package` takes the Debian package's version from it.
+    static let release = "0.3.0"
+
+    /// `switchscan --version`: the release, and the commit when it can be told (an installed
+    /// package's build-info, or the clone's `.git` for a program built in one): `0.3.0 (commit
+    /// 308388d1a2b3, built 2026-11-25)`. The first word is always the release alone.
+    static var version: String {
+        guard !CommandLine.arguments.contains("--experimental-dump-help") else { return release }
+        return release + (BuildInfo.commit().map { " (\($0.description))" } ?? "")
+    }
 }

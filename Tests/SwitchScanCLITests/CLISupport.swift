@@ -62,6 +62,14 @@ enum CLI {
     /// added to this process's.
     static func run(_ arguments: [String], in directory: URL = packageRoot,
                     environment: [String: String] = [:]) throws -> Result {
+        try runProgram(try binary().path, arguments, in: directory,
+                       environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, new in new })
+    }
+
+    /// Runs any program with exactly `environment` (this process's when nil), standard input
+    /// empty, and returns its exit status and output (through files: no pipe to fill up).
+    static func runProgram(_ executable: String, _ arguments: [String], in directory: URL = packageRoot,
+                           environment: [String: String]? = nil) throws -> Result {
         let scratch = try TemporaryFolder()
         let outURL = scratch.url.appendingPathComponent("stdout")
         let errURL = scratch.url.appendingPathComponent("stderr")
@@ -70,12 +78,10 @@ enum CLI {
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         let process = Process()
-        process.executableURL = try binary()
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
+        if let environment { process.environment = environment }
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice

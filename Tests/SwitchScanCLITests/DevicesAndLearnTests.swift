@@ -40,7 +40,7 @@ extension DevicesAndLearnTests {
         @Test func thisMachine() throws {
             let result = try CLI.run(["devices"])
             #expect(result.status == 0, "\(result)")
-            let lines = result.stdoutLines
+            let lines = Array(result.stdoutLines.prefix { !$0.isEmpty })
             #expect(!lines.isEmpty)
             if FileManager.default.fileExists(atPath: "/dev/input") {
                 // A machine with devices: one entry per node, then a count (or "No input devices").
@@ -59,7 +59,7 @@ extension DevicesAndLearnTests {
             try folder.write("mice", "x")
             let result = try CLI.run(["devices", "--directory", folder.url.path])
             #expect(result.status == 0, "\(result)")
-            #expect(result.stdoutLines == [
+            #expect(result.stdoutLines.prefix { !$0.isEmpty } == [
                 "\(folder.url.path)/event0 is not an evdev input device (libevdev_new_from_fd: ENOTTY (Inappropriate ioctl for device)); switches are read from /dev/input/event*",
                 "\(folder.url.path)/event1 is not an evdev input device (libevdev_new_from_fd: ENOTTY (Inappropriate ioctl for device)); switches are read from /dev/input/event*",
                 "2 input devices, 2 could not be opened",
@@ -70,7 +70,40 @@ extension DevicesAndLearnTests {
             let folder = try TemporaryFolder()
             let result = try CLI.run(["devices", "--directory", folder.url.path])
             #expect(result.status == 0, "\(result)")
-            #expect(result.stdoutLines == ["No input devices: \(folder.url.path) has no event* nodes."])
+            #expect(result.stdoutLines.prefix { !$0.isEmpty } == ["No input devices: \(folder.url.path) has no event* nodes."])
+        }
+
+        /// Issue 14: the listing ends with where profiles come from: each folder, its origin, and
+        /// the profiles it gave (a user's file shadowing a shipped one is listed under both).
+        @Test func profileFoldersAndTheirOrigins() throws {
+            let home = try TemporaryFolder()
+            let config = home.url.appendingPathComponent("config")
+            let switches = config.appendingPathComponent("switchscan/switches")
+            try FileManager.default.createDirectory(at: switches, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Devices/switches/origin-tapio.yaml"),
+                                             to: switches.appendingPathComponent("origin-tapio.yaml"))
+            let devices = try TemporaryFolder()
+            let result = try CLI.run(["devices", "--directory", devices.url.path],
+                                     environment: ["XDG_CONFIG_HOME": config.path])
+            #expect(result.status == 0, "\(result)")
+            let shipped = CLI.packageRoot.appendingPathComponent("Devices").standardizedFileURL.path
+            let lines = result.stdoutLines
+            let header = try #require(lines.firstIndex { $0.hasPrefix("Switch profiles, first folder first") }, "\(result)")
+            #expect(lines[header + 1] == "  \(switches.path) (yours): 1 profile: origin-tapio", "\(result)")
+            #expect(lines[header + 2].hasPrefix("  \(shipped)/switches (shipped, from the source tree): 8 profiles: generic-keyboard, "), "\(result)")
+            let braille = try #require(lines.firstIndex { $0.hasPrefix("Braille display profiles, first folder first") }, "\(result)")
+            #expect(lines[braille + 1].hasPrefix("  \(shipped)/braille (shipped, from the source tree): 23 profiles: alva-bc640, "), "\(result)")
+            #expect(lines[braille + 2] == "  \(config.path)/switchscan/braille (yours): not there", "\(result)")
+
+            let json = try CLI.run(["devices", "--json", "--directory", devices.url.path], environment: ["XDG_CONFIG_HOME": config.path])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            let sources = try #require(object["switchProfileSources"] as? [[String: Any]])
+            #expect(sources.map { $0["origin"] as? String } == ["yours", "shipped, from the source tree"])
+            #expect(sources.first?["profiles"] as? [String] == ["origin-tapio"])
+
+            // Help says the same, with this machine's folders.
+            let help = try CLI.run(["devices", "--help"], environment: ["XDG_CONFIG_HOME": config.path])
+            #expect(help.stdout.contains("\(shipped)/switches (shipped, from the source tree)"), "\(help)")
         }
 
         @Test func json() throws {
@@ -107,7 +140,7 @@ extension DevicesAndLearnTests {
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.hasPrefix("\(broken):3:19: error: unknown key code 'KEY_SPCAE' (did you mean 'KEY_SPACE'?)"), "\(result)")
             #expect(result.stderr.hasSuffix("\n1 profile file has errors and was skipped\n"), "\(result)")
-            #expect(result.stdoutLines == ["No input devices: \(devices.url.path) has no event* nodes."])
+            #expect(result.stdoutLines.prefix { !$0.isEmpty } == ["No input devices: \(devices.url.path) has no event* nodes."])
         }
     }
 

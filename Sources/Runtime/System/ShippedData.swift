@@ -63,7 +63,8 @@ public enum ShippedData {
         return URL(fileURLWithPath: first).resolvingSymlinksInPath().path
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    /// True for an existing folder (links followed).
+    public static func isDirectory(_ path: String) -> Bool {
         var directory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
