@@ -219,12 +219,16 @@ public enum SceneAudit {
     /// items under accessible proxies (the Orange guide's navigation bar) are used that way.
     static func hiddenForGood(_ scene: Scene) -> [AuditFinding] {
         var findings = [AuditFinding]()
-        var tapTargets = Set<ElementID>()
+        var taps: TapReach?
+        var screenName = ""
         /// Reported: meant to be used, and not used through another element's tap.
         func isUsedOnlyHere(_ element: ElementTemplate) -> Bool {
             guard isActionable(element) else { return false }
             let onlyTaps = element.increment == nil && element.decrement == nil && element.customActions.isEmpty
-            return !(onlyTaps && tapTargets.contains(element.id))
+            guard onlyTaps else { return true }
+            // Built for the few screens that have such an element at all.
+            if taps == nil { taps = TapReach(scene: scene, screen: screenName) }
+            return taps?.isTapTarget(element.id) != true
         }
         func isDeclaredAccessible(_ element: ElementTemplate) -> Bool {
             guard let binding = element.isAccessibilityElement else { return false }
@@ -279,15 +283,41 @@ public enum SceneAudit {
             }
         }
         for template in scene.screens {
-            tapTargets = []
-            if let screen = scene.screen(template.name, state: scene.initialState) {
-                for item in screen.scanNodes().flatMap(\.items) {
-                    if let target = Activation.target(of: item, in: screen.root) { tapTargets.insert(target.id) }
-                }
-            }
+            taps = nil
+            screenName = template.name
             walkSiblings(template.elements)
         }
         return findings
+    }
+
+    /// Which elements a reachable item's tap lands on, on a screen resolved with the initial
+    /// state: an item without `activate` acts by a tap at its activation point, which hits the
+    /// deepest present element there that has `activate` (`Activation.target`). Asked per
+    /// element, so that only the items whose activation point lies in its frame are hit-tested.
+    struct TapReach {
+        var present: Element?
+        var frames: [ElementID: Rect] = [:]
+        /// Activation points of the scan's items that do not act themselves.
+        var points: [Point] = []
+
+        init(scene: Scene, screen name: String) {
+            guard let screen = scene.screen(name, state: scene.initialState) else { return }
+            let present = Visibility.presentTree(screen.root)
+            self.present = present
+            func walk(_ element: Element) {
+                if let frame = element.resolvedFrame { frames[element.id] = frame }
+                for child in element.children { walk(child) }
+            }
+            walk(present)
+            points = screen.scanNodes().flatMap(\.items).compactMap { $0.activate == nil ? $0.resolvedActivationPoint : nil }
+        }
+
+        func isTapTarget(_ id: ElementID) -> Bool {
+            guard let present, let frame = frames[id] else { return false }
+            return points.contains { point in
+                frame.contains(point) && HitTesting.deepestElement(at: point, in: present) { $0.activate != nil }?.id == id
+            }
+        }
     }
 
     /// An element meant to be acted on: a control trait (conditional or not), or any behaviour.
