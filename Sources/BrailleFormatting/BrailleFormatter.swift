@@ -3,9 +3,12 @@ import AccessibilityModel
 /// What the scanner shows, as the text of one braille line (`shared/design/braille.md`,
 /// "What goes on the display").
 ///
-/// - An item: label, value, trait words, then the hint when `showHints` is on, separated by
-///   single spaces, empty parts skipped: `Volume 50% sldr`, `Wi-Fi sel btn`. Without a label the
-///   line starts with the value, else with the trait words (`btn`), as VoiceOver does. Only
+/// - An item: label, value, the values of its important custom content
+///   (`AXCustomContent.importance = .high`, which VoiceOver reads after the value and before the
+///   hint; the rest stays under More content), trait words, then the hint when `showHints` is
+///   on, separated by single spaces, empty parts skipped: `Volume 50% sldr`, `Wi-Fi sel btn`,
+///   `Orange logo 1988 img`. Without a label the line starts with the value, else with the
+///   trait words (`btn`), as VoiceOver does. Only
 ///   when all of these are empty does the line show the element's id, so that the display is
 ///   never blank while something is highlighted (a blank display reads as a dead display).
 /// - A group: its label, else the names of its children joined by `, `, then `grp`:
@@ -98,11 +101,13 @@ public struct BrailleFormatter: Hashable, Sendable {
         }
     }
 
-    /// An item: label, value, trait words, hint (when `showHints`); the id when all are empty.
+    /// An item: label, value, important custom content, trait words, hint (when `showHints`);
+    /// the id when all are empty.
     public func item(_ element: Element) -> BrailleLine {
         let roles = Self.words(for: element.traits, language: element.language ?? language)
         var parts = roleFirst ? roles : []
         parts += [Self.oneLine(element.label), Self.oneLine(element.value)]
+        parts += element.customContent.filter(\.isImportant).map { Self.oneLine($0.value) }
         if !roleFirst { parts += roles }
         if showHints { parts.append(Self.oneLine(element.hint)) }
         var text = parts.filter { !$0.isEmpty }.joined(separator: " ")

@@ -9,15 +9,19 @@ public struct ScanStructure: Hashable, Sendable {
     public var escapable: Set<ElementID>
     /// The screen itself handles escape (offered in the menu reached at the end of a cycle).
     public var screenHandlesEscape: Bool
+    /// Items for which a magic tap is handled (by the item or an ancestor; the screen's own
+    /// handler is `screenHandlesMagicTap`).
+    public var magicTappable: Set<ElementID>
     public var screenHandlesMagicTap: Bool
 
     public init(
         nodes: [ScanNode], escapable: Set<ElementID> = [], screenHandlesEscape: Bool = false,
-        screenHandlesMagicTap: Bool = false
+        magicTappable: Set<ElementID> = [], screenHandlesMagicTap: Bool = false
     ) {
         self.nodes = nodes
         self.escapable = escapable
         self.screenHandlesEscape = screenHandlesEscape
+        self.magicTappable = magicTappable
         self.screenHandlesMagicTap = screenHandlesMagicTap
     }
 }

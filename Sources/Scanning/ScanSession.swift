@@ -368,24 +368,28 @@ public struct ScanSession: Sendable {
         return .of(screen, groupItems: groupItems)
     }
 
-    /// The structure of `screen` with its scan nodes: which items have an escape handler.
+    /// The structure of `screen` with its scan nodes: which items have an escape handler, and
+    /// which a magic tap handler.
     static func structure(of screen: Screen, nodes: [ScanNode]) -> ScanStructure {
         ScanStructure(
-            nodes: nodes, escapable: escapable(in: screen.root, handled: false),
-            screenHandlesEscape: screen.root.escape != nil, screenHandlesMagicTap: screen.root.magicTap != nil)
+            nodes: nodes, escapable: reach(of: \.escape, in: screen.root, handled: false),
+            screenHandlesEscape: screen.root.escape != nil,
+            magicTappable: reach(of: \.magicTap, in: screen.root, handled: false),
+            screenHandlesMagicTap: screen.root.magicTap != nil)
     }
 
-    /// The elements of a present subtree that handle escape or sit under a present element that
-    /// does (`handled`: an ancestor does).
-    static func escapable(in element: Element, handled: Bool) -> Set<ElementID> {
-        var escapable = Set<ElementID>()
+    /// The elements of a present subtree that have `handler` (escape, magic tap) or sit under a
+    /// present element that does (`handled`: an ancestor does), as `SceneContent.perform` looks
+    /// for the handler: the element's own, else the nearest ancestor's.
+    static func reach(of handler: KeyPath<Element, [Effect]?>, in element: Element, handled: Bool) -> Set<ElementID> {
+        var reached = Set<ElementID>()
         func walk(_ element: Element, handled: Bool) {
-            let handles = handled || element.escape != nil
-            if handles { escapable.insert(element.id) }
+            let handles = handled || element[keyPath: handler] != nil
+            if handles { reached.insert(element.id) }
             for child in element.children where child.isPresent { walk(child, handled: handles) }
         }
         walk(element, handled: handled)
-        return escapable
+        return reached
     }
 
     /// Recomputes the braille line; a trace line when it changed.

@@ -392,7 +392,7 @@ public struct ScanningEngine: Sendable {
     // MARK: The scanner menu
 
     /// The menu for an item (Tap; Increment/Decrement for adjustable elements; custom actions by
-    /// name; More content; Escape when handled) or, with no item, the screen's menu.
+    /// name; More content; Escape and Magic tap when handled) or, with no item, the screen's menu.
     func menuEntries(for item: Element?) -> [MenuEntry] {
         var entries = [MenuEntry]()
         if let item {
@@ -404,9 +404,17 @@ public struct ScanningEngine: Sendable {
             for action in item.customActions {
                 entries.append(MenuEntry(title: action.name, kind: .perform(.customAction(action.name))))
             }
-            if !item.customContent.isEmpty { entries.append(MenuEntry(title: "More content", kind: .moreContent)) }
+            // Important content is on the item's own line; More content holds the rest.
+            if item.customContent.contains(where: { !$0.isImportant }) {
+                entries.append(MenuEntry(title: "More content", kind: .moreContent))
+            }
             if structure.escapable.contains(item.id) || structure.screenHandlesEscape {
                 entries.append(MenuEntry(title: "Escape", kind: .perform(.escape)))
+            }
+            // As Escape: the item's own handler, an ancestor's, else the screen's (VoiceOver's
+            // two-finger double tap goes to the focused element first, then up to the app).
+            if structure.magicTappable.contains(item.id) || structure.screenHandlesMagicTap {
+                entries.append(MenuEntry(title: "Magic tap", kind: .perform(.magicTap)))
             }
         } else {
             if structure.screenHandlesEscape { entries.append(MenuEntry(title: "Escape", kind: .perform(.escape))) }
@@ -489,7 +497,8 @@ public struct ScanningEngine: Sendable {
         case .exit:
             return closeMenu(at: time)
         case .moreContent:
-            let text = (menu.item?.customContent ?? []).map { "\($0.label): \($0.value)" }.joined(separator: "; ")
+            let text = (menu.item?.customContent ?? []).filter { !$0.isImportant }
+                .map { "\($0.label): \($0.value)" }.joined(separator: "; ")
             var actions = flash(text, at: time)
             actions += menuTimer(at: time)
             return actions

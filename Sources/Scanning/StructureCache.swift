@@ -32,6 +32,8 @@ struct StructureCache: Sendable {
         var element: Element
         /// Its elements that escape reaches (nil until the element is found present).
         var escapable: Set<ElementID>?
+        /// Its elements that a magic tap handler reaches (as `escapable`).
+        var magicTappable: Set<ElementID>?
     }
 
     /// A cache for `state`'s screen, built in full.
@@ -110,17 +112,24 @@ struct StructureCache: Sendable {
         }
         var nodes = screen.scanNodes(groupAutomatic: groupItems, memo: &order)
         if groupItems { nodes = AutomaticGrouping.group(nodes, memo: &grouping) }
-        // Escape's reach, per top-level element (as `ScanSession.structure(of:nodes:)` finds it).
+        // Escape's and magic tap's reach, per top-level element (as `ScanSession.structure(of:nodes:)`
+        // finds them).
         let rootHandles = screen.root.escape != nil
+        let rootMagicTaps = screen.root.magicTap != nil
         var escapable: Set<ElementID> = rootHandles ? [screen.root.id] : []
+        var magicTappable: Set<ElementID> = rootMagicTaps ? [screen.root.id] : []
         for (index, child) in screen.root.children.enumerated() where child.isPresent {
             if topLevel[index]?.escapable == nil {
-                topLevel[index]?.escapable = ScanSession.escapable(in: child, handled: rootHandles)
+                topLevel[index]?.escapable = ScanSession.reach(of: \.escape, in: child, handled: rootHandles)
+            }
+            if topLevel[index]?.magicTappable == nil {
+                topLevel[index]?.magicTappable = ScanSession.reach(of: \.magicTap, in: child, handled: rootMagicTaps)
             }
             escapable.formUnion(topLevel[index]?.escapable ?? [])
+            magicTappable.formUnion(topLevel[index]?.magicTappable ?? [])
         }
         structure = ScanStructure(
-            nodes: nodes, escapable: escapable, screenHandlesEscape: rootHandles,
+            nodes: nodes, escapable: escapable, screenHandlesEscape: rootHandles, magicTappable: magicTappable,
             screenHandlesMagicTap: screen.root.magicTap != nil)
     }
 }

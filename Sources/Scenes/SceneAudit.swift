@@ -48,8 +48,16 @@ public enum SceneAudit {
     /// not "Tap to play the song."), since the user may not use touch at all (Switch Control).
     /// A gesture word used as a noun is not reported: after a determiner ("Opens the press
     /// release.") or capitalised inside a sentence as part of a name ("Opens Touch ID settings.").
+    /// Every inflection counts: the Apple guide's own bad examples include "Tapping purchases the
+    /// item." besides "Tap to play the song." and "Swipe to delete the item.".
     public static let gestureWords: Set<String> = [
-        "tap", "taps", "double-tap", "swipe", "swipes", "flick", "click", "touch", "press",
+        "tap", "taps", "tapping", "tapped",
+        "double-tap", "double-taps", "double-tapping", "double-tapped",
+        "swipe", "swipes", "swiping", "swiped",
+        "flick", "flicks", "flicking", "flicked",
+        "click", "clicks", "clicking", "clicked",
+        "touch", "touches", "touching", "touched",
+        "press", "presses", "pressing", "pressed",
     ]
     /// Words before a gesture word that make it a gesture whatever its case ("Double Tap to open.").
     static let gestureModifiers: Set<String> = ["double", "triple", "two-finger", "three-finger", "then", "you"]
@@ -72,6 +80,7 @@ public enum SceneAudit {
             }
         }
         findings += unreachable(scene)
+        findings += hiddenForGood(scene)
         return findings.sorted {
             ($0.location.line, $0.location.column, $0.rule, $0.elementID) < ($1.location.line, $1.location.column, $1.rule, $1.elementID)
         }
@@ -188,6 +197,135 @@ public enum SceneAudit {
             for element in template.elements { walk(element, ancestors: [], stateDependent: false) }
         }
         return findings
+    }
+
+    /// Elements that no state of the scene ever exposes, though they were meant to be used:
+    /// - `behind-modal`: an actionable element (a button, a link, an adjustable, a key, a search
+    ///   field, or one with effects or custom actions) among the siblings of a modal view that
+    ///   is there in every state (`accessibilityViewIsModal: true`, no `visible` binding, never
+    ///   hidden), or inside one of them: VoiceOver and the scanner ignore a modal view's
+    ///   siblings, so while the modal view is always shown, they are never reached. The Orange
+    ///   guide: "all the undesirable elements must be hidden as soon as the modal view is
+    ///   activated as modal", and shown again when it is dismissed; a modal view that is never
+    ///   dismissed leaves its siblings unreachable for good.
+    /// - `hidden-container`: an element declared an accessibility element, or actionable,
+    ///   inside a container hidden in every state (`accessibilityElementsHidden: true`): "The
+    ///   elements contained in the target element won't be accessible even if they're defined as
+    ///   such" (the Orange guide, "Hide elements").
+    /// Only constants count as "every state": a bound attribute may change when the app changes
+    /// its state. The children of an accessibility element are not looked at (its own label
+    /// speaks for them; `unreachable` covers those declared accessible). An element whose only
+    /// action is a tap that a reachable item's tap lands on is not reported: hidden native bar
+    /// items under accessible proxies (the Orange guide's navigation bar) are used that way.
+    static func hiddenForGood(_ scene: Scene) -> [AuditFinding] {
+        var findings = [AuditFinding]()
+        var taps: TapReach?
+        var screenName = ""
+        /// Reported: meant to be used, and not used through another element's tap.
+        func isUsedOnlyHere(_ element: ElementTemplate) -> Bool {
+            guard isActionable(element) else { return false }
+            let onlyTaps = element.increment == nil && element.decrement == nil && element.customActions.isEmpty
+            guard onlyTaps else { return true }
+            // Built for the few screens that have such an element at all.
+            if taps == nil { taps = TapReach(scene: scene, screen: screenName) }
+            return taps?.isTapTarget(element.id) != true
+        }
+        func isDeclaredAccessible(_ element: ElementTemplate) -> Bool {
+            guard let binding = element.isAccessibilityElement else { return false }
+            return binding != .constant(false)
+        }
+        /// Children of `element` are never separate items (it speaks for them).
+        func speaksForChildren(_ element: ElementTemplate) -> Bool {
+            element.isAccessibilityElement == .constant(true)
+        }
+        func isAlwaysModal(_ element: ElementTemplate) -> Bool {
+            element.accessibilityViewIsModal == .constant(true) && element.visible == nil
+                && element.accessibilityElementsHidden == .constant(false)
+        }
+        // Inside an always-hidden container: what was meant to be read or used.
+        func walkHidden(_ element: ElementTemplate, container: ElementTemplate) {
+            if isUsedOnlyHere(element) || (isDeclaredAccessible(element) && !isActionable(element)) {
+                let what = isActionable(element) ? "actionable element" : "accessibility element"
+                findings.append(AuditFinding(
+                    location: element.location, rule: "hidden-container", elementID: element.id,
+                    message: "\(what) '\(element.id)' is inside '\(container.id)', which has accessibilityElementsHidden: true in every state, so no scan reaches it"))
+            }
+            if speaksForChildren(element) { return }
+            for child in element.elements { walkHidden(child, container: container) }
+        }
+        // Behind an always-present modal view: actionable elements.
+        func walkBehind(_ element: ElementTemplate, modal: ElementTemplate) {
+            if element.accessibilityElementsHidden == .constant(true) {
+                // Hidden anyway: what it holds is reported as in a hidden container.
+                for child in element.elements { walkHidden(child, container: element) }
+                return
+            }
+            if isUsedOnlyHere(element) {
+                findings.append(AuditFinding(
+                    location: element.location, rule: "behind-modal", elementID: element.id,
+                    message: "actionable element '\(element.id)' is behind modal view '\(modal.id)', which is shown in every state (accessibilityViewIsModal: true, never hidden), so no scan reaches it"))
+            }
+            if speaksForChildren(element) { return }
+            for child in element.elements { walkBehind(child, modal: modal) }
+        }
+        // Everything else: look for always-hidden containers and always-present modal views
+        // among each container's children (the screen's elements are the root view's children).
+        func walkSiblings(_ siblings: [ElementTemplate]) {
+            let modal = siblings.last(where: isAlwaysModal)
+            for element in siblings {
+                if let modal, element.id != modal.id, element.accessibilityViewIsModal == .constant(false) {
+                    walkBehind(element, modal: modal)
+                } else if element.accessibilityElementsHidden == .constant(true) {
+                    for child in element.elements { walkHidden(child, container: element) }
+                } else if !speaksForChildren(element) {
+                    walkSiblings(element.elements)
+                }
+            }
+        }
+        for template in scene.screens {
+            taps = nil
+            screenName = template.name
+            walkSiblings(template.elements)
+        }
+        return findings
+    }
+
+    /// Which elements a reachable item's tap lands on, on a screen resolved with the initial
+    /// state: an item without `activate` acts by a tap at its activation point, which hits the
+    /// deepest present element there that has `activate` (`Activation.target`). Asked per
+    /// element, so that only the items whose activation point lies in its frame are hit-tested.
+    struct TapReach {
+        var present: Element?
+        var frames: [ElementID: Rect] = [:]
+        /// Activation points of the scan's items that do not act themselves.
+        var points: [Point] = []
+
+        init(scene: Scene, screen name: String) {
+            guard let screen = scene.screen(name, state: scene.initialState) else { return }
+            let present = Visibility.presentTree(screen.root)
+            self.present = present
+            func walk(_ element: Element) {
+                if let frame = element.resolvedFrame { frames[element.id] = frame }
+                for child in element.children { walk(child) }
+            }
+            walk(present)
+            points = screen.scanNodes().flatMap(\.items).compactMap { $0.activate == nil ? $0.resolvedActivationPoint : nil }
+        }
+
+        func isTapTarget(_ id: ElementID) -> Bool {
+            guard let present, let frame = frames[id] else { return false }
+            return points.contains { point in
+                frame.contains(point) && HitTesting.deepestElement(at: point, in: present) { $0.activate != nil }?.id == id
+            }
+        }
+    }
+
+    /// An element meant to be acted on: a control trait (conditional or not), or any behaviour.
+    static func isActionable(_ element: ElementTemplate) -> Bool {
+        let controlTraits: Traits = [.button, .link, .adjustable, .keyboardKey, .searchField]
+        if element.traits.contains(where: { !controlTraits.intersection($0.trait).isEmpty }) { return true }
+        return element.activate != nil || element.increment != nil || element.decrement != nil
+            || !element.customActions.isEmpty
     }
 
     static func isBound(_ binding: BoolBinding) -> Bool {

@@ -8,7 +8,8 @@ struct AuditCommand: ParsableCommand {
         abstract: "Report violations of the accessibility guidelines of the seed documents.",
         discussion: """
             Rules: label-names-type, label-capital, label-period, hint-capital, hint-period,
-            hint-gesture, missing-label, adjustable-effects, unreachable.
+            hint-gesture, missing-label, adjustable-effects, unreachable, behind-modal,
+            hidden-container.
             Exits 1 when there are findings, 2 when a file cannot be loaded.
             """)
 

@@ -8,8 +8,10 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Print a screen's scan items in order, as Accessibility Inspector would.",
         discussion: """
-            Each entry shows its id, label, value, hint, traits and frame; groups (combined, or
-            automatic containers kept together) list their own entries indented below them.
+            Each entry shows its id, label, value, hint, traits and frame, a declared activation
+            point, custom actions and custom content (important content marked); groups
+            (combined, or automatic containers kept together) list their own entries indented
+            below them.
             """)
 
     @Argument(help: "The scene file.")
@@ -21,7 +23,7 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("state"), help: ArgumentHelp("Override a state value (repeatable).", valueName: "name=value"))
     var stateOverrides: [String] = []
 
-    @Flag(help: "Print JSON: for each entry its id, label, value, traits, frame and group, with a group's items nested.")
+    @Flag(help: "Print JSON: for each entry its id, label, value, traits, frame, activation point, custom actions and content, and group, with a group's items nested.")
     var json = false
 
     func run() throws {
@@ -102,7 +104,8 @@ enum InspectionText {
                 fields.append("actions [\(element.customActions.map(\.name).joined(separator: ", "))]")
             }
             if !element.customContent.isEmpty {
-                fields.append("content [\(element.customContent.map { "\($0.label): \($0.value)" }.joined(separator: "; "))]")
+                let entries = element.customContent.map { "\($0.label): \($0.value)\($0.isImportant ? " (important)" : "")" }
+                fields.append("content [\(entries.joined(separator: "; "))]")
             }
             if let language = element.language, language != scene.language { fields.append("language \(language)") }
             lines.append(indent + number + " " + fields.joined(separator: "  "))
@@ -152,7 +155,16 @@ struct InspectionJSON: Encodable {
         var group: String?
         var navigationStyle: String?
         var customActions: [String]
+        /// Where a tap lands: the declared activation point, else the frame's centre.
+        var activationPoint: [Double]?
+        var customContent: [Content]
         var items: [Entry]?
+
+        struct Content: Encodable {
+            var label: String
+            var value: String
+            var important: Bool
+        }
 
         init(_ node: ScanNode, group: String?) {
             let element = node.element
@@ -167,11 +179,14 @@ struct InspectionJSON: Encodable {
             self.group = group
             navigationStyle = node.isGroup ? element.navigationStyle.rawValue : nil
             customActions = element.customActions.map(\.name)
+            activationPoint = element.resolvedActivationPoint.map { [$0.x, $0.y] }
+            customContent = element.customContent.map { Content(label: $0.label, value: $0.value, important: $0.isImportant) }
             items = node.isGroup ? node.children.map { Entry($0, group: element.id) } : nil
         }
 
         enum CodingKeys: String, CodingKey {
-            case kind, id, label, value, hint, traits, language, frame, group, navigationStyle, customActions, items
+            case kind, id, label, value, hint, traits, language, frame, group, navigationStyle, customActions
+            case activationPoint, customContent, items
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -186,6 +201,8 @@ struct InspectionJSON: Encodable {
             try container.encode(frame, forKey: .frame)
             try container.encode(group, forKey: .group)
             try container.encode(customActions, forKey: .customActions)
+            try container.encode(activationPoint, forKey: .activationPoint)
+            try container.encode(customContent, forKey: .customContent)
             if let navigationStyle { try container.encode(navigationStyle, forKey: .navigationStyle) }
             if let items { try container.encode(items, forKey: .items) }
         }

@@ -71,6 +71,27 @@ struct BrailleFormatterTests {
         #expect(BrailleFormatter().item(play).text == "Play the whole album from the start btn")
     }
 
+    @Test("important custom content follows the value, before the role words and the hint; the rest is not on the line")
+    func importantCustomContent() {
+        let logo = Element(
+            id: "logo", label: "Orange logo", value: "Brand", hint: "Shows the brand.", traits: [.image],
+            customContent: [
+                CustomContent(label: "date of creation", value: "1988", isImportant: true),
+                CustomContent(label: "registered office location", value: "paris"),
+                CustomContent(label: "type of company", value: "telecommunications\ncompany", isImportant: true),
+            ])
+        #expect(BrailleFormatter().item(logo).text == "Orange logo Brand 1988 telecommunications company img")
+        #expect(BrailleFormatter(showHints: true).item(logo).text
+            == "Orange logo Brand 1988 telecommunications company img Shows the brand.")
+        #expect(BrailleFormatter(roleFirst: true).item(logo).text == "img Orange logo Brand 1988 telecommunications company")
+        // Without a label or value the line starts with the important content.
+        let unnamed = Element(id: "u", traits: [.image], customContent: [CustomContent(label: "year", value: "1988", isImportant: true)])
+        #expect(BrailleFormatter().item(unnamed).text == "1988 img")
+        // The scanner menu's entry line carries it too.
+        #expect(BrailleFormatter().menuEntry("Tap", index: 0, count: 2, for: logo).text
+            == "Tap 1/2: Orange logo Brand 1988 telecommunications company img")
+    }
+
     static let traitWordCases: [(String, String)] = [
         ("button", "btn"), ("link", "lnk"), ("header", "h"), ("adjustable", "sldr"),
         ("image", "img"), ("searchField", "srch"), ("keyboardKey", "key"),

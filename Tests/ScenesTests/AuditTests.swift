@@ -294,6 +294,38 @@ extension AuditTests {
             #expect(try audit(yaml).map(\.rule) == ["hint-gesture"], "\(hint)")
         }
 
+        /// The Apple guide's own bad hints ("do not create hints such as …"), and the gesture in
+        /// its other forms.
+        @Test(arguments: [
+            ("Tap to play the song.", "Tap"),
+            ("Tapping purchases the item.", "Tapping"),
+            ("Swipe to delete the item.", "Swipe"),
+            ("Double-tapping opens the message.", "Double-tapping"),
+            ("Swiping left deletes the message.", "Swiping"),
+            ("Clicking opens the link.", "Clicking"),
+            ("Clicks open the link.", "Clicks"),
+            ("Tapped twice, zooms in.", "Tapped"),
+            ("Opens the menu when pressed.", "pressed"),
+            ("Plays the song. Touching again stops it.", "Touching"),
+        ])
+        func gesturesInEveryInflectionAreReported(hint: String, word: String) throws {
+            let yaml = sceneYAML(["      - {id: buy, label: Buy, hint: \"\(hint)\", traits: [button], frame: [0, 0, 100, 44]}"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["hint-gesture"], "\(hint)")
+            #expect(findings.first?.elementID == "buy")
+            #expect(findings.first?.location.line == line(of: "id: buy", in: yaml))
+            #expect(findings.first?.message.contains("'\(word)'") == true, "\(findings.first?.message ?? "")")
+        }
+
+        @Test(arguments: [
+            "Opens the pressing schedule.",
+            "Shows the tapped items.",
+        ])
+        func inflectedGestureWordsUsedAsNounsOrAdjectivesAfterADeterminerAreNotReported(hint: String) throws {
+            let yaml = sceneYAML(["      - {id: el, label: Open, hint: \"\(hint)\", traits: [button], frame: [0, 0, 100, 44]}"])
+            #expect(try audit(yaml).isEmpty, "\(hint)")
+        }
+
         @Test(arguments: [
             "Opens Touch ID settings.",
             "Opens the press release.",
@@ -519,9 +551,11 @@ extension AuditTests {
             #expect(try audit(yaml).isEmpty)
         }
 
+        /// Not by this rule: a modal view's siblings are left out on purpose while it is shown;
+        /// one shown in every state is `behind-modal`'s.
         @Test func siblingsOfAModalViewAreNotReported() throws {
             let yaml = sceneYAML([
-                "      - {id: behind, label: Behind, traits: [button], frame: [0, 0, 100, 44]}",
+                "      - {id: behind, label: Behind, traits: [staticText], frame: [0, 0, 100, 44]}",
                 "      - id: alert",
                 "        accessibilityViewIsModal: true",
                 "        elements:",
@@ -543,6 +577,146 @@ extension AuditTests {
             let findings = try audit(yaml)
             #expect(findings.map(\.elementID) == ["c"])
             #expect(findings.first?.message.contains("screen 'second'") == true)
+        }
+    }
+}
+
+// MARK: behind-modal
+
+extension AuditTests {
+    @Suite struct BehindModalRule {
+        /// An alert shown in every state: the buttons beside it, and inside its siblings, are
+        /// never reached; text beside it, and the alert's own buttons, are not reported.
+        @Test func actionableSiblingsOfAModalShownInEveryStateAreReported() throws {
+            let yaml = sceneYAML([
+                "      - {id: buy, label: Buy, traits: [button], frame: [0, 0, 100, 44]}",
+                "      - {id: caption, label: Price, traits: [staticText], frame: [0, 50, 100, 44]}",
+                "      - id: toolbar",
+                "        elements:",
+                "          - {id: share, label: Share, frame: [0, 100, 100, 44], activate: [{announce: Shared}]}",
+                "          - {id: rate, label: Rating, traits: [adjustable], frame: [0, 150, 100, 44], increment: [], decrement: []}",
+                "      - id: alert",
+                "        accessibilityViewIsModal: true",
+                "        elements:",
+                "          - {id: ok, label: OK, traits: [button], frame: [0, 300, 100, 44]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["behind-modal", "behind-modal", "behind-modal"])
+            #expect(findings.map(\.elementID) == ["buy", "share", "rate"])
+            #expect(findings.map(\.location.line) == [line(of: "id: buy", in: yaml), line(of: "id: share", in: yaml), line(of: "id: rate", in: yaml)])
+            #expect(findings.first?.location.file == "audit.yaml")
+            #expect(findings.allSatisfy { $0.message.contains("'alert'") }, "\(findings.map(\.message))")
+        }
+
+        @Test(arguments: [
+            "        visible: showAlert",
+            "        accessibilityElementsHidden: \"!showAlert\"",
+        ])
+        func aModalViewThatStateCanRemoveIsNotReported(presence: String) throws {
+            let yaml = sceneYAML(
+                [
+                    "      - {id: buy, label: Buy, traits: [button], frame: [0, 0, 100, 44]}",
+                    "      - id: alert",
+                    "        accessibilityViewIsModal: true",
+                    presence,
+                    "        elements:",
+                    "          - {id: ok, label: OK, traits: [button], frame: [0, 300, 100, 44]}",
+                ],
+                state: ["showAlert: true"])
+            #expect(try audit(yaml).isEmpty)
+        }
+
+        @Test func aModalFlagBoundToStateIsNotReported() throws {
+            let yaml = sceneYAML(
+                [
+                    "      - {id: buy, label: Buy, traits: [button], frame: [0, 0, 100, 44]}",
+                    "      - id: alert",
+                    "        accessibilityViewIsModal: showAlert",
+                    "        elements:",
+                    "          - {id: ok, label: OK, traits: [button], frame: [0, 300, 100, 44]}",
+                ],
+                state: ["showAlert: true"])
+            #expect(try audit(yaml).isEmpty)
+        }
+
+        /// The Orange guide's example 2: A2 modal hides only A1 and A3; Parent B's button, beside
+        /// A2's parent, stays reachable.
+        @Test func onlyTheModalViewsOwnSiblingsAreBehindIt() throws {
+            let yaml = sceneYAML([
+                "      - id: parent-a",
+                "        elements:",
+                "          - {id: a1, label: A1, traits: [button], frame: [0, 0, 100, 44]}",
+                "          - {id: a2, label: A2, traits: [staticText], frame: [0, 50, 100, 44], accessibilityViewIsModal: true}",
+                "      - id: parent-b",
+                "        elements:",
+                "          - {id: b1, label: B1, traits: [button], frame: [0, 200, 100, 44]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.elementID) == ["a1"])
+            #expect(findings.map(\.rule) == ["behind-modal"])
+            #expect(findings.first?.message.contains("'a2'") == true)
+        }
+    }
+}
+
+// MARK: hidden-container
+
+extension AuditTests {
+    @Suite struct HiddenContainerRule {
+        /// The Orange guide's red square with accessibilityElementsHidden: its squares declared
+        /// accessible, and a button inside it, are never reached. Plain text inside it, and a
+        /// button hidden on its own (Switch Control's hidden Btn 3), are not reported.
+        @Test func declaredAndActionableElementsInAnAlwaysHiddenContainerAreReported() throws {
+            let yaml = sceneYAML([
+                "      - id: red-square",
+                "        accessibilityElementsHidden: true",
+                "        frame: [100, 100, 40, 40]",
+                "        elements:",
+                "          - {id: yellow-square, label: Yellow square, isAccessibilityElement: true, frame: [110, 110, 10, 10]}",
+                "          - {id: note, label: Note, frame: [110, 120, 10, 10]}",
+                "          - id: inner",
+                "            elements:",
+                "              - {id: close, label: Close, traits: [button], frame: [130, 130, 10, 10]}",
+                "      - {id: lone-hidden, label: Hidden, traits: [button], accessibilityElementsHidden: true, frame: [0, 300, 100, 44]}",
+                "      - {id: visible, label: Visible, traits: [button], frame: [0, 400, 100, 44]}",
+            ])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["hidden-container", "hidden-container"])
+            #expect(findings.map(\.elementID) == ["yellow-square", "close"])
+            #expect(findings.map(\.location.line) == [line(of: "id: yellow-square", in: yaml), line(of: "id: close", in: yaml)])
+            #expect(findings.allSatisfy { $0.message.contains("'red-square'") }, "\(findings.map(\.message))")
+            #expect(findings.first?.message.contains("accessibility element 'yellow-square'") == true)
+            #expect(findings.last?.message.contains("actionable element 'close'") == true)
+        }
+
+        @Test func aContainerHiddenOnlyInSomeStatesIsNotReported() throws {
+            let yaml = sceneYAML(
+                [
+                    "      - id: panel",
+                    "        accessibilityElementsHidden: collapsed",
+                    "        elements:",
+                    "          - {id: close, label: Close, traits: [button], frame: [0, 0, 100, 44]}",
+                ],
+                state: ["collapsed: true"])
+            #expect(try audit(yaml).isEmpty)
+        }
+
+        /// The Orange guide's navigation bar: the native bar is hidden, and accessible proxies
+        /// with the bar items' frames take the taps to them. Without the proxy, the bar item is
+        /// reported.
+        @Test(arguments: [true, false])
+        func aHiddenItemThatAReachableProxysTapLandsOnIsNotReported(withProxy: Bool) throws {
+            var elements = [
+                "      - id: nav-bar",
+                "        accessibilityElementsHidden: true",
+                "        elements:",
+                "          - {id: native-back, traits: [button], frame: [8, 47, 44, 44], activate: [{announce: Back}]}",
+            ]
+            if withProxy {
+                elements.append("      - {id: back-proxy, label: Back, traits: [button], frame: [8, 47, 44, 44]}")
+            }
+            let findings = try audit(sceneYAML(elements))
+            #expect(findings.map(\.elementID) == (withProxy ? [] : ["native-back"]))
         }
     }
 }

@@ -213,6 +213,59 @@ import Testing
         #expect(noEquals.stderr.contains("name=value"), "\(noEquals.stderr)")
     }
 
+    /// The Orange guide's logo with custom content (one entry made important) and a grouped
+    /// label and switch whose activation point lies on the switch.
+    static let pointAndContent = """
+        scene: Point and content
+        size: [390, 844]
+        start: main
+        screens:
+          main:
+            elements:
+              - id: logo
+                label: Orange logo
+                traits: [image]
+                frame: [20, 100, 100, 100]
+                customContent:
+                  - {label: date of creation, value: "1988", important: true}
+                  - {label: registered office location, value: paris}
+              - id: wrap
+                label: Wi-Fi
+                isAccessibilityElement: true
+                activationPoint: [330, 262]
+                frame: [20, 240, 350, 44]
+
+        """
+
+    @Test func jsonShowsActivationPointsAndCustomContent() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("point.yaml", Self.pointAndContent)
+        let result = try CLI.run(["inspect", "--json", path])
+        #expect(result.status == 0, "\(result)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let items = try #require(root["items"] as? [[String: Any]])
+        let byID = Dictionary(uniqueKeysWithValues: items.map { ($0["id"] as? String ?? "", $0) })
+        // No activation point declared: the frame's centre, where a tap lands.
+        #expect((byID["logo"]?["activationPoint"] as? [NSNumber])?.map(\.doubleValue) == [70, 150])
+        #expect((byID["wrap"]?["activationPoint"] as? [NSNumber])?.map(\.doubleValue) == [330, 262])
+        let content = try #require(byID["logo"]?["customContent"] as? [[String: Any]])
+        #expect(content.map { $0["label"] as? String } == ["date of creation", "registered office location"])
+        #expect(content.map { $0["value"] as? String } == ["1988", "paris"])
+        #expect(content.map { $0["important"] as? Bool } == [true, false])
+        #expect((byID["wrap"]?["customContent"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func textShowsADeclaredActivationPointAndMarksImportantContent() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("point.yaml", Self.pointAndContent)
+        let result = try CLI.run(["inspect", path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines.contains(
+            "1 logo  label \"Orange logo\"  traits [image]  frame [20, 100, 100, 100]  content [date of creation: 1988 (important); registered office location: paris]"),
+            "\(result.stdout)")
+        #expect(result.stdoutLines.contains("2 wrap  label \"Wi-Fi\"  frame [20, 240, 350, 44]  activationPoint (330, 262)"), "\(result.stdout)")
+    }
+
     @Test func aBrokenSceneIsReportedWithItsProblems() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("broken.yaml", "scene: Broken\nsize: [390, 844]\nstart: main\nscreens:\n  main:\n    elements:\n      - {id: a, lable: A}\n")
@@ -388,6 +441,50 @@ import Testing
             #expect(line.contains("'\(wanted.id)'"), "\(line) (expected \(wanted))")
         }
         #expect(lines.last == "1 files audited, \(expected.count) findings")
+    }
+
+    /// What the seeds warn against beyond one attribute: the Apple guide's "Tapping purchases the
+    /// item.", a button behind a modal view that is never dismissed, and a button in a container
+    /// hidden in every state. Each finding as the user reads it, with where it points.
+    @Test func gestureFormsModalViewsAndHiddenContainers() throws {
+        let folder = try TemporaryFolder()
+        let text = """
+            scene: Hidden for good
+            size: [390, 844]
+            start: shop
+            screens:
+              shop:
+                elements:
+                  - {id: buy, label: Buy, hint: Tapping purchases the item., traits: [button], frame: [0, 0, 100, 44]}
+                  - id: cookie-banner
+                    accessibilityViewIsModal: true
+                    frame: [0, 600, 390, 244]
+                    elements:
+                      - {id: accept, label: Accept, traits: [button], frame: [0, 700, 390, 44]}
+              drawer:
+                elements:
+                  - id: drawer-panel
+                    accessibilityElementsHidden: true
+                    elements:
+                      - {id: drawer-close, label: Close, traits: [button], frame: [0, 0, 100, 44], activate: [{go: shop}]}
+                  - {id: drawer-title, label: Menu, traits: [header], frame: [0, 100, 390, 44]}
+
+            """
+        let path = try folder.write("hidden.yaml", text)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func at(_ fragment: String, _ key: String) -> String {
+            let index = lines.firstIndex { $0.contains(fragment) }!
+            let column = lines[index].distance(from: lines[index].startIndex, to: lines[index].range(of: key)!.lowerBound) + 1
+            return "\(path):\(index + 1):\(column)"
+        }
+        let result = try CLI.run(["audit", path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdoutLines == [
+            "\(at("{id: buy,", "{")): warning: actionable element 'buy' is behind modal view 'cookie-banner', which is shown in every state (accessibilityViewIsModal: true, never hidden), so no scan reaches it [behind-modal]",
+            "\(at("{id: buy,", "hint:")): warning: hint \"Tapping purchases the item.\" of 'buy' names a gesture ('Tapping'); describe the result instead [hint-gesture]",
+            "\(at("{id: drawer-close,", "{")): warning: actionable element 'drawer-close' is inside 'drawer-panel', which has accessibilityElementsHidden: true in every state, so no scan reaches it [hidden-container]",
+            "1 files audited, 3 findings",
+        ], "\(result.stdout)")
     }
 
     @Test func aCleanFilePasses() throws {
