@@ -154,6 +154,7 @@ struct SeedSceneTests {
         .init(file: "hidden-squares.yaml", screen: "swiftui-ignore", items: "ignore-vstack"),
         .init(file: "hidden-squares.yaml", screen: "swiftui-combine", items: "combine-vstack"),
         .init(file: "spelled-out-labels.yaml", screen: "swiftui-date", items: "swiftui-date-text"),
+        .init(file: "table-cells.yaml", screen: "controls", items: "alarm-description, alarm-switch, alarm-volume"),
     ]
 
     @Test("scan order of every seed screen", arguments: expected)
