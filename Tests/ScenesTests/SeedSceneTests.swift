@@ -382,6 +382,7 @@ extension SeedSceneTests {
         "bowler-before.yaml label-names-type settings-button",
         "english-labels-hints.yaml hint-gesture avoid-gesture-swipe",
         "english-labels-hints.yaml hint-gesture avoid-gesture-tap",
+        "english-labels-hints.yaml hint-gesture avoid-gesture-tapping",
         "english-labels-hints.yaml hint-period avoid-terse",
         "english-labels-hints.yaml label-names-type avoid-type-in-label",
         "grouped-label-and-switch.yaml hint-period plain-hstack",
