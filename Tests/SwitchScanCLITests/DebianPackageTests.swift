@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+
+/// Issue 14: `scripts/package` builds a .deb that, unpacked into an empty root with no source
+/// tree and no Swift toolchain in reach, runs with its shipped profiles, and carries its man
+/// pages, completions, udev rule and user unit where Debian puts them.
+@Suite("Debian package", .serialized)
+struct DebianPackageTests {
+    /// The package, built once for the suite (a release build in .build-release: minutes the
+    /// first time, seconds after).
+    static let built: Result<URL, CLIError> = {
+        // Beside the script's own build folder (ignored by git), not left in /tmp.
+        let folder = CLI.packageRoot.appendingPathComponent(".build-release/test")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let deb = folder.appendingPathComponent("switchscan.deb")
+        guard let result = try? CLI.runProgram("/bin/bash", [CLI.packageRoot.appendingPathComponent("scripts/package").path, "--output", deb.path]) else {
+            return .failure(CLIError("scripts/package could not be started"))
+        }
+        guard result.status == 0, result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == deb.path else {
+            return .failure(CLIError("scripts/package failed: \(result)"))
+        }
+        return .success(deb)
+    }()
+
+    static func deb() throws -> URL { try built.get() }
+
+    /// The package unpacked into a new empty folder (`dpkg -x`), as dpkg would install it.
+    static func unpack() throws -> (folder: TemporaryFolder, root: URL) {
+        let folder = try TemporaryFolder()
+        let root = folder.url.appendingPathComponent("root")
+        let result = try CLI.runProgram("/usr/bin/dpkg-deb", ["-x", try deb().path, root.path])
+        #expect(result.status == 0, "\(result)")
+        return (folder, root)
+    }
+
+    /// The installed program run with a bare environment: no toolchain on PATH, no library path,
+    /// a new home, XDG_DATA_DIRS pointing nowhere (only `../share/switchscan` beside it can be
+    /// found), in a folder with nothing in it.
+    static func runInstalled(_ root: URL, _ arguments: [String], work: URL) throws -> CLI.Result {
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let home = work.appendingPathComponent("home")
+        return try CLI.runProgram(root.appendingPathComponent("usr/bin/switchscan").path, arguments, in: work, environment: [
+            "PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+            "XDG_DATA_DIRS": "/nonexistent", "LANG": "C.UTF-8",
+        ])
+    }
+
+    static func control() throws -> [String: String] {
+        let result = try CLI.runProgram("/usr/bin/dpkg-deb", ["-f", try deb().path])
+        #expect(result.status == 0, "\(result)")
+        var fields = [String: String]()
+        var last: String?
+        for line in result.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(" "), let key = last { fields[key, default: ""] += "\n" + line; continue }
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let key = String(line[..<colon])
+            fields[key] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            last = key
+        }
+        return fields
+    }
+
+    /// The package names in a Depends field (alternatives and versions dropped).
+    static func packageNames(_ field: String) -> Set<String> {
+        Set(field.split(separator: ",").compactMap { entry in
+            entry.split(separator: "|").first?.split(separator: " ").first.map(String.init)
+        })
+    }
+
+    @Test func controlFieldsAndDependencies() throws {
+        let fields = try Self.control()
+        #expect(fields["Package"] == "switchscan")
+        let version = try CLI.run(["--version"]).stdout.split(separator: " ").first.map(String.init)
+        #expect(fields["Version"] == version, "\(fields)")
+        let depends = Self.packageNames(fields["Depends"] ?? "")
+        for needed in ["libevdev2", "libbrlapi0.8", "liblouis20", "liblouis-data", "libc6"] {
+            #expect(depends.contains(needed), "Depends: \(fields["Depends"] ?? "none")")
+        }
+        #expect(!depends.contains("brltty"), "brltty is recommended, not required")
+        #expect(Self.packageNames(fields["Recommends"] ?? "") == ["brltty"], "\(fields)")
+        #expect(fields["Installed-Size"].flatMap(Int.init).map { $0 > 1000 } == true, "\(fields)")
+    }
+
+    /// Every shared library the binary needs is provided by a package it depends on; none is a
+    /// Swift runtime library (linked statically, so no toolchain is needed).
+    @Test func theBinaryNeedsOnlyLibrariesOfItsDependencies() throws {
+        let (folder, root) = try Self.unpack()
+        _ = folder
+        let binary = root.appendingPathComponent("usr/bin/switchscan").path
+        let elf = try CLI.runProgram("/usr/bin/readelf", ["-d", binary])
+        #expect(elf.status == 0, "\(elf)")
+        let needed = elf.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+        #expect(needed.contains("libevdev.so.2") && needed.contains("libbrlapi.so.0.8") && needed.contains("liblouis.so.20"), "\(needed)")
+        #expect(needed.allSatisfy { !$0.hasPrefix("libswift") && !$0.hasPrefix("libFoundation") && !$0.hasPrefix("libdispatch") },
+                "a Swift runtime library is linked dynamically: \(needed)")
+        let depends = Self.packageNames(try Self.control()["Depends"] ?? "")
+        let cache = try CLI.runProgram("/sbin/ldconfig", ["-p"])
+        for library in needed {
+            // `libevdev.so.2 (libc6,x86-64) => /lib/x86_64-linux-gnu/libevdev.so.2`
+            let path = cache.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(library + " ") }
+                .flatMap { $0.components(separatedBy: " => ").last }
+            let found = try #require(path, "\(library) is not in the linker cache")
+            // Debian 12 merges /lib into /usr/lib; dpkg knows the path the package shipped.
+            var owner = try CLI.runProgram("/usr/bin/dpkg", ["-S", found])
+            if owner.status != 0 {
+                let other = found.hasPrefix("/usr/") ? String(found.dropFirst(4)) : "/usr" + found
+                owner = try CLI.runProgram("/usr/bin/dpkg", ["-S", other])
+            }
+            let package = owner.stdout.split(separator: ":").first.map(String.init) ?? ""
+            #expect(depends.contains(package), "\(library) comes from '\(package)', which Depends does not name (\(owner))")
+        }
+    }
+
+    @Test func filesAreWhereDebianPutsThem() throws {
+        let (folder, root) = try Self.unpack()
+        _ = folder
+        let expected = [
+            "usr/bin/switchscan",
+            "usr/share/switchscan/switches/origin-tapio.yaml", "usr/share/switchscan/braille/orbit-reader-20.yaml",
+            "usr/share/switchscan/build-info",
+            "lib/udev/rules.d/70-switchscan.rules",
+            "usr/lib/systemd/user/switchscan.service",
+            "usr/share/man/man1/switchscan.1.gz", "usr/share/man/man1/switchscan-run.1.gz", "usr/share/man/man1/switchscan-settings-set.1.gz",
+            "usr/share/bash-completion/completions/switchscan", "usr/share/zsh/vendor-completions/_switchscan",
+            "usr/share/fish/vendor_completions.d/switchscan.fish",
+            "usr/share/doc/switchscan/copyright", "usr/share/doc/switchscan/changelog.gz",
+            "usr/share/doc/switchscan/examples/switch-control-groups.yaml",
+        ]
+        for path in expected {
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path) is not in the package")
+        }
+        // The unit runs the installed program, not one in ~/.local/bin.
+        let unit = try String(contentsOf: root.appendingPathComponent("usr/lib/systemd/user/switchscan.service"), encoding: .utf8)
+        #expect(unit.contains("ExecStart=/usr/bin/switchscan run "), "\(unit)")
+        #expect(!unit.contains(".local/bin"), "\(unit)")
+        // The same udev rule as the repository's.
+        #expect(try Data(contentsOf: root.appendingPathComponent("lib/udev/rules.d/70-switchscan.rules"))
+                == Data(contentsOf: CLI.packageRoot.appendingPathComponent("Devices/switches/70-switchscan.rules")))
+    }
+
+    @Test func lintianFindsNothingUnexplained() throws {
+        let lintian = try CLI.runProgram("/usr/bin/lintian", [
+            "--suppress-tags-from-file", CLI.packageRoot.appendingPathComponent("scripts/lintian-explained").path, try Self.deb().path,
+        ])
+        let tags = (lintian.stdout + lintian.stderr).split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
+        #expect(tags.isEmpty, "\(lintian)")
+        #expect(lintian.status == 0, "\(lintian)")
+    }
+
+    /// The installed program, with no source tree in reach: its version names the packaged
+    /// commit, `devices --json` finds the profiles beside it, and a seed scene's tests (one uses
+    /// the shipped Tapio profile by id) pass.
+    @Test func theInstalledProgramWorksWithoutTheSourceTree() throws {
+        let (folder, root) = try Self.unpack()
+        let work = folder.url.appendingPathComponent("work")
+
+        let version = try Self.runInstalled(root, ["--version"], work: work)
+        #expect(version.status == 0, "\(version)")
+        let head = try CLI.runProgram("/usr/bin/git", ["rev-parse", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let release = try CLI.run(["--version"]).stdout.split(separator: " ").first.map(String.init) ?? "?"
+        #expect(version.stdout.hasPrefix("\(release) (commit \(head.prefix(12)), built "), "\(version)")
+
+        let devices = try Self.runInstalled(root, ["devices", "--json"], work: work)
+        #expect(devices.status == 0, "\(devices)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(devices.stdout.utf8)) as? [String: Any], "\(devices)")
+        let sources = try #require(object["switchProfileSources"] as? [[String: Any]], "\(devices)")
+        let shipped = try #require(sources.first { ($0["origin"] as? String) == "shipped, installed beside the program" }, "\(sources)")
+        #expect(shipped["path"] as? String == root.appendingPathComponent("usr/share/switchscan/switches").path)
+        #expect((shipped["profiles"] as? [String])?.contains("origin-tapio") == true, "\(shipped)")
+        #expect(!devices.stdout.contains(CLI.packageRoot.path), "the source tree was found: \(devices)")
+
+        let scene = work.appendingPathComponent("scene.yaml")
+        try FileManager.default.copyItem(at: root.appendingPathComponent("usr/share/doc/switchscan/examples/switch-control-groups.yaml"), to: scene)
+        let test = try Self.runInstalled(root, ["test", "scene.yaml"], work: work)
+        #expect(test.status == 0, "\(test)")
+        #expect(test.stdout.contains(" passed, 0 failed"), "\(test)")
+        #expect(test.stdout.contains("Tapio"), "the scene's Tapio test (shipped profile by id) did not run: \(test)")
+    }
+
+    /// Man pages parse for whatis (apropos finds them) and show the command as typed; the bash
+    /// completion loads and completes subcommands; zsh and fish files are theirs.
+    @Test func manPagesAndCompletions() throws {
+        let (folder, root) = try Self.unpack()
+        _ = folder
+        let manuals = root.appendingPathComponent("usr/share/man/man1")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: manuals.path).sorted()
+        #expect(pages.count >= 15, "\(pages)")
+        for page in pages {
+            let whatis = try CLI.runProgram("/usr/bin/lexgrog", [manuals.appendingPathComponent(page).path])
+            #expect(whatis.status == 0 && !whatis.stdout.contains("parse failed"), "\(page): \(whatis)")
+        }
+        let run = try CLI.runProgram("/usr/bin/man", ["-l", manuals.appendingPathComponent("switchscan-run.1.gz").path],
+                                     environment: ["MANWIDTH": "100", "PATH": "/usr/bin:/bin", "MAN_KEEP_FORMATTING": "0"])
+        #expect(run.status == 0, "\(run)")
+        // man's overstrike (bold is `c\bc`, underline `_\bc`): each backspace takes the character before it.
+        var text = ""
+        for character in run.stdout {
+            if character == "\u{8}" { _ = text.popLast() } else { text.append(character) }
+        }
+        #expect(text.contains("switchscan-run -- Operate a scene live") || text.contains("switchscan-run — Operate a scene live"),
+                "\(text.prefix(600))")
+        #expect(text.contains("switchscan run [scene] [--atspi]"), "\(text.prefix(900))")
+        #expect(!run.stderr.contains("warning"), "\(run.stderr)")
+
+        let completion = root.appendingPathComponent("usr/share/bash-completion/completions/switchscan").path
+        let bash = try CLI.runProgram("/bin/bash", ["-c", """
+            source '\(completion)'
+            COMP_WORDS=(switchscan dev); COMP_CWORD=1; COMP_LINE='switchscan dev'; COMP_POINT=${#COMP_LINE}
+            fn=$(complete -p switchscan | sed -n 's/.*-F \\([^ ]*\\).*/\\1/p')
+            "$fn" switchscan dev switchscan
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """])
+        #expect(bash.status == 0, "\(bash)")
+        #expect(bash.stdout.split(separator: "\n").contains("devices"), "\(bash)")
+        let zsh = try String(contentsOf: root.appendingPathComponent("usr/share/zsh/vendor-completions/_switchscan"), encoding: .utf8)
+        #expect(zsh.hasPrefix("#compdef switchscan"), "\(zsh.prefix(80))")
+        let fish = try String(contentsOf: root.appendingPathComponent("usr/share/fish/vendor_completions.d/switchscan.fish"), encoding: .utf8)
+        #expect(fish.contains("complete -c 'switchscan'"), "\(fish.prefix(300))")
+    }
+}
