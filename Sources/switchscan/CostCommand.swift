@@ -50,10 +50,10 @@ struct CostCommand: ParsableCommand {
         case .success(let loaded): scene = loaded
         case .failure(let error):
             for problem in error.problems { printError(problem.description) }
-            throw ExitCode(1)
+            throw ExitCode.unloadable
         }
         guard pressInterval > 0, pressInterval <= 3600 else {
-            throw CommandFailure("--press-interval: expected a number of seconds above 0 and at most 3600; found \(pressInterval)")
+            throw ValidationError("--press-interval: expected a number of seconds above 0 and at most 3600; found \(pressInterval)")
         }
         let settings = try SettingOverrides.settings(from: settingOverrides)
         let name = screen ?? scene.start
@@ -63,7 +63,7 @@ struct CostCommand: ParsableCommand {
             state[key] = value
         }
         guard let resolved = scene.screen(name, state: state) else {
-            throw CommandFailure("scene '\(scene.title)' has no screen '\(name)'; its screens are: \(scene.screens.map(\.name).joined(separator: ", "))")
+            throw ValidationError("scene '\(scene.title)' has no screen '\(name)'; its screens are: \(scene.screens.map(\.name).joined(separator: ", "))")
         }
         let report = ScanCost.report(for: resolved, settings: settings, pressInterval: pressInterval)
         if json {

@@ -59,7 +59,7 @@ struct ImportCommand: ParsableCommand {
                 screens.append(screen)
             }
         }
-        guard !failed else { throw ExitCode(1) }
+        guard !failed else { throw ExitCode.unloadable }
         let sceneFile = output ?? "(standard output)"
         let sceneTitle = title ?? DumpImporter.screenName(files[0])
         let imported: (text: String, scene: Scene, warnings: [String])

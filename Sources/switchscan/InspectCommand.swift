@@ -32,7 +32,7 @@ struct InspectCommand: ParsableCommand {
         case .success(let loaded): scene = loaded
         case .failure(let error):
             for problem in error.problems { printError(problem.description) }
-            throw ExitCode(1)
+            throw ExitCode.unloadable
         }
         let name = screen ?? scene.start
         var state = scene.initialState
@@ -41,7 +41,7 @@ struct InspectCommand: ParsableCommand {
             state[key] = value
         }
         guard let resolved = scene.screen(name, state: state) else {
-            throw CommandFailure("scene '\(scene.title)' has no screen '\(name)'; its screens are: \(scene.screens.map(\.name).joined(separator: ", "))")
+            throw ValidationError("scene '\(scene.title)' has no screen '\(name)'; its screens are: \(scene.screens.map(\.name).joined(separator: ", "))")
         }
         let nodes = resolved.scanNodes()
         if json {
@@ -59,18 +59,18 @@ struct InspectCommand: ParsableCommand {
 
     func parseOverride(_ text: String, scene: Scene) throws -> (String, StateValue) {
         guard let equals = text.firstIndex(of: "=") else {
-            throw CommandFailure("--state \(text): expected name=value")
+            throw ValidationError("--state \(text): expected name=value")
         }
         let key = String(text[..<equals]), raw = String(text[text.index(after: equals)...])
         guard let declared = scene.initialState[key] else {
-            throw CommandFailure("--state \(text): the scene has no state named '\(key)' (it has: \(scene.stateNames.joined(separator: ", ")))")
+            throw ValidationError("--state \(text): the scene has no state named '\(key)' (it has: \(scene.stateNames.joined(separator: ", ")))")
         }
         switch declared {
         case .bool:
-            guard raw == "true" || raw == "false" else { throw CommandFailure("--state \(text): '\(key)' is a boolean; give true or false") }
+            guard raw == "true" || raw == "false" else { throw ValidationError("--state \(text): '\(key)' is a boolean; give true or false") }
             return (key, .bool(raw == "true"))
         case .number:
-            guard let number = Double(raw) else { throw CommandFailure("--state \(text): '\(key)' is a number") }
+            guard let number = Double(raw) else { throw ValidationError("--state \(text): '\(key)' is a number") }
             return (key, .number(number))
         case .string:
             return (key, .string(raw))

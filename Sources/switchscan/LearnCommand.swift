@@ -72,11 +72,11 @@ struct LearnCommand: ParsableCommand {
         let known = SwitchAction.allCases.map(\.rawValue).joined(separator: ", ")
         let list = try names.map { name -> SwitchAction in
             guard let action = SwitchAction(rawValue: name) else {
-                throw CommandFailure("--actions: unknown switch action '\(name)'; expected some of: \(known)")
+                throw ValidationError("--actions: unknown switch action '\(name)'; expected some of: \(known)")
             }
             return action
         }
-        guard !list.isEmpty else { throw CommandFailure("--actions: give at least one action (\(known))") }
+        guard !list.isEmpty else { throw ValidationError("--actions: give at least one action (\(known))") }
         return list
     }
 

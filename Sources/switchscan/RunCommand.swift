@@ -96,7 +96,7 @@ struct RunCommand: ParsableCommand {
             case .success(let loaded): scene = loaded
             case .failure(let error):
                 for problem in error.problems { printError(problem.description) }
-                throw ExitCode(1)
+                throw ExitCode.unloadable
             }
         }
         let settingsSetup = try RunSettings.load(file: settingsFile, overrides: settingOverrides, command: "switchscan run")
@@ -203,7 +203,7 @@ struct RunSettings {
             setup.settings = settings
         case .failure(let error):
             for problem in error.problems { printError(problem.description) }
-            if file != nil { throw ExitCode(1) }
+            if file != nil { throw ExitCode.unloadable }
             let said = "settings: \(error.problems.first.map(\.description) ?? path); running with the defaults until the file is corrected"
             printError("\(command): \(said)")
             setup.startupStatus.append(said)

@@ -35,7 +35,7 @@ struct SettingsCommand: ParsableCommand {
             case .success(let (settings, document)): return (text, settings, document)
             case .failure(let error):
                 for problem in error.problems { printError(problem.description) }
-                throw ExitCode(1)
+                throw ExitCode.unloadable
             }
         }
     }
@@ -134,7 +134,7 @@ struct SettingsCommand: ParsableCommand {
                         if value == nil, !document.entries.contains(where: { $0.name == name }) { throw NothingToDo() }
                     case .failure(let error):
                         for problem in error.problems { printError(problem.description) }
-                        throw ExitCode(1)
+                        throw ExitCode.unloadable
                     }
                 } else if value == nil {
                     throw NothingToDo()

@@ -37,7 +37,7 @@ import Testing
         #expect(result.stdout.hasPrefix("# Written by switchscan import from: android-settings.xml (Android UI Automator dump)."))
         #expect(result.stderr.hasPrefix("android-settings.xml (android) → screen 'android-settings': 12 elements kept"), "\(result)")
         let wrong = try CLI.run(["import", "android-settings.xml", "--format", "ios"], in: folder.url)
-        #expect(wrong.status == 1)
+        #expect(wrong.status == 2)
         #expect(wrong.stderr.contains("android-settings.xml:4:1: error: --format ios was given, but the file is an Android UI Automator dump"), "\(wrong)")
     }
 
@@ -58,17 +58,17 @@ import Testing
         #expect(result.stdout.contains("mean \(numbers[0]) steps / \(numbers[1]) s auto, \(numbers[2]) presses / \(numbers[3]) s manual"), "\(meanLine)\n\(result.stdout)")
     }
 
-    @Test("a broken dump: its line and column, exit 1, nothing written")
+    @Test("a broken dump: its line and column, exit 2 (an input that does not load), nothing written")
     func broken() throws {
         let folder = try Self.folder()
         try folder.write("cut.xml", String(try String(contentsOf: Self.examples.appendingPathComponent("ios-home.xml"), encoding: .utf8).prefix(1500)))
         let result = try CLI.run(["import", "cut.xml", "-o", "cut.yaml"], in: folder.url)
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("cut.xml:"), "\(result)")
         #expect(result.stderr.contains("error: the file ends before the XML is complete"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("cut.yaml").path))
         let missing = try CLI.run(["import", "nothing.xml"], in: folder.url)
-        #expect(missing.status == 1)
+        #expect(missing.status == 2)
         #expect(missing.stderr.contains("nothing.xml:1:1: error: cannot read the file"), "\(missing)")
         let folderGiven = try CLI.run(["import", "."], in: folder.url)
         #expect(folderGiven.stderr.contains("not a regular file"), "\(folderGiven)")

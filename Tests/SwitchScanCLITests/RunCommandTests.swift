@@ -88,7 +88,7 @@ struct RunCommandTests {
         let folder = try TemporaryFolder()
         let scene = try folder.write("bad.yaml", "scene: Bad\nsize: [100, 100]\nstart: main\nscreens:\n  main:\n    elements:\n      - {id: a, lable: A}\n")
         let result = try CLI.run(["run", scene, "--no-view"])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stderr.contains("bad.yaml:7:17: error: unknown key 'lable' in an element (did you mean 'label'?)"))
     }
 }

@@ -193,7 +193,7 @@ struct SettingsTests {
     @Test func aSettingsFileWithErrorsIsReportedWithItsPosition() throws {
         let bad = try folder.write("bad.yaml", "scanning: manual\nautoScaningTime: 2\n")
         let given = try enterThenSpace(["--settings", bad])
-        #expect(given.result.status == 1)
+        #expect(given.result.status == 2)
         #expect(given.result.stderr.contains("bad.yaml:2:1: error: unknown setting 'autoScaningTime' (did you mean 'autoScanningTime'?)"), "\(given.result)")
         #expect(given.trace.isEmpty, "nothing ran")
         let missing = try enterThenSpace(["--settings", folder.url.appendingPathComponent("nothing.yaml").path])
