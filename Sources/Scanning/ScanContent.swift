@@ -115,6 +115,13 @@ public struct SceneContent: ScanContent {
             screen: self.state.screen != previousScreen ? self.state.screen : nil, notifications: notifications)
     }
 
+    /// Runs effects the app performs by itself (no element, no user press).
+    public mutating func performByApp(_ effects: [Effect]) -> ContentUpdate {
+        let previousScreen = state.screen
+        let notifications = state.perform(effects)
+        return ContentUpdate(screen: state.screen != previousScreen ? state.screen : nil, notifications: notifications)
+    }
+
     /// The effects of the element's own handler, else its nearest ancestor's, else the screen's.
     private static func nearest(_ handler: KeyPath<Element, [Effect]?>, from element: Element?, in root: Element) -> [Effect]? {
         guard let element else { return root[keyPath: handler] }

@@ -121,6 +121,19 @@ public struct ScanSession: Sendable {
     public var menuTitles: [String]? { engine.menu?.entries.map(\.title) }
     public var menuFocusTitle: String? { engine.menu.map { $0.entries[$0.focus].title } }
     public var isScanning: Bool { engine.isRunning }
+    /// The element `id` of the current screen as it is now (bindings resolved with the current
+    /// state), when it is present (not `visible: false`, nor under an element that is not); nil
+    /// for live content.
+    public func currentElement(_ id: ElementID) -> Element? {
+        guard let scene = sceneContent?.scene, let screen = sceneState.resolvedScreen(in: scene) else { return nil }
+        func search(_ element: Element) -> Element? {
+            if element.id == id { return element }
+            for child in element.children { if let found = search(child) { return found } }
+            return nil
+        }
+        return search(Visibility.presentTree(screen.root))
+    }
+
     /// The earliest pending timer, which the host must fire with `advance(to:)`.
     public var nextDeadline: Double? { timers.values.min() }
 
@@ -129,7 +142,7 @@ public struct ScanSession: Sendable {
     /// Shows the start screen.
     public mutating func start() -> [TraceEvent] {
         var trace = [TraceEvent(time: time, kind: .screen(name: content.screenName))]
-        trace += apply(engine.handle(.structureChanged(rebuildStructure(), .initial, time: time)))
+        trace += apply(engine.handle(.structureChanged(rebuildStructure(), .initial, time: time)), structureChanged: true)
         trace += updateBraille()
         return trace
     }
@@ -272,7 +285,9 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    private mutating func apply(_ actions: [ScanAction]) -> [TraceEvent] {
+    /// `structureChanged`: the actions answer a structure change, whose only message is the
+    /// new screen's summary element (`summaryElement`), an announcement for expectations too.
+    private mutating func apply(_ actions: [ScanAction], structureChanged: Bool = false) -> [TraceEvent] {
         var trace = [TraceEvent]()
         for action in actions {
             switch action {
@@ -292,6 +307,7 @@ public struct ScanSession: Sendable {
                 trace.append(TraceEvent(time: time, kind: .perform(id: element?.id, action: command.description)))
                 trace += perform(command, on: element)
             case .flash(let text, _):
+                if structureChanged { lastAnnouncement = text }
                 trace.append(TraceEvent(time: time, kind: .announcement(text: text)))
             case .flashEnded:
                 break
@@ -326,6 +342,17 @@ public struct ScanSession: Sendable {
         return trace
     }
 
+    /// The app changes by itself, with no user press (a timer of the app firing, data arriving):
+    /// a scene's effects (state changes, `go`, `announce`, `post`) run as a behaviour's would,
+    /// and the engine hears what changed. Nil when the content is not a scene file (a live
+    /// application changes by itself through `contentChanged`).
+    public mutating func appChanged(_ effects: [Effect]) -> [TraceEvent]? {
+        guard var scene = content as? SceneContent else { return nil }
+        let update = scene.performByApp(effects)
+        content = scene
+        return contentChanged(update)
+    }
+
     private mutating func applyUpdate(_ update: ContentUpdate) -> [TraceEvent] {
         let notifications = update.notifications
         var trace = [TraceEvent]()
@@ -343,7 +370,7 @@ public struct ScanSession: Sendable {
             case .announcement, .pageScrolled: continue
             }
         }
-        trace += apply(engine.handle(.structureChanged(rebuildStructure(), change, time: time)))
+        trace += apply(engine.handle(.structureChanged(rebuildStructure(), change, time: time)), structureChanged: true)
         for notification in notifications where notification.kind == .announcement || notification.kind == .pageScrolled {
             guard let text = notification.text else { continue }
             lastAnnouncement = text

@@ -223,7 +223,9 @@ public struct ScanningEngine: Sendable {
     private mutating func tap(_ element: Element, at time: Double) -> [ScanAction] {
         phase = .scanning
         if element.traits.contains(.notEnabled) {
-            var actions = flash("Not enabled", at: time)
+            // Told on the display, and in the trace as an action that had no effect.
+            var actions: [ScanAction] = [.ignored(.select, reason: "not enabled: '\(element.label ?? element.id)' has the notEnabled trait")]
+            actions += flash("Not enabled", at: time)
             actions += restartTimer(at: time)
             return actions
         }

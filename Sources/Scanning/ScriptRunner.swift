@@ -231,6 +231,11 @@ private struct Execution {
     var profile: Result<SwitchProfile, ProfileLookupError> = .success(.builtInGenericKeyboard)
     /// The profile's translator and switch ids (set once the session starts).
     var keys: ProfileEdges?
+    /// Where the last input step's events begin in the trace, and its number (1 is the first).
+    var lastInputStart: Int?
+    var lastInputStep: Int?
+    /// The step being performed (1 is the first).
+    var currentStep = 0
 
     let baseSettings: ScanSettings
 
@@ -265,12 +270,22 @@ private struct Execution {
         // terminal's live: their own ids, unless one is a virtual switch's name.
         let naming = SwitchNaming(profiles: [chosen], reserved: Set(ScanSession.actionSwitches.keys))
         keys = ProfileEdges(profile: chosen, naming: naming)
-        let bindings = ScanSession.actionSwitches.merging(naming.bindings) { $1 }
+        var bindings = ScanSession.actionSwitches.merging(naming.bindings) { $1 }
+        // A switch per (action, long-press action) the test's long presses use, bound as a
+        // profile's switch with a `longPressAction` is: the stabiliser's long-press handling.
+        for step in test.steps {
+            switch step.kind {
+            case .press(let action, let long?), .hold(let action, _, let long?):
+                bindings[ScriptRunner.longPressSwitch(action, long)] = SwitchBinding(action: action, longPressAction: long)
+            default: break
+            }
+        }
         var session = ScanSession(
             scene: scene, settings: settings, bindings: bindings, pulseOnlySwitches: naming.pulseSwitches, screen: test.screen)
         trace += session.start()
         self.session = session
         for (index, step) in test.steps.enumerated() {
+            currentStep = index + 1
             var cause = perform(step)
             if cause == nil, let unseenAction { cause = .step(unseenAction) }
             if cause == nil, self.session?.timerLimitReached == true {
@@ -295,10 +310,21 @@ private struct Execution {
         guard let current = session else { return nil }
         let settings = current.settings
         switch step.kind {
-        case .press(let action):
+        case .press(let action, nil):
+            startInputStep()
             press(action.rawValue, for: ScriptRunner.pressDuration(for: settings))
-        case .hold(let action, let seconds):
-            press(action.rawValue, for: seconds)
+        case .press(let action, let long?):
+            guard let longPress = settings.longPress else {
+                return .step("a long press (longPressAction: \(long.rawValue)) needs the longPress setting on: add longPress: 1.0 (seconds) to the test's settings")
+            }
+            startInputStep()
+            press(ScriptRunner.longPressSwitch(action, long), for: ScriptRunner.pressDuration(for: settings) + longPress)
+        case .hold(let action, let seconds, let long):
+            startInputStep()
+            press(long.map { ScriptRunner.longPressSwitch(action, $0) } ?? action.rawValue, for: seconds)
+        case .app(let effects):
+            trace.append(TraceEvent(time: current.time, kind: .status(text: "the app: \(effects.map(ScriptRunner.describe).joined(separator: ", "))")))
+            trace += session!.appChanged(effects) ?? []
         case .wait(let seconds):
             trace += session!.advance(to: current.time + seconds)
         case .route(let cell):
@@ -307,6 +333,7 @@ private struct Execution {
                 let line = cells == 0 ? "the braille line is empty" : "the braille line has \(cells) cells ('\(current.brailleText)')"
                 return .step("cell \(cell) is beyond the braille line: \(line); cells are numbered from 0")
             }
+            startInputStep()
             press(SwitchAction.select.rawValue, for: ScriptRunner.pressDuration(for: settings))
         case .key(let code, let value):
             guard var keys else { return nil }
@@ -318,6 +345,7 @@ private struct Execution {
             guard profile.switchID(forCode: number) != nil else {
                 return .step("\(code) is not a key of the switch profile \(described); its keys are \(profile.keysDescription)")
             }
+            startInputStep()
             let event = DeviceEvent(time: current.time, type: DeviceEvent.EventType.key, code: number, value: Int32(value))
             if let edge = keys.edge(event, at: current.time) { send(edge) }
             self.keys = keys
@@ -326,6 +354,12 @@ private struct Execution {
             return mismatches.isEmpty ? nil : .expectation(mismatches)
         }
         return nil
+    }
+
+    /// A press, hold, route or key step begins: `rejected` and `ignored` look from here.
+    mutating func startInputStep() {
+        lastInputStart = trace.count
+        lastInputStep = currentStep
     }
 
     /// Down, then up `duration` later; the time advances to the release. A press never starts
@@ -386,8 +420,33 @@ private struct Execution {
             }
             check("focus", quote(focus), actual)
         }
+        if let highlight = expected.highlight {
+            let actual: Expectation.HighlightKind
+            switch session.engine.highlight {
+            case .none: actual = .none
+            case .menuButton: actual = .menuButton
+            case .entry, .groupExit: actual = .item
+            }
+            let described = session.focusID.map { "item (\(quote($0)))" } ?? actual.rawValue
+            if actual != highlight { mismatches.append(Mismatch(key: "highlight", expected: highlight.rawValue, actual: described)) }
+        }
+        if let member = expected.focusContaining {
+            let holds: Bool
+            switch session.engine.highlight {
+            case .entry(let node), .groupExit(let node):
+                holds = ScriptRunner.holds(node, member)
+            default: holds = false
+            }
+            if !holds {
+                mismatches.append(Mismatch(
+                    key: "focus", expected: "\(quote(member)) or a group holding it", actual: session.focusID.map(quote) ?? "none"))
+            }
+        }
         if let braille = expected.braille {
             check("braille", quote(braille), quote(session.brailleText))
+        }
+        if let match = expected.brailleMatch, !match.accepts(session.brailleText) {
+            mismatches.append(Mismatch(key: "braille", expected: match.description, actual: quote(session.brailleText)))
         }
         if let menu = expected.menu {
             // `menu: []`: no menu is open (a menu always has at least Exit menu).
@@ -414,12 +473,128 @@ private struct Execution {
         if let announcement = expected.announcement {
             check("announcement", quote(announcement), session.lastAnnouncement.map(quote) ?? "none")
         }
+        if let match = expected.announcementMatch {
+            if let last = session.lastAnnouncement, match.accepts(last) {} else {
+                mismatches.append(Mismatch(key: "announcement", expected: match.description, actual: session.lastAnnouncement.map(quote) ?? "none"))
+            }
+        }
+        if expected.rejected != nil || expected.ignored != nil {
+            mismatches += compareLastInput(expected)
+        }
+        if let element = expected.element {
+            mismatches += compareElement(element, with: session)
+        }
         if let scanning = expected.scanning {
             let actual: Expectation.ScanningStatus = session.isScanning ? .running : .stopped
             check("scanning", scanning.rawValue, actual.rawValue)
         }
         return mismatches
     }
+
+    /// `rejected` and `ignored`: what the trace says of the edges and actions of the last
+    /// input step (press, hold, route, key), from its start to now.
+    func compareLastInput(_ expected: Expectation) -> [Mismatch] {
+        guard let start = lastInputStart, let step = lastInputStep else {
+            var mismatches = [Mismatch]()
+            if let rejected = expected.rejected, rejected != "none" {
+                mismatches.append(Mismatch(key: "rejected", expected: quote(rejected), actual: "none (no press yet)"))
+            }
+            if let ignored = expected.ignored, ignored != "none" {
+                mismatches.append(Mismatch(key: "ignored", expected: "a reason containing \(quote(ignored))", actual: "none (no press yet)"))
+            }
+            return mismatches
+        }
+        let events = trace[min(start, trace.count)...]
+        var rejections = [String]()
+        var ignored = [String]()
+        for event in events {
+            switch event.kind {
+            case let .input(switchID, edge, false, reason): rejections.append("\(switchID) \(edge): \(reason ?? "no reason")")
+            case let .ignored(action, reason): ignored.append("\(action): \(reason)")
+            default: break
+            }
+        }
+        let reasons = events.compactMap { event -> String? in
+            if case let .input(_, _, false, reason) = event.kind { return reason }
+            return nil
+        }
+        var mismatches = [Mismatch]()
+        let whose = "of step \(step)"
+        if let rejected = expected.rejected {
+            if rejected == "none" {
+                if !rejections.isEmpty { mismatches.append(Mismatch(key: "rejected", expected: "none", actual: list(rejections) + " " + whose)) }
+            } else if !reasons.contains(rejected) {
+                mismatches.append(Mismatch(
+                    key: "rejected", expected: quote(rejected),
+                    actual: (rejections.isEmpty ? "none (every edge \(whose) was accepted)" : list(rejections) + " " + whose)))
+            }
+        }
+        if let text = expected.ignored {
+            if text == "none" {
+                if !ignored.isEmpty { mismatches.append(Mismatch(key: "ignored", expected: "none", actual: list(ignored) + " " + whose)) }
+            } else if !ignored.contains(where: { $0.range(of: text, options: .caseInsensitive) != nil }) {
+                mismatches.append(Mismatch(
+                    key: "ignored", expected: "a reason containing \(quote(text))",
+                    actual: ignored.isEmpty ? "none (every action \(whose) acted)" : list(ignored) + " " + whose))
+            }
+        }
+        return mismatches
+    }
+
+    /// `element:` attributes, of the element resolved with the current state (or the
+    /// highlighted item when no id is given).
+    func compareElement(_ expected: ElementExpectation, with session: ScanSession) -> [Mismatch] {
+        let element: Element
+        if let id = expected.id {
+            guard let found = session.currentElement(id) else {
+                return [Mismatch(key: "element", expected: quote(id), actual: "not on the screen '\(session.screen)' (or not present)")]
+            }
+            element = found
+        } else {
+            guard case .entry(let node) = session.engine.highlight, !node.isGroup else {
+                return [Mismatch(key: "element", expected: "a highlighted item (no id given)", actual: session.focusID.map { "the group \(quote($0))" } ?? "nothing highlighted")]
+            }
+            element = node.element
+        }
+        let prefix = "element \(element.id)."
+        var mismatches = [Mismatch]()
+        func check(_ key: String, _ expected: String?, _ actual: String?) {
+            guard let expected, expected != actual else { return }
+            mismatches.append(Mismatch(key: prefix + key, expected: quote(expected), actual: actual.map(quote) ?? "none"))
+        }
+        check("label", expected.label, element.label)
+        check("value", expected.value, element.value)
+        check("hint", expected.hint, element.hint)
+        check("language", expected.language, element.language)
+        if let traits = expected.traits, traits != element.traits {
+            mismatches.append(Mismatch(key: prefix + "traits", expected: traitList(traits), actual: traitList(element.traits)))
+        }
+        if let frame = expected.frame {
+            let actual = element.resolvedFrame
+            if actual.map({ !close($0, frame) }) ?? true {
+                mismatches.append(Mismatch(key: prefix + "frame", expected: describe(frame), actual: actual.map(describe) ?? "none"))
+            }
+        }
+        if let point = expected.activationPoint {
+            let actual = element.resolvedActivationPoint
+            if actual.map({ abs($0.x - point.x) > 1e-9 || abs($0.y - point.y) > 1e-9 }) ?? true {
+                mismatches.append(Mismatch(key: prefix + "activationPoint", expected: describe(point), actual: actual.map(describe) ?? "none"))
+            }
+        }
+        return mismatches
+    }
+
+    func close(_ a: Rect, _ b: Rect) -> Bool {
+        [a.x - b.x, a.y - b.y, a.width - b.width, a.height - b.height].allSatisfy { abs($0) <= 1e-9 }
+    }
+
+    func describe(_ rect: Rect) -> String {
+        "[" + [rect.x, rect.y, rect.width, rect.height].map(formatPoints).joined(separator: ", ") + "]"
+    }
+
+    func describe(_ point: Point) -> String { "[\(formatPoints(point.x)), \(formatPoints(point.y))]" }
+
+    func traitList(_ traits: Traits) -> String { "[" + traits.names.joined(separator: ", ") + "]" }
 
     /// State values compare exactly, but numbers within 1e-9 (sums of steps such as 0.1).
     func same(_ a: StateValue, _ b: StateValue) -> Bool {
@@ -446,6 +621,7 @@ extension TestStep {
         case .wait: return "wait"
         case .route: return "route"
         case .key: return "key"
+        case .app: return "app"
         case .expect: return "expect"
         }
     }
@@ -454,6 +630,31 @@ extension TestStep {
 // MARK: - Trace lines
 
 extension ScriptRunner {
+    /// True when `node` is `id` or holds it (an item or a group, at any depth).
+    static func holds(_ node: ScanNode, _ id: ElementID) -> Bool {
+        node.id == id || node.children.contains { holds($0, id) }
+    }
+
+    /// The virtual switch of a long press: `select/long-menu`, bound to `select` with the
+    /// long-press action `menu` (never a profile switch's id: those have no `/`).
+    public static func longPressSwitch(_ action: SwitchAction, _ long: SwitchAction) -> SwitchID {
+        "\(action.rawValue)/long-\(long.rawValue)"
+    }
+
+    /// An effect as a trace line shows it: `set price=5`, `post layoutChanged focus buy`.
+    static func describe(_ effect: Effect) -> String {
+        switch effect {
+        case .set(let values): return "set " + values.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+        case .toggle(let name): return "toggle \(name)"
+        case .add(let name, let amount, _, _): return "add \(name) \(formatPoints(amount))"
+        case .go(let screen): return "go \(screen)"
+        case .announce(let text): return "announce '\(text)'"
+        case .post(let notification):
+            return "post \(notification.kind.rawValue)" + (notification.focus.map { " focus \($0)" } ?? "")
+                + (notification.text.map { " '\($0)'" } ?? "")
+        }
+    }
+
     /// One trace event as a line: the time in seconds (3 decimals), then what happened.
     /// `0.000 screen main`, `1.000 highlight test-2 "Test 2"`, `1.050 input select down`,
     /// `1.075 input select down rejected (bounce)`, `2.000 menu ['Tap', 'Exit menu'] focus 'Tap'`,

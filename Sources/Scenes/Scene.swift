@@ -391,10 +391,16 @@ public struct ScriptedTest: Sendable {
 
 public struct TestStep: Sendable {
     public enum Kind: Sendable {
-        /// Press and release a switch assigned this action.
-        case press(SwitchAction)
-        /// Hold a switch for a number of virtual seconds, then release it.
-        case hold(SwitchAction, seconds: Double)
+        /// Press and release a switch assigned this action; with `longPressAction`, a switch
+        /// that also carries that long-press action (as a profile's switch does), held past the
+        /// `longPress` setting.
+        case press(SwitchAction, longPressAction: SwitchAction? = nil)
+        /// Hold a switch for a number of virtual seconds, then release it (with
+        /// `longPressAction`, a switch that also carries that long-press action).
+        case hold(SwitchAction, seconds: Double, longPressAction: SwitchAction? = nil)
+        /// The app changes by itself (a timer firing, data arriving): the scene's effects run
+        /// with no user press (`app:` or `post:`).
+        case app([Effect])
         /// Let virtual time pass.
         case wait(Double)
         /// Press a braille routing key (0-based cell).
@@ -411,19 +417,79 @@ public struct TestStep: Sendable {
 /// What a test step checks; every field is optional.
 public struct Expectation: Sendable {
     public var focus: ElementID?
+    /// `focus: {groupContaining: id}`: the highlight is on the item `id` or on a group that
+    /// holds it (an automatic group named by a member).
+    public var focusContaining: ElementID?
+    /// `highlight: none` (nothing is highlighted) or `highlight: menuButton`.
+    public var highlight: HighlightKind?
     public var braille: String?
+    /// `braille: {contains: …}` / `{matches: …}`.
+    public var brailleMatch: TextMatch?
     public var menu: [String]?
     public var menuFocus: String?
     public var screen: String?
     public var state: [(name: String, value: StateValue)]?
     public var announcement: String?
+    /// `announcement: {contains: …}` / `{matches: …}`.
+    public var announcementMatch: TextMatch?
     public var scanning: ScanningStatus?
+    /// `rejected: bounce`: an edge of the last input step was rejected for this reason (the
+    /// stabiliser's name for it: bounce, autorepeat, releasedBeforeHoldDuration, …), or
+    /// `none`: no edge of it was.
+    public var rejected: String?
+    /// `ignored: "not enabled"`: a switch action of the last input step had no effect, for a
+    /// reason containing this text (ignoring case), or `none`: every one acted.
+    public var ignored: String?
+    /// `element: {id: …, traits: […], frame: […], …}`: attributes of an element as it is now.
+    public var element: ElementExpectation?
     /// The braille line on the display when the last press landed (what the reader acted on).
     public var pressedOn: String?
 
     public enum ScanningStatus: String, Sendable, CaseIterable {
         case running, stopped
     }
+
+    public enum HighlightKind: String, Sendable, CaseIterable {
+        /// Nothing is highlighted (the screen has no item, or scanning stopped).
+        case none
+        /// The scanner menu button (`alwaysTap`, at the end of a cycle).
+        case menuButton
+        /// An item or a group.
+        case item
+    }
+
+    public init() {}
+}
+
+/// A text compared otherwise than whole: `{contains: "4 euros"}` (a substring, case
+/// sensitive) or `{matches: "Frame [0-9]+, .*"}` (a regular expression that must match the whole
+/// text, as if written between `^` and `$`).
+public enum TextMatch: Hashable, Sendable, CustomStringConvertible {
+    case contains(String)
+    case matches(String)
+
+    public var description: String {
+        switch self {
+        case .contains(let text): return "text containing '\(text)'"
+        case .matches(let pattern): return "text matching /\(pattern)/"
+        }
+    }
+}
+
+/// Attributes of an element, as resolved with the current state; each one given is compared.
+public struct ElementExpectation: Sendable {
+    /// The element; nil: the highlighted item.
+    public var id: ElementID?
+    public var label: String?
+    public var value: String?
+    public var hint: String?
+    /// The whole set of traits (in any order).
+    public var traits: Traits?
+    /// `[x, y, width, height]`: the frame as declared, else the union of the children's.
+    public var frame: Rect?
+    public var language: String?
+    /// `[x, y]`: as declared, else the centre of the frame.
+    public var activationPoint: Point?
 
     public init() {}
 }

@@ -573,7 +573,7 @@ final class SceneReader: DocumentReader {
         return value
     }
 
-    static let stepKinds = ["press", "hold", "wait", "route", "key", "expect"]
+    static let stepKinds = ["press", "hold", "wait", "route", "key", "app", "post", "expect"]
     /// Longest `wait` or `hold` of a scripted test, in seconds of virtual time (an hour).
     static let maxStepSeconds = 3600.0
     /// Points a size, frame or activation point may use: far past any screen, small enough that
@@ -591,18 +591,46 @@ final class SceneReader: DocumentReader {
         let at = location(node)
         switch kind {
         case "press":
+            // `press: select`, or `press: {switch: select, longPressAction: menu}`: a long press.
+            if case .mapping = value {
+                guard let pressPairs = mapping(value, "press") else { return nil }
+                let keys = checkKeys(pressPairs, allowed: ["switch", "longPressAction"], in: "press")
+                let action = required(keys, "switch", in: value, "the switch action").flatMap(switchAction)
+                let long = required(keys, "longPressAction", in: value, "the switch's long-press action (a long press)").flatMap(switchAction)
+                guard let action, let long else { return nil }
+                return TestStep(kind: .press(action, longPressAction: long), location: at)
+            }
             return switchAction(value).map { TestStep(kind: .press($0), location: at) }
         case "hold":
             guard let holdPairs = mapping(value, "hold") else { return nil }
-            let keys = checkKeys(holdPairs, allowed: ["switch", "seconds"], in: "hold")
+            let keys = checkKeys(holdPairs, allowed: ["switch", "seconds", "longPressAction"], in: "hold")
             let action = required(keys, "switch", in: value, "the switch action").flatMap(switchAction)
             let seconds = required(keys, "seconds", in: value, "how long to hold, in seconds").flatMap { number($0, "seconds") }
+            var long: SwitchAction?
+            if let longNode = keys["longPressAction"] {
+                guard let action = switchAction(longNode) else { return nil }
+                long = action
+            }
             guard let action, let seconds else { return nil }
             guard seconds > 0, seconds <= SceneReader.maxStepSeconds else {
                 report(keys["seconds"] ?? value, "hold needs a number of seconds above 0 and at most \(NumberText.format(SceneReader.maxStepSeconds)); found \(written(keys["seconds"] ?? value))")
                 return nil
             }
-            return TestStep(kind: .hold(action, seconds: seconds), location: at)
+            return TestStep(kind: .hold(action, seconds: seconds, longPressAction: long), location: at)
+        case "app":
+            // One effect or a list, as a behaviour's: the app changes with no user press.
+            if case .mapping = value {
+                guard let effectPairs = mapping(value, "app") else { return nil }
+                guard effectPairs.count == 1, let (effectKind, effectKey, effectValue) = effectPairs.first else {
+                    report(value, "app is an effect (a mapping with one key: one of \(SceneReader.effectKinds.joined(separator: ", "))) or a list of effects")
+                    return nil
+                }
+                return readEffect(kind: effectKind, keyNode: effectKey, effectValue).map { TestStep(kind: .app([$0]), location: at) }
+            }
+            return effects(value, "app").map { TestStep(kind: .app($0), location: at) }
+        case "post":
+            // `post: {notification: …}`: the effect of the same name, posted by the app now.
+            return readEffect(kind: "post", keyNode: keyNode, value).map { TestStep(kind: .app([$0]), location: at) }
         case "wait":
             guard let seconds = number(value, "wait") else { return nil }
             guard seconds >= 0, seconds <= SceneReader.maxStepSeconds else {
@@ -648,15 +676,44 @@ final class SceneReader: DocumentReader {
         return nil
     }
 
+    static let expectKeys = [
+        "focus", "braille", "menu", "menuFocus", "screen", "state", "announcement", "scanning", "pressedOn",
+        "highlight", "rejected", "ignored", "element",
+    ]
+
+    /// Longest regular expression a `matches:` may give (a test's pattern, not a program).
+    static let maxPatternLength = 1000
+
     func readExpectation(_ node: DocumentNode) -> Expectation? {
         guard let pairs = mapping(node, "expect") else { return nil }
-        let keys = checkKeys(pairs, allowed: ["focus", "braille", "menu", "menuFocus", "screen", "state", "announcement", "scanning", "pressedOn"], in: "expect")
+        let keys = checkKeys(pairs, allowed: SceneReader.expectKeys, in: "expect")
         var expectation = Expectation()
-        if let focusNode = keys["focus"], let id = string(focusNode, "focus") {
-            expectation.focus = id
-            pendingIDReferences.append((id, location(focusNode), "focus"))
+        if let focusNode = keys["focus"] {
+            if case .mapping = focusNode {
+                // `focus: {groupContaining: id}`: the item or a group holding it.
+                if let focusPairs = mapping(focusNode, "focus") {
+                    let focusKeys = checkKeys(focusPairs, allowed: ["groupContaining"], in: "focus")
+                    if let memberNode = required(focusKeys, "groupContaining", in: focusNode, "the id of an item the highlighted group holds"),
+                       let id = string(memberNode, "groupContaining") {
+                        expectation.focusContaining = id
+                        pendingIDReferences.append((id, location(memberNode), "groupContaining"))
+                    }
+                }
+            } else if let id = string(focusNode, "focus") {
+                expectation.focus = SceneReader.automaticGroupName(id)
+                referenceFocus(expectation.focus!, at: focusNode)
+            }
         }
-        expectation.braille = keys["braille"].flatMap { string($0, "braille") }
+        if let highlightNode = keys["highlight"], let kind = string(highlightNode, "highlight") {
+            if let value = Expectation.HighlightKind(rawValue: kind) { expectation.highlight = value } else {
+                report(highlightNode, "highlight is \(Expectation.HighlightKind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(kind)' (focus names what is highlighted)")
+            }
+        }
+        if let brailleNode = keys["braille"] {
+            if case .mapping = brailleNode { expectation.brailleMatch = textMatch(brailleNode, "braille") } else {
+                expectation.braille = string(brailleNode, "braille")
+            }
+        }
         expectation.pressedOn = keys["pressedOn"].flatMap { string($0, "pressedOn") }
         if let menuNode = keys["menu"], let items = sequence(menuNode, "menu") {
             expectation.menu = items.compactMap { string($0, "a menu entry") }
@@ -680,13 +737,119 @@ final class SceneReader: DocumentReader {
             }
             expectation.state = values
         }
-        expectation.announcement = keys["announcement"].flatMap { string($0, "announcement") }
+        if let announcementNode = keys["announcement"] {
+            if case .mapping = announcementNode { expectation.announcementMatch = textMatch(announcementNode, "announcement") } else {
+                expectation.announcement = string(announcementNode, "announcement")
+            }
+        }
         if let scanningNode = keys["scanning"], let status = string(scanningNode, "scanning") {
             if let value = Expectation.ScanningStatus(rawValue: status) { expectation.scanning = value } else {
                 report(scanningNode, "scanning is running or stopped, not '\(status)'")
             }
         }
+        if let rejectedNode = keys["rejected"], let reason = string(rejectedNode, "rejected") {
+            let reasons = SceneReader.rejectionReasons
+            if reason == "none" || reasons.contains(reason) { expectation.rejected = reason } else {
+                report(rejectedNode, "rejected is a reason an edge is rejected for\(suggestion(reason, among: reasons)): one of \(reasons.joined(separator: ", ")), or none")
+            }
+        }
+        if let ignoredNode = keys["ignored"], let reason = string(ignoredNode, "ignored") {
+            if reason.isEmpty {
+                report(ignoredNode, "ignored needs a text the reason contains (\"not enabled\", \"nothing is highlighted\"), or none")
+            } else {
+                expectation.ignored = reason
+            }
+        }
+        if let elementNode = keys["element"] { expectation.element = readElementExpectation(elementNode) }
         return expectation
+    }
+
+    /// The reasons the input stabilisation rejects an edge for (`SwitchInput.Rejection`), as
+    /// the trace shows them.
+    static let rejectionReasons = [
+        "autorepeat", "bounce", "unbound", "redundant", "releasedBeforeHoldDuration", "ignoreRepeat", "pulseRelease",
+    ]
+
+    /// `auto:first...last` (three full stops, easier to type) is the same name as the scanner's
+    /// `auto:first…last`.
+    static func automaticGroupName(_ id: String) -> String {
+        guard id.hasPrefix("auto:"), !id.contains("…"), let range = id.range(of: "...") else { return id }
+        return id.replacingCharacters(in: range, with: "…")
+    }
+
+    /// A focus id is an element's; an automatic group's name `auto:first…last` must name two
+    /// elements (a typo in either is caught here, not as a failing test).
+    func referenceFocus(_ id: String, at node: DocumentNode) {
+        guard id.hasPrefix("auto:") else {
+            pendingIDReferences.append((id, location(node), "focus"))
+            return
+        }
+        let members = id.dropFirst("auto:".count).components(separatedBy: "…")
+        guard members.count == 2, !members[0].isEmpty, !members[1].isEmpty else {
+            report(node, "focus '\(id)' is not an automatic group's name: write auto:FIRST…LAST (or auto:FIRST...LAST) with the ids of its first and last items")
+            return
+        }
+        pendingIDReferences.append((members[0], location(node), "the first item of focus '\(id)'"))
+        pendingIDReferences.append((members[1], location(node), "the last item of focus '\(id)'"))
+    }
+
+    /// `{contains: text}` or `{matches: pattern}` (a regular expression matching the whole text).
+    func textMatch(_ node: DocumentNode, _ what: String) -> TextMatch? {
+        guard let pairs = mapping(node, what) else { return nil }
+        let keys = checkKeys(pairs, allowed: ["contains", "matches"], in: what)
+        guard pairs.count == 1 else {
+            if !pairs.isEmpty { report(node, "\(what) takes one of contains or matches, not both") } else {
+                report(node, "\(what) needs contains: TEXT or matches: PATTERN")
+            }
+            return nil
+        }
+        if let textNode = keys["contains"], let text = string(textNode, "contains") { return .contains(text) }
+        if let patternNode = keys["matches"], let pattern = string(patternNode, "matches") {
+            guard pattern.count <= SceneReader.maxPatternLength else {
+                report(patternNode, "matches: the pattern has \(pattern.count) characters; at most \(SceneReader.maxPatternLength)")
+                return nil
+            }
+            if let problem = TextPattern.problem(pattern) {
+                report(patternNode, "matches: '\(pattern)' is not a regular expression: \(problem)")
+                return nil
+            }
+            return .matches(pattern)
+        }
+        return nil
+    }
+
+    func readElementExpectation(_ node: DocumentNode) -> ElementExpectation? {
+        guard let pairs = mapping(node, "element") else { return nil }
+        let keys = checkKeys(
+            pairs, allowed: ["id", "label", "value", "hint", "traits", "frame", "language", "activationPoint"], in: "element")
+        var expected = ElementExpectation()
+        if let idNode = keys["id"], let id = string(idNode, "id") {
+            expected.id = id
+            pendingIDReferences.append((id, location(idNode), "element id"))
+        }
+        expected.label = keys["label"].flatMap { string($0, "label") }
+        expected.value = keys["value"].flatMap { string($0, "value") }
+        expected.hint = keys["hint"].flatMap { string($0, "hint") }
+        expected.language = keys["language"].flatMap { string($0, "language") }
+        if let traitsNode = keys["traits"], let items = sequence(traitsNode, "traits") {
+            var traits = Traits()
+            var ok = true
+            for item in items {
+                guard let name = string(item, "a trait") else { ok = false; continue }
+                if let trait = Traits(name: name) { traits.formUnion(trait) } else {
+                    report(item, unknownTraitMessage(name))
+                    ok = false
+                }
+            }
+            if ok { expected.traits = traits }
+        }
+        if let frameNode = keys["frame"], let numbers = numberList(frameNode, count: 4, "frame", "[x, y, width, height]", in: SceneReader.coordinates) {
+            expected.frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        }
+        if let pointNode = keys["activationPoint"], let numbers = numberList(pointNode, count: 2, "activationPoint", "[x, y]", in: SceneReader.coordinates) {
+            expected.activationPoint = Point(x: numbers[0], y: numbers[1])
+        }
+        return expected
     }
 
     // MARK: Scene-specific readers

@@ -467,9 +467,9 @@ struct LoaderTests {
         #expect(first.announcement == "Message sent.")
         #expect(first.scanning == .running)
 
-        guard case .press(let press) = test.steps[1].kind else { Issue.record("step 2"); return }
+        guard case .press(let press, nil) = test.steps[1].kind else { Issue.record("step 2"); return }
         #expect(press == .select)
-        guard case .hold(let holdAction, let seconds) = test.steps[2].kind else { Issue.record("step 3"); return }
+        guard case .hold(let holdAction, let seconds, nil) = test.steps[2].kind else { Issue.record("step 3"); return }
         #expect(holdAction == .next && seconds == 1.5)
         guard case .wait(let wait) = test.steps[3].kind else { Issue.record("step 4"); return }
         #expect(wait == 1)
@@ -499,8 +499,8 @@ struct LoaderTests {
                   - press: \(action.rawValue)
                   - hold: {switch: \(action.rawValue), seconds: 2}
             """)
-        guard case .press(let pressed) = scene.tests[0].steps[0].kind,
-              case .hold(let held, _) = scene.tests[0].steps[1].kind else {
+        guard case .press(let pressed, nil) = scene.tests[0].steps[0].kind,
+              case .hold(let held, _, nil) = scene.tests[0].steps[1].kind else {
             Issue.record("unexpected steps")
             return
         }
