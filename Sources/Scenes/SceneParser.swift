@@ -789,8 +789,8 @@ final class SceneReader: DocumentReader {
             report(node, "focus '\(id)' is not an automatic group's name: write auto:FIRST…LAST (or auto:FIRST...LAST) with the ids of its first and last items")
             return
         }
-        pendingIDReferences.append((members[0], location(node), "the first item of focus '\(id)'"))
-        pendingIDReferences.append((members[1], location(node), "the last item of focus '\(id)'"))
+        pendingIDReferences.append((members[0], location(node), "focus '\(id)': its first item"))
+        pendingIDReferences.append((members[1], location(node), "focus '\(id)': its last item"))
     }
 
     /// `{contains: text}` or `{matches: pattern}` (a regular expression matching the whole text).
