@@ -25,9 +25,10 @@ struct TestCommand: ParsableCommand {
             --profile, else the shipped generic keyboard profile \
             (Devices/switches/generic-keyboard.yaml: KEY_SPACE select, KEY_ENTER next).
 
-            Exits 1 when a test fails, 2 when a file cannot be loaded (its problems are printed) \
-            or --profile cannot be read. Step semantics: docs/scene-format-additions.md, \
-            "Scripted tests".
+            Exits 0 when every test passed, 1 when a test fails, 2 when a file cannot be loaded \
+            (a missing one too; its problems are printed and the last line counts it), --profile \
+            or --settings cannot be read, or --filter matches no test. Step semantics: \
+            docs/scene-format-additions.md, "Scripted tests".
             """)
 
     @Argument(help: "Scene files or folders (searched for .yaml, .yml and .json files).")
@@ -62,7 +63,12 @@ struct TestCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let files = try SceneFiles.expand(paths)
+        // A path that does not exist is a file that cannot be loaded (exit 2, counted), as the
+        // docs say, not a failure of the command line before any test runs.
+        var files = [String]()
+        for path in paths {
+            if FileManager.default.fileExists(atPath: path) { files += try SceneFiles.expand([path]) } else { files.append(path) }
+        }
         var profiles = TestProfiles()
         let defaultProfile: SwitchProfile
         switch profiles.defaultProfile(profile) {
@@ -72,15 +78,18 @@ struct TestCommand: ParsableCommand {
             throw ExitCode(2)
         }
         var suites = [JUnitReport.Suite]()
-        var passed = 0, failed = 0, unloadable = 0
+        var passed = 0, failed = 0, unloadable = 0, testsSeen = 0
         for file in files {
+            let started = Date()
             switch SceneFiles.load(file) {
             case .failure(let error):
                 unloadable += 1
                 for problem in error.problems { print(problem) }
                 suites.append(JUnitReport.Suite(
-                    name: file, cases: [], loadError: error.problems.map(\.description).joined(separator: "\n")))
+                    name: file, cases: [], loadError: error.problems.map(\.description).joined(separator: "\n"),
+                    loadLine: error.problems.first?.location.line ?? 1, timestamp: started))
             case .success(let scene):
+                testsSeen += scene.tests.count
                 var runner = ScriptRunner(scene: scene, profile: defaultProfile)
                 for name in runner.profileNames {
                     runner.testProfiles[name] = profiles.resolve(name, sceneFile: file)
@@ -99,17 +108,30 @@ struct TestCommand: ParsableCommand {
                             print("  " + line)
                         }
                         cases.append(JUnitReport.Case(
-                            name: test.name, seconds: seconds, failureMessage: failure.message, failureText: failure.report))
+                            name: test.name, file: test.location.file, line: test.location.line, seconds: seconds,
+                            failureMessage: failure.message, failureText: failure.report))
                     } else {
                         passed += 1
                         print("PASS \(file): \(test.name)")
-                        cases.append(JUnitReport.Case(name: test.name, seconds: seconds, failureMessage: nil, failureText: nil))
+                        cases.append(JUnitReport.Case(
+                            name: test.name, file: test.location.file, line: test.location.line, seconds: seconds,
+                            failureMessage: nil, failureText: nil))
                     }
                 }
-                if !cases.isEmpty { suites.append(JUnitReport.Suite(name: file, cases: cases, loadError: nil)) }
+                if !cases.isEmpty { suites.append(JUnitReport.Suite(name: file, cases: cases, loadError: nil, timestamp: started)) }
             }
         }
-        print("\(passed) passed, \(failed) failed")
+        var summary = "\(passed) passed, \(failed) failed"
+        if unloadable > 0 { summary += ", \(unloadable) file\(unloadable == 1 ? "" : "s") not loaded" }
+        print(summary)
+        // A filter that matches nothing is a mistake in the command, not a pass: CI would
+        // otherwise report success for tests that never ran.
+        let filterMatchedNothing = filter.map { !$0.isEmpty } == true && passed + failed == 0 && testsSeen > 0
+        if filterMatchedNothing, let filter {
+            printError("switchscan test: --filter '\(filter)' matches the name of none of the \(testsSeen) test\(testsSeen == 1 ? "" : "s") found; nothing was run")
+        } else if filter.map({ !$0.isEmpty }) == true, passed + failed == 0, unloadable == 0, let filter {
+            printError("switchscan test: --filter '\(filter)': the files hold no tests; nothing was run")
+        }
         if let junit {
             do {
                 try JUnitReport.write(JUnitReport.xml(suites), to: junit)
@@ -120,6 +142,7 @@ struct TestCommand: ParsableCommand {
         }
         if unloadable > 0 { throw ExitCode(2) }
         if failed > 0 { throw ExitCode(1) }
+        if filter.map({ !$0.isEmpty }) == true, passed == 0 { throw ExitCode(2) }
     }
 
     func matches(_ name: String) -> Bool {
@@ -216,6 +239,9 @@ struct TestProfiles {
 enum JUnitReport {
     struct Case {
         var name: String
+        /// The file and line where the test is declared (a tests file's, for its tests).
+        var file: String
+        var line: Int
         var seconds: Double
         var failureMessage: String?
         var failureText: String?
@@ -225,6 +251,10 @@ enum JUnitReport {
         var name: String
         var cases: [Case]
         var loadError: String?
+        /// The line of the first load problem.
+        var loadLine: Int = 1
+        /// When the file's tests started (its loading).
+        var timestamp: Date
 
         var testCount: Int { cases.count + (loadError == nil ? 0 : 1) }
         var failureCount: Int { cases.filter { $0.failureMessage != nil }.count }
@@ -241,15 +271,15 @@ enum JUnitReport {
         lines.append(#"<testsuites name="switchscan test" tests="\#(tests)" failures="\#(failures)" errors="\#(errors)" time="\#(format(time))">"#)
         for suite in suites {
             let name = attribute(suite.name)
-            lines.append(#"  <testsuite name="\#(name)" tests="\#(suite.testCount)" failures="\#(suite.failureCount)" errors="\#(suite.errorCount)" skipped="0" time="\#(format(suite.seconds))">"#)
+            lines.append(#"  <testsuite name="\#(name)" tests="\#(suite.testCount)" failures="\#(suite.failureCount)" errors="\#(suite.errorCount)" skipped="0" time="\#(format(suite.seconds))" timestamp="\#(timestamp(suite.timestamp))">"#)
             if let loadError = suite.loadError {
-                lines.append(#"    <testcase classname="\#(name)" name="(load)" time="0.000">"#)
+                lines.append(#"    <testcase classname="\#(name)" name="(load)" file="\#(name)" line="\#(suite.loadLine)" time="0.000">"#)
                 let first = loadError.split(separator: "\n").first.map(String.init) ?? loadError
                 lines.append(#"      <error message="\#(attribute(first))" type="load">\#(text(loadError))</error>"#)
                 lines.append("    </testcase>")
             }
             for test in suite.cases {
-                let opening = #"    <testcase classname="\#(name)" name="\#(attribute(test.name))" time="\#(format(test.seconds))""#
+                let opening = #"    <testcase classname="\#(name)" name="\#(attribute(test.name))" file="\#(attribute(test.file))" line="\#(test.line)" time="\#(format(test.seconds))""#
                 if let message = test.failureMessage {
                     lines.append(opening + ">")
                     lines.append(#"      <failure message="\#(attribute(message))" type="expectation">\#(text(test.failureText ?? message))</failure>"#)
@@ -265,6 +295,17 @@ enum JUnitReport {
     }
 
     static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+
+    /// JUnit's `timestamp`: ISO 8601 in UTC, to the second, without a zone (`2026-11-25T21:04:05`),
+    /// as the JUnit schema's xs:dateTime pattern for it asks.
+    static func timestamp(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1,
+            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
 
     /// Character data: `&`, `<`, `>` escaped; characters XML 1.0 cannot hold become U+FFFD.
     static func text(_ value: String) -> String {

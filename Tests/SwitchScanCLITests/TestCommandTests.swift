@@ -103,13 +103,77 @@ import FoundationXML
         let lines = result.stdoutLines
         #expect(lines.first?.hasPrefix("scenes/bad.yaml:") == true, "\(result)")
         #expect(lines.first?.contains("error:") == true)
-        #expect(Array(lines.suffix(2)) == ["PASS scenes/pass.yaml: next moves to B", "1 passed, 0 failed"])
+        #expect(Array(lines.suffix(2)) == ["PASS scenes/pass.yaml: next moves to B", "1 passed, 0 failed, 1 file not loaded"])
         let report = try JUnit.read(junit)
         #expect(report.root == ["tests": "2", "failures": "0", "errors": "1"])
         #expect(report.suites.map(\.name) == ["scenes/bad.yaml", "scenes/pass.yaml"])
         #expect(report.suites.first?.errors == "1")
         #expect(report.suites.first?.cases.map(\.name) == ["(load)"])
         #expect(report.suites.first?.cases.first?.error?.hasPrefix("scenes/bad.yaml:") == true)
+        #expect(report.suites.first?.cases.first?.file == "scenes/bad.yaml")
+        #expect(report.suites.first?.cases.first?.line == "1")
+    }
+
+    @Test("a file that does not exist is a file that cannot be loaded: its message, counted on the last line, exit 2")
+    func missingFile() throws {
+        let folder = try Self.folder(["pass.yaml": Self.passing])
+        let alone = try CLI.run(["test", "scenes/missing.yaml"], in: folder.url)
+        #expect(alone.status == 2, "\(alone)")
+        #expect(alone.stdoutLines == [
+            "scenes/missing.yaml:1:1: error: cannot read the file: No such file or directory", "0 passed, 0 failed, 1 file not loaded",
+        ])
+        let junit = folder.url.appendingPathComponent("report.xml")
+        let both = try CLI.run(["test", "scenes/pass.yaml", "nowhere.yaml", "gone.yaml", "--junit", junit.path], in: folder.url)
+        #expect(both.status == 2, "\(both)")
+        #expect(both.stdoutLines.last == "1 passed, 0 failed, 2 files not loaded", "\(both)")
+        let report = try JUnit.read(junit)
+        #expect(report.suites.map(\.name) == ["scenes/pass.yaml", "nowhere.yaml", "gone.yaml"])
+        #expect(report.root == ["tests": "3", "failures": "0", "errors": "2"])
+    }
+
+    @Test("--junit: a tests file's cases carry the tests file and its lines, not the scene's")
+    func junitTestsFile() throws {
+        let scene = Self.passing.components(separatedBy: "tests:\n").first!
+        let tests = """
+            scene: scene.yaml
+            tests:
+              - name: from the tests file
+                settings: {scanning: manual, groupItems: false}
+                steps:
+                  - expect: {focus: a}
+
+            """
+        let folder = try Self.folder(["scene.yaml": scene, "drive.tests.yaml": tests])
+        let junit = folder.url.appendingPathComponent("report.xml")
+        let result = try CLI.run(["test", "scenes/drive.tests.yaml", "--junit", junit.path], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        let report = try JUnit.read(junit)
+        let test = try #require(report.suites.first?.cases.first)
+        #expect(test.name == "from the tests file")
+        #expect(test.file == "scenes/drive.tests.yaml")
+        #expect(test.line == "3")
+    }
+
+    @Test("--filter that matches no test's name: nothing runs, a message says so, exit 2")
+    func filterMatchingNothing() throws {
+        let folder = try Self.folder(["pass.yaml": Self.passing, "fail.yaml": Self.failing])
+        let result = try CLI.run(["test", "scenes", "--filter", "no such test"], in: folder.url)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdoutLines == ["0 passed, 0 failed"])
+        #expect(result.stderr == "switchscan test: --filter 'no such test' matches the name of none of the 3 tests found; nothing was run\n")
+    }
+
+    @Test("a tab in a scene: the message says tab, at its line and column; the file is not loaded (exit 2)")
+    func tabInScene() throws {
+        let text = Self.passing.replacingOccurrences(of: "      - expect: {focus: a}", with: "    \t- expect: {focus: a}")
+        #expect(text != Self.passing)
+        let folder = try Self.folder(["tab.yaml": text])
+        let result = try CLI.run(["test", "scenes/tab.yaml"], in: folder.url)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdoutLines == [
+            "scenes/tab.yaml:13:5: error: a tab character: YAML indents with spaces only; replace the tab with spaces",
+            "0 passed, 0 failed, 1 file not loaded",
+        ])
     }
 
     @Test("--junit writes a report that parses, with a suite per file, a case per test, the failure")
@@ -133,6 +197,14 @@ import FoundationXML
         #expect(failCases[1].failureText?.hasPrefix(Self.failureMessage + "\n  recent trace:\n") == true)
         #expect(report.suites.last?.cases.map(\.name) == ["next moves to B"])
         #expect(report.suites.last?.cases.first?.failureMessage == nil)
+        // Each case where its test is declared; each suite when it ran (UTC, to the second).
+        #expect(failCases.map(\.file) == ["scenes/fail.yaml", "scenes/fail.yaml"])
+        #expect(failCases.map(\.line) == ["10", "14"])
+        #expect(report.suites.last?.cases.first?.line == "10")
+        for suite in report.suites {
+            let stamp = try #require(suite.timestamp)
+            #expect(stamp.wholeMatch(of: /20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]/) != nil, "\(stamp)")
+        }
         // Written by rename: no temporary file is left beside it.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: junit.deletingLastPathComponent().path)
         #expect(leftovers == ["report.xml"])
@@ -275,6 +347,8 @@ final class JUnit: NSObject, XMLParserDelegate {
     struct Case {
         var name: String
         var classname: String
+        var file: String? = nil
+        var line: String? = nil
         var failureMessage: String?
         var failureText: String?
         var error: String?
@@ -285,6 +359,7 @@ final class JUnit: NSObject, XMLParserDelegate {
         var tests: String
         var failures: String
         var errors: String
+        var timestamp: String? = nil
         var cases: [Case] = []
     }
 
@@ -315,9 +390,11 @@ final class JUnit: NSObject, XMLParserDelegate {
         case "testsuite":
             suites.append(Suite(
                 name: attributes["name"] ?? "", tests: attributes["tests"] ?? "", failures: attributes["failures"] ?? "",
-                errors: attributes["errors"] ?? ""))
+                errors: attributes["errors"] ?? "", timestamp: attributes["timestamp"]))
         case "testcase":
-            suites[suites.count - 1].cases.append(Case(name: attributes["name"] ?? "", classname: attributes["classname"] ?? ""))
+            suites[suites.count - 1].cases.append(Case(
+                name: attributes["name"] ?? "", classname: attributes["classname"] ?? "", file: attributes["file"],
+                line: attributes["line"]))
         case "failure":
             modifyLastCase { $0.failureMessage = attributes["message"] }
         default:
