@@ -142,7 +142,9 @@ public struct ScanSession: Sendable {
     /// Shows the start screen.
     public mutating func start() -> [TraceEvent] {
         var trace = [TraceEvent(time: time, kind: .screen(name: content.screenName))]
-        trace += apply(engine.handle(.structureChanged(rebuildStructure(), .initial, time: time)), structureChanged: true)
+        let structure = rebuildStructure()
+        summaryToAnnounce = engine.summaryText(of: structure)
+        trace += apply(engine.handle(.structureChanged(structure, .initial, time: time)))
         trace += updateBraille()
         return trace
     }
@@ -285,9 +287,12 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// `structureChanged`: the actions answer a structure change, whose only message is the
-    /// new screen's summary element (`summaryElement`), an announcement for expectations too.
-    private mutating func apply(_ actions: [ScanAction], structureChanged: Bool = false) -> [TraceEvent] {
+    /// The message of the summary element of a screen that just appeared, until the display
+    /// shows it (at once, or after a message posted at the same instant): then it is the last
+    /// announcement, for expectations.
+    private var summaryToAnnounce: String?
+
+    private mutating func apply(_ actions: [ScanAction]) -> [TraceEvent] {
         var trace = [TraceEvent]()
         for action in actions {
             switch action {
@@ -307,7 +312,10 @@ public struct ScanSession: Sendable {
                 trace.append(TraceEvent(time: time, kind: .perform(id: element?.id, action: command.description)))
                 trace += perform(command, on: element)
             case .flash(let text, _):
-                if structureChanged { lastAnnouncement = text }
+                if text == summaryToAnnounce {
+                    lastAnnouncement = text
+                    summaryToAnnounce = nil
+                }
                 trace.append(TraceEvent(time: time, kind: .announcement(text: text)))
             case .flashEnded:
                 break
@@ -370,7 +378,12 @@ public struct ScanSession: Sendable {
             case .announcement, .pageScrolled: continue
             }
         }
-        trace += apply(engine.handle(.structureChanged(rebuildStructure(), change, time: time)), structureChanged: true)
+        let structure = rebuildStructure()
+        switch change {
+        case .screenChanged: summaryToAnnounce = engine.summaryText(of: structure)
+        default: break
+        }
+        trace += apply(engine.handle(.structureChanged(structure, change, time: time)))
         for notification in notifications where notification.kind == .announcement || notification.kind == .pageScrolled {
             guard let text = notification.text else { continue }
             lastAnnouncement = text

@@ -742,10 +742,15 @@ public struct ScanningEngine: Sendable {
 
     /// `summaryElement`: announced first when a screen appears.
     private mutating func summary(of structure: ScanStructure, at time: Double) -> [ScanAction] {
-        guard let element = firstItem(in: structure.nodes, where: { $0.traits.contains(.summaryElement) }) else { return [] }
-        let text = [element.label, element.value].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        guard !text.isEmpty else { return [] }
+        guard let text = summaryText(of: structure) else { return [] }
         return flash(text, at: time)
+    }
+
+    /// What `summary(of:at:)` flashes for `structure`: the summary element's label and value.
+    func summaryText(of structure: ScanStructure) -> String? {
+        guard let element = firstItem(in: structure.nodes, where: { $0.traits.contains(.summaryElement) }) else { return nil }
+        let text = [element.label, element.value].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        return text.isEmpty ? nil : text
     }
 }
 

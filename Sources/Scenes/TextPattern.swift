@@ -7,10 +7,44 @@ public enum TextPattern {
     public static func problem(_ pattern: String) -> String? {
         do {
             _ = try Regex(pattern)
-            return nil
         } catch {
             return "\(error)"
         }
+        if hasNestedRepetition(pattern) {
+            return "a repeated group holds a repetition itself (as in (a+)+), which can take exponential time to fail; write it without the outer repetition"
+        }
+        return nil
+    }
+
+    /// True when a group that contains `*`, `+` or `{` is itself followed by `*`, `+` or `{`:
+    /// the backtracking matcher may then try exponentially many ways on a text that does not
+    /// match (a test's pattern must never hang a run).
+    static func hasNestedRepetition(_ pattern: String) -> Bool {
+        var repeatedInside = [Bool]()  // per open group: does it hold a repetition?
+        var closedGroupRepeats = false  // the group just closed held one
+        var escaped = false
+        var inClass = false
+        for character in pattern {
+            defer { if character != ")" { closedGroupRepeats = false } }
+            if escaped { escaped = false; continue }
+            switch character {
+            case "\\": escaped = true
+            case "[" where !inClass: inClass = true
+            case "]" where inClass: inClass = false
+            case _ where inClass: break
+            case "(": repeatedInside.append(false)
+            case ")":
+                let held = repeatedInside.popLast() ?? false
+                if held, !repeatedInside.isEmpty { repeatedInside[repeatedInside.count - 1] = true }
+                closedGroupRepeats = held
+                continue
+            case "*", "+", "{":
+                if closedGroupRepeats { return true }
+                if !repeatedInside.isEmpty { repeatedInside[repeatedInside.count - 1] = true }
+            default: break
+            }
+        }
+        return false
     }
 
     /// True when `pattern` matches the whole of `text`; false also when it is no pattern (the

@@ -181,6 +181,18 @@ enum LanguageSupport {
         #expect(errors.last?.contains("announcement takes one of contains or matches, not both") == true, "\(errors)")
     }
 
+    @Test("a pattern with a repeated group that repeats inside is refused (it could take exponential time)")
+    func nestedRepetition() {
+        #expect(TextPattern.problem("(a+)+b") != nil)
+        #expect(TextPattern.problem("((Tap|Exit)*)*") != nil)
+        #expect(TextPattern.problem("x(\\d{1,2})*") != nil)
+        #expect(TextPattern.problem("(Frame [0-9]+, )?Score [0-9]+") == nil)
+        #expect(TextPattern.problem("[(a+)]+") == nil)
+        #expect(TextPattern.problem("\\(a+\\)+") == nil)
+        #expect(TextPattern.matchesWhole("(Frame [0-9]+, )?Score [0-9]+", "Score 13"))
+        #expect(!TextPattern.matchesWhole("Score", "Score 13"))
+    }
+
     // MARK: Summary element
 
     @Test("the summary element's message, flashed when the screen appears, is the announcement")
