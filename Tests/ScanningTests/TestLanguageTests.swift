@@ -181,16 +181,42 @@ enum LanguageSupport {
         #expect(errors.last?.contains("announcement takes one of contains or matches, not both") == true, "\(errors)")
     }
 
-    @Test("a pattern with a repeated group that repeats inside is refused (it could take exponential time)")
-    func nestedRepetition() {
-        #expect(TextPattern.problem("(a+)+b") != nil)
-        #expect(TextPattern.problem("((Tap|Exit)*)*") != nil)
-        #expect(TextPattern.problem("x(\\d{1,2})*") != nil)
-        #expect(TextPattern.problem("(Frame [0-9]+, )?Score [0-9]+") == nil)
-        #expect(TextPattern.problem("[(a+)]+") == nil)
-        #expect(TextPattern.problem("\\(a+\\)+") == nil)
-        #expect(TextPattern.matchesWhole("(Frame [0-9]+, )?Score [0-9]+", "Score 13"))
-        #expect(!TextPattern.matchesWhole("Score", "Score 13"))
+    @Test("patterns: the documented syntax, matched whole; refused forms name the character")
+    func patternSyntax() {
+        let cases: [(String, String, Bool)] = [
+            ("Score [0-9]+", "Score 13", true), ("Score [0-9]+", "Score 13, 9", false), ("Score", "Score 13", false),
+            (".*13", "Score 13", true), ("^Score \\d+$", "Score 13", true), ("(Frame \\d+, )?Score \\d+", "Frame 2, Score 13", true),
+            ("(Tap|Exit menu)", "Exit menu", true), ("(?:Tap|Exit menu)", "Tap", true), ("a{2,3}", "aaa", true), ("a{2,3}", "aaaa", false),
+            ("a{2}", "aa", true), ("a{2,}", "aaaaa", true), ("[^,]+, [a-z]+", "Tea, euros", true), ("[^,]+", "Tea, euros", false),
+            ("\\w+\\s\\W", "ab_1 .", true), ("\\.\\(x\\)\\$", ".(x)$", true), ("[\\d.]+ %", "4.5 %", true), ("a*?b", "aab", true),
+            ("(a*)*b", "aab", true), ("", "", true), ("", "x", false), ("é.", "éa", true), ("[à-ÿ]+", "éè", true),
+        ]
+        for (pattern, text, expected) in cases {
+            #expect(TextPattern.problem(pattern) == nil, "\(pattern)")
+            #expect(TextPattern.matchesWhole(pattern, text) == expected, "\(pattern) on \(text)")
+        }
+        #expect(TextPattern.problem("Score [") == "'[' is not closed (character 7)")
+        #expect(TextPattern.problem("(a") == "'(' is not closed (character 1)")
+        #expect(TextPattern.problem("a)") == "')' closes no group (character 2)")
+        #expect(TextPattern.problem("*a") == "'*' repeats nothing (character 1)")
+        #expect(TextPattern.problem("a**") == "'*' follows another repetition; group what it repeats: (…)* (character 3)")
+        #expect(TextPattern.problem("a{1000}")?.hasPrefix("a repetition's bounds are at most 100") == true)
+        #expect(TextPattern.problem("a\\q")?.hasPrefix("'\\q' is not supported") == true)
+        #expect(TextPattern.problem("a^b")?.hasPrefix("'^' is allowed only at the pattern's ends") == true)
+        #expect(TextPattern.problem("((a{100}){100}){100}")?.hasPrefix("the pattern is too large") == true)
+    }
+
+    @Test("patterns that make a backtracking matcher take exponential time match at once")
+    func patternTime() {
+        let clock = ContinuousClock()
+        let long = String(repeating: "a", count: 5000)
+        let elapsed = clock.measure {
+            #expect(!TextPattern.matchesWhole("(a|a)*x", long))
+            #expect(!TextPattern.matchesWhole("(a*)*x", long))
+            #expect(!TextPattern.matchesWhole(".*.*.*.*.*.*x", long))
+            #expect(TextPattern.matchesWhole("(a|aa)*", long))
+        }
+        #expect(elapsed < .seconds(5), "\(elapsed)")
     }
 
     // MARK: Summary element
