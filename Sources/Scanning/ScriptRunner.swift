@@ -17,7 +17,13 @@ import SwitchInput
 ///   `ScanSession.actionSwitches`, name one switch per action): down now, up `pressDuration`
 ///   later — 0.05 s, or `holdDuration` + 0.05 s when `holdDuration` is set, so that a press
 ///   counts — and the time advances to the release; timers due on the way fire in order.
-/// - `hold: {switch: X, seconds: s}`: down now, up `s` seconds later (timers fire in between).
+///   `press: {switch: X, longPressAction: Y}` is a long press: a virtual switch bound to `X`
+///   with the long-press action `Y` (`longPressSwitch`), held `longPress` longer, through the
+///   stabiliser's long-press handling (the `longPress` setting must be on).
+/// - `hold: {switch: X, seconds: s}`: down now, up `s` seconds later (timers fire in between);
+///   with `longPressAction: Y`, the switch also carries that long-press action.
+/// - `app: EFFECTS` / `post: {notification: …}`: the app changes by itself, with no press: the
+///   scene's effects run now (`ScanSession.appChanged`), and the engine hears what changed.
 /// - `wait: s`: time advances by `s` seconds, firing every timer due.
 /// - `route: n`: a braille routing key on cell `n` (0 is the first cell). For now it acts as
 ///   `select` on what is highlighted (a press of the `select` switch), when `n` is within the
@@ -36,8 +42,13 @@ import SwitchInput
 /// - `expect:` compares each given key with the session: `focus` (the highlighted item or
 ///   group), `braille` (the line before translation to dots), `menu` (the open menu's entry
 ///   titles; expecting a menu when none is open fails), `menuFocus`, `screen`, `state` (only
-///   the names listed), `announcement` (the last announcement or page-scrolled message),
-///   `scanning` (`running` or `stopped`). Every mismatch of the step is reported together.
+///   the names listed), `announcement` (the last announcement or page-scrolled message, or the
+///   summary element's message once shown), `scanning` (`running` or `stopped`), and the
+///   additions: `highlight` (`none`, `menuButton`, `item`), `focus: {groupContaining: ID}`,
+///   `braille`/`announcement` as `{contains:}` or `{matches:}` (`TextPattern`, whole text),
+///   `rejected`/`ignored` (the trace of the last input step: a rejected edge's reason, an
+///   ignored action's reason containing the text), `element` (attributes of an element as
+///   resolved now, or of the highlighted item). Every mismatch of the step is reported together.
 ///
 /// Pressing speed: `press`, `hold` and `route` never press a switch again within the
 /// stabiliser's `debounceTime` of that switch's previous edge (no person can; the stabiliser

@@ -417,6 +417,42 @@ enum LanguageSupport {
         #expect(errors.count == 1 && errors[0].contains("unknown state name 'cost'"), "\(errors)")
     }
 
+    @Test("a tests file apart from its scene takes the new steps and checks, checked against the scene")
+    func testsFile() throws {
+        let scene = try LanguageSupport.scene("  []\n")
+        let tests = try SceneParser.parseTests(yaml: """
+            scene: language.yaml
+            tests:
+              - name: from a tests file
+                settings: {scanning: manual, groupItems: false}
+                steps:
+                  - app: [{set: {price: 3 euros}}, {go: keys}]
+                  - expect: {screen: keys, highlight: item, focus: {groupContaining: k1}}
+                  - app: {go: main}
+                  - expect: {element: {id: buy, label: Price 3 euros}, braille: {matches: "Price [0-9]+ euros.*"}}
+            """, file: "language.tests.yaml", scene: scene)
+        var driven = scene
+        driven.tests = tests
+        let result = ScriptRunner(scene: driven).run(tests[0])
+        #expect(result.failure == nil, "\(result.failure?.report ?? "")")
+        do {
+            _ = try SceneParser.parseTests(yaml: """
+                scene: language.yaml
+                tests:
+                  - name: bad
+                    steps:
+                      - app: {go: nowhere}
+                      - post: {notification: layoutChanged, focus: k99}
+                """, file: "language.tests.yaml", scene: scene)
+            Issue.record("the tests file loaded")
+        } catch {
+            #expect(error.problems.map(\.description) == [
+                "language.tests.yaml:5:19: error: go names screen 'nowhere', which is not in screens (blank, keys, main, score)",
+                "language.tests.yaml:6:52: error: focus 'k99' is not the id of any element in the scene language.yaml",
+            ])
+        }
+    }
+
     // MARK: Long press
 
     @Test("press with longPressAction: held past longPress, the long-press action; hold shorter: the short one")
