@@ -10,14 +10,14 @@ struct AuditCommand: ParsableCommand {
             Rules: label-names-type, label-capital, label-period, hint-capital, hint-period,
             hint-gesture, missing-label, adjustable-effects, unreachable, behind-modal,
             hidden-container.
-            Exits 1 when there are findings, 2 when a file cannot be loaded.
+            Exits 1 when there are findings, 2 when a file cannot be loaded (a missing one too).
             """)
 
     @Argument(help: "Scene files or folders.")
     var paths: [String]
 
     func run() throws {
-        let files = try SceneFiles.expand(paths)
+        let files = try SceneFiles.expandKeepingMissing(paths)
         var findings = 0
         var unloadable = 0
         for file in files {
@@ -33,7 +33,7 @@ struct AuditCommand: ParsableCommand {
                 for problem in error.problems { print(problem) }
             }
         }
-        print("\(files.count) files audited, \(findings) findings\(unloadable > 0 ? ", \(unloadable) files not loaded" : "")")
+        print("\(files.count) files audited, \(findings) findings" + SceneFiles.notLoaded(unloadable))
         if unloadable > 0 { throw ExitCode(2) }
         if findings > 0 { throw ExitCode(1) }
     }

@@ -31,6 +31,23 @@ enum SceneFiles {
         return files
     }
 
+    /// `expand`, but a path that does not exist is kept as a file: loading it then fails with
+    /// its own message (`missing.yaml:1:1: error: cannot read the file: …`), counted as a file
+    /// that cannot be loaded (exit 2 for `test` and `audit`, as their documentation says).
+    static func expandKeepingMissing(_ paths: [String]) throws -> [String] {
+        var files = [String]()
+        for path in paths {
+            if FileManager.default.fileExists(atPath: path) { files += try expand([path]) } else { files.append(path) }
+        }
+        return files
+    }
+
+    /// The closing line's count of files that could not be loaded: `, 1 file not loaded`; empty
+    /// when there are none.
+    static func notLoaded(_ count: Int) -> String {
+        count == 0 ? "" : ", \(count) file\(count == 1 ? "" : "s") not loaded"
+    }
+
     /// Loads one scene; a file that cannot be read becomes a problem at line 1. A tests file
     /// gives the scene it names, with the tests file's tests.
     static func load(_ path: String) -> Result<Scene, SceneLoadError> {

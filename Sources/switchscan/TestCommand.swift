@@ -65,10 +65,7 @@ struct TestCommand: ParsableCommand {
         }
         // A path that does not exist is a file that cannot be loaded (exit 2, counted), as the
         // docs say, not a failure of the command line before any test runs.
-        var files = [String]()
-        for path in paths {
-            if FileManager.default.fileExists(atPath: path) { files += try SceneFiles.expand([path]) } else { files.append(path) }
-        }
+        let files = try SceneFiles.expandKeepingMissing(paths)
         var profiles = TestProfiles()
         let defaultProfile: SwitchProfile
         switch profiles.defaultProfile(profile) {
@@ -121,9 +118,7 @@ struct TestCommand: ParsableCommand {
                 if !cases.isEmpty { suites.append(JUnitReport.Suite(name: file, cases: cases, loadError: nil, timestamp: started)) }
             }
         }
-        var summary = "\(passed) passed, \(failed) failed"
-        if unloadable > 0 { summary += ", \(unloadable) file\(unloadable == 1 ? "" : "s") not loaded" }
-        print(summary)
+        print("\(passed) passed, \(failed) failed" + SceneFiles.notLoaded(unloadable))
         // A filter that matches nothing is a mistake in the command, not a pass: CI would
         // otherwise report success for tests that never ran.
         let filterMatchedNothing = filter.map { !$0.isEmpty } == true && passed + failed == 0 && testsSeen > 0
