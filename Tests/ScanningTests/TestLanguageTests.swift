@@ -232,6 +232,21 @@ enum LanguageSupport {
             """)
     }
 
+    @Test("a screen without a summary element announces nothing: the failure says none")
+    func noSummaryAnnouncement() throws {
+        let tests = """
+              - name: no summary here
+                settings: {scanning: manual, groupItems: false}
+                steps:
+                  - expect: {announcement: Score 13}   # here
+            """
+        let failure = try LanguageSupport.expectFailure(tests)
+        let line = LanguageSupport.line(of: "# here", in: tests)
+        #expect(failure.message == """
+            language.yaml:\(line):9: test "no summary here": step 1 (expect): announcement is none, expected 'Score 13'
+            """)
+    }
+
     // MARK: Rejected and ignored presses
 
     @Test("rejected: bounce for a key up at the same instant as its down; none for a clean press")
