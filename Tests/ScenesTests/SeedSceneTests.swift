@@ -81,6 +81,11 @@ struct SeedSceneTests {
         .init(file: "disic-examples.yaml", screen: "layout", items: "layout-price, layout-show-total, layout-back"),
         .init(file: "disic-examples.yaml", screen: "layout", state: ["showTotal": .bool(true)],
               items: "layout-price, layout-show-total, layout-total, layout-back"),
+        // Not a seed: the test language's examples (docs/scene-format-additions.md).
+        .init(file: "test-language.yaml", screen: "shop", items: "buy, send, status"),
+        .init(file: "test-language.yaml", screen: "score", items: "summary, again"),
+        .init(file: "test-language.yaml", screen: "keys", items: "k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12"),
+        .init(file: "test-language.yaml", screen: "empty", items: ""),
         // Issue 13's seed examples with no scene (Scenarios/EXPECTED-part4.md).
         .init(file: "custom-views.yaml", screen: "custom", items: "subclass-view, instantiated-view, to-before"),
         .init(file: "custom-views.yaml", screen: "before", items: "before-back"),
