@@ -221,3 +221,80 @@ struct DebianPackageTests {
         #expect(fish.contains("complete -c 'switchscan'"), "\(fish.prefix(300))")
     }
 }
+
+extension DebianPackageTests {
+    /// The machine's own Debian mirror (the first `URIs:` of its apt sources), so that the test
+    /// fetches from where `scripts/setup` does.
+    static func debianMirror() -> String? {
+        let folder = "/etc/apt/sources.list.d"
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".sources") }.sorted()
+        for file in files {
+            guard let text = try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8) else { continue }
+            var uris: String?
+            var suites = ""
+            for line in text.split(separator: "\n") {
+                if line.hasPrefix("URIs:") { uris = line.dropFirst(5).trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) }
+                if line.hasPrefix("Suites:") { suites = String(line) }
+                if let uris, suites.contains("bookworm"), !suites.contains("security"), !uris.contains("security") { return uris }
+            }
+        }
+        if let text = try? String(contentsOfFile: "/etc/apt/sources.list", encoding: .utf8) {
+            for line in text.split(separator: "\n") where line.hasPrefix("deb ") && line.contains("bookworm") && !line.contains("security") {
+                let words = line.split(separator: " ").filter { !$0.hasPrefix("[") }
+                if words.count > 1 { return String(words[1]) }
+            }
+        }
+        return nil
+    }
+
+    /// Done means: on a fresh Debian 12 the package installs with apt (which must find every
+    /// dependency it names) and works: a minimal Debian 12 made by debootstrap, the .deb
+    /// installed in it by `apt-get install`, then the program run inside it (chroot, with /proc
+    /// mounted in a private mount namespace, gone with the process whatever happens to it).
+    @Test func installsWithAptOnAFreshDebian12() throws {
+        try #require(getuid() == 0, "debootstrap and chroot need root")
+        let mirror = try #require(Self.debianMirror(), "no Debian bookworm mirror in the apt sources")
+        let folder = try TemporaryFolder()
+        let root = folder.url.appendingPathComponent("debian12")
+        // Downloaded packages are kept between runs beside the package build.
+        let cache = CLI.packageRoot.appendingPathComponent(".build-release/debootstrap-cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let bootstrap = try CLI.runProgram("/usr/sbin/debootstrap", [
+            "--variant=minbase", "--cache-dir=\(cache.path)", "bookworm", root.path, mirror,
+        ])
+        try #require(bootstrap.status == 0, "\(bootstrap.stdout.suffix(2000)) \(bootstrap.stderr.suffix(2000))")
+        // Nothing of the toolchain or of the clone is in there.
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("opt/swift").path))
+        try FileManager.default.copyItem(at: try Self.deb(), to: root.appendingPathComponent("tmp/switchscan_test.deb"))
+        try? FileManager.default.removeItem(at: root.appendingPathComponent("etc/resolv.conf"))
+        try FileManager.default.copyItem(atPath: "/etc/resolv.conf", toPath: root.appendingPathComponent("etc/resolv.conf").path)
+        let script = """
+            set -e
+            apt-get update -qq
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/switchscan_test.deb >/dev/null
+            echo "== version"; switchscan --version
+            echo "== status"; dpkg-query -W -f='${Status}\\n' switchscan
+            echo "== recommends"; dpkg-query -W -f='${Status}\\n' brltty
+            cp /usr/share/doc/switchscan/examples/switch-control-groups.yaml /root/scene.yaml
+            cd /root
+            echo "== devices"; switchscan devices | grep 'installed beside the program'
+            echo "== test"; switchscan test scene.yaml | tail -1
+            """
+        let install = try CLI.runProgram("/usr/bin/unshare", [
+            "--mount", "--fork", "/bin/sh", "-c",
+            "mount -t proc proc '\(root.path)/proc' && exec chroot '\(root.path)' /bin/sh -c \"$0\"", script,
+        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "HOME": "/root"])
+        #expect(install.status == 0, "\(install)")
+        let sections = install.stdout.components(separatedBy: "== ").reduce(into: [String: String]()) { found, part in
+            guard let newline = part.firstIndex(of: "\n") else { return }
+            found[String(part[..<newline])] = String(part[part.index(after: newline)...]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let head = try CLI.runProgram("/usr/bin/git", ["rev-parse", "HEAD"]).stdout.prefix(12)
+        #expect(sections["version"]?.contains("(commit \(head), built ") == true, "\(install)")
+        #expect(sections["status"] == "install ok installed", "\(install)")
+        // apt installs recommended packages by default: BRLTTY comes with it.
+        #expect(sections["recommends"] == "install ok installed", "\(install)")
+        #expect(sections["devices"]?.contains("/usr/share/switchscan/switches (shipped, installed beside the program): 8 profiles") == true, "\(install)")
+        #expect(sections["test"]?.hasSuffix("passed, 0 failed") == true, "\(install)")
+    }
+}
