@@ -150,7 +150,8 @@ public final class LiveRun {
                     switch signal {
                     case SIGWINCH: lastFrame = nil
                     case SIGTSTP: try suspend()
-                    case SIGCONT: try resumeTerminal()
+                    case SIGCONT:
+                        if continuedHere { continuedHere = false } else { try resumeTerminal() }
                     default: return .signal(signal)
                     }
                 }
@@ -349,16 +350,22 @@ public final class LiveRun {
     }
 
     /// Ctrl-Z (SIGTSTP): the terminal as the shell expects it (cooked, main screen, cursor
-    /// shown), then stopped as SIGTSTP stops a program; once continued, the terminal is taken
-    /// back and the frame drawn whole. Inputs stay open and keep their state meanwhile, and
+    /// shown), then stopped as SIGTSTP stops a program; once continued (SIGCONT), the terminal
+    /// is taken back and the frame drawn whole. Inputs stay open and keep their state meanwhile, and
     /// the scan goes on from where it was (a step missed while stopped fires once, late).
     private func suspend() throws(SystemCallError) {
         if let terminal, terminal.isForeground { terminal.suspend() }
         record([TraceEvent(time: now, kind: .status(text: "suspended (SIGTSTP)"))])
         flushTrace()
-        signals.stopAsDefault(SIGTSTP)
+        // Back here once continued: the terminal is taken back before anything else happens;
+        // the SIGCONT that continued the process, waiting on the signal descriptor, is then
+        // passed over. (Nothing stopped when SIGTSTP is ignored.)
+        continuedHere = signals.stopAsDefault(SIGTSTP)
         try resumeTerminal()
     }
+
+    /// The process stopped itself and was continued: the next SIGCONT record is that one.
+    private var continuedHere = false
 
     /// Continued (SIGCONT, after Ctrl-Z or an outside SIGSTOP): raw mode again when the program
     /// has the terminal (in the foreground), and the frame drawn whole. In the background the

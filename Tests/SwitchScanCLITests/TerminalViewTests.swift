@@ -12,6 +12,8 @@ final class ShellInTmux {
     let target = "view"
     let folder: TemporaryFolder
     private var serverPID: pid_t?
+    /// The server's socket file, removed with it (tmux leaves it behind).
+    private var socketPath: String?
     /// switchscan, once `programPID` found it.
     private var programs: [pid_t] = []
 
@@ -22,6 +24,7 @@ final class ShellInTmux {
                       "-c", CLI.packageRoot.path,
                       "env XDG_CONFIG_HOME=\(config) PS1='shell$ ' HISTFILE=/dev/null bash --norc --noprofile -i"])
         serverPID = pid_t(try tmux(["display", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+        socketPath = try tmux(["display", "-p", "#{socket_path}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let prompt = try screen { $0.contains("shell$") }
         guard prompt.contains("shell$") else { throw CLIError("no shell prompt in the tmux pane:\n\(prompt)") }
     }
@@ -33,6 +36,7 @@ final class ShellInTmux {
             kill(pid, SIGCONT)
             kill(pid, SIGKILL)
         }
+        if let socketPath, socketPath.hasSuffix("/\(socket)") { unlink(socketPath) }
     }
 
     func tmux(_ arguments: [String], timeout: Double = 10) throws -> String {

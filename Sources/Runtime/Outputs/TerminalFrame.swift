@@ -160,11 +160,6 @@ public struct TerminalFrame: Hashable, Sendable {
         for (index, line) in keyLines.enumerated() { put(line, row: row + index, column: 0) }
     }
 
-    /// The help line as one string joined by ` · ` (kept for callers that have one string).
-    public init(_ snapshot: Snapshot, columns: Int, rows: Int, help: String, statusPage: Int = 0) {
-        self.init(snapshot, columns: columns, rows: rows, keys: help.components(separatedBy: " · "), statusPage: statusPage)
-    }
-
     /// A window smaller than the frame can be laid out in: what it needs, the braille text, the
     /// quit key.
     private mutating func drawTooSmall(_ snapshot: Snapshot, quit: String) {
@@ -275,15 +270,15 @@ public struct TerminalFrame: Hashable, Sendable {
             if !done { return nil }
         }
         // Moved rows must keep the scene's order: of two items one above the other (columns
-        // shared), the upper one stays above.
+        // shared), the upper one stays above. Items left in their rows keep it among themselves.
         var shown = [(wanted: Int, row: Int, columns: Range<Int>)]()
         for (position, index) in order.enumerated() {
             let item = placed[position]
             shown.append((wanted[index].row, item.row, item.column..<(item.column + width(of: item.text))))
         }
-        for (offset, first) in shown.enumerated() {
-            for second in shown[(offset + 1)...] where first.columns.overlaps(second.columns) && first.wanted != second.wanted {
-                if (first.wanted < second.wanted) != (first.row < second.row) { return nil }
+        for moved in shown where moved.row != moved.wanted {
+            for other in shown where other.columns.overlaps(moved.columns) && other.wanted != moved.wanted {
+                if (moved.wanted < other.wanted) != (moved.row < other.row) { return nil }
             }
         }
         return placed.sorted { ($0.row, $0.column) < ($1.row, $1.column) }
