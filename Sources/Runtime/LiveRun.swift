@@ -138,6 +138,7 @@ public final class LiveRun {
             if let duration = options.duration { deadline = min(deadline ?? duration, duration) }
             let timeout = deadline.map { max(0, $0 - now) }
             if let due = statusPageDue { deadline = min(deadline ?? .infinity, due - origin) }
+            if inBackground { deadline = min(deadline ?? .infinity, now + Self.foregroundCheckSeconds) }
             var descriptors = [signals.descriptor]
             if readsKeys { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)
@@ -171,6 +172,12 @@ public final class LiveRun {
                     }
                     showKeyFeedback(TerminalKeys.feedback(for: key, events: events, situation: situation))
                 }
+            }
+            if inBackground, let terminal, terminal.isForeground {
+                inBackground = false
+                record([TraceEvent(time: now, kind: .status(text: "in the foreground again (fg)"))])
+                lastFrame = nil
+                try terminal.reenterRawMode(fullScreen: drawsScreen)
             }
             if let due = statusPageDue, MonotonicClock.now() >= due {
                 statusPage += 1
@@ -368,18 +375,27 @@ public final class LiveRun {
     private var continuedHere = false
 
     /// Continued (SIGCONT, after Ctrl-Z or an outside SIGSTOP): raw mode again when the program
-    /// has the terminal (in the foreground), and the frame drawn whole. In the background the
-    /// terminal is left alone; the next SIGCONT (`fg`) takes it.
+    /// has the terminal (in the foreground), and the frame drawn whole. In the background (`bg`)
+    /// the terminal is left alone until the program is in the foreground again.
     private func resumeTerminal() throws(SystemCallError) {
         record([TraceEvent(time: now, kind: .status(text: "continued (SIGCONT)"))])
         lastFrame = nil
         guard let terminal else { return }
         guard terminal.isForeground else {
-            terminal.release()  // reads and draws stop until a SIGCONT in the foreground
+            terminal.release()  // no reads, no drawing
+            inBackground = true
             return
         }
+        inBackground = false
         try terminal.reenterRawMode(fullScreen: drawsScreen)
     }
+
+    /// In the background after `bg`, with the terminal released.
+    private var inBackground = false
+    /// How often a run in the background looks whether it is in the foreground again: `fg` sends
+    /// no signal to a job already running, and reading the terminal to be stopped by SIGTTIN
+    /// would stop the scan too. The only periodic wake-up, and only in the background.
+    static let foregroundCheckSeconds = 0.25
 
     /// What the terminal view shows now.
     func snapshot() -> TerminalFrame.Snapshot {

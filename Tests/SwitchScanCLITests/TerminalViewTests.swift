@@ -204,6 +204,38 @@ struct TerminalViewTests {
         #expect(atOnce.count <= 1, "\(atOnce)")
     }
 
+    @Test func afterBgTheScanGoesOnWithoutDrawingOverTheShellAndFgBringsTheViewBack() throws {
+        let shell = try ShellInTmux(columns: 80, rows: 24)
+        let trace = shell.folder.url.appendingPathComponent("trace.jsonl").path
+        try shell.type("\(try CLI.binary().path) run \(seed) --set autoScanningTime=0.3 --trace \(trace)")
+        _ = try shell.screen { $0.contains("— scanning") }
+        let pid = try shell.programPID()
+        try shell.press("C-z")
+        _ = try shell.screen { $0.contains("Stopped") }
+        try shell.type("bg")
+        _ = try shell.screen { $0.contains("trace.jsonl &") }
+        Thread.sleep(forTimeInterval: 1.0)
+        // Running, not stopped by a terminal it may no longer touch (SIGTTOU, SIGTTIN), and not
+        // drawing over the shell.
+        #expect(processState(pid) != "T", "\(processState(pid) ?? "gone")")
+        let text = try shell.screen { _ in true }
+        #expect(!text.contains("— screen main —") && !text.contains("q quit"), "\(text)")
+        #expect(try shell.value("#{alternate_on}") == "0")
+
+        try shell.type("fg")
+        let back = try shell.screen { $0.contains("— screen main —") && $0.contains("q quit") }
+        #expect(back.contains("Switch Control groups — screen main"), "\(back)")
+        #expect(try shell.value("#{alternate_on}") == "1")
+        try shell.press("q")
+        try expectExitStatus(shell, "0")
+
+        let events = try RunCommandTests.traceEvents(trace)
+        let continued = try #require(events.firstIndex { $0["text"] as? String == "continued (SIGCONT)" })
+        let foreground = try #require(events.firstIndex { $0["text"] as? String == "in the foreground again (fg)" })
+        let inBackground = events[continued..<foreground].filter { $0["kind"] as? String == "highlight" }
+        #expect(inBackground.count >= 2, "the scan went on in the background: \(inBackground)")
+    }
+
     @Test func theFrameFitsEverySizeWithEveryItemWholeAndTheQuitKeyOnTheLastRow() throws {
         let shell = try ShellInTmux(columns: 120, rows: 40)
         try shell.type("\(try CLI.binary().path) run \(seed) --set scanning=manual")
