@@ -223,6 +223,13 @@ struct TerminalFrameTests {
         #expect(lines[3] == "q quit")
     }
 
+    @Test func theLargestSizeATerminalCanSayIsDrawnInItsCorner() {
+        let lines = TerminalFrame(phoneScreen(), columns: Int(UInt16.max), rows: Int(UInt16.max), keys: TerminalKeys.helpItems).plainLines
+        #expect(lines.count == TerminalFrame.maximumRows)
+        #expect(lines.allSatisfy { $0.count <= TerminalFrame.maximumColumns })
+        #expect(lines.last?.hasSuffix("q quit") == true)
+    }
+
     @Test func theTitleKeepsTheStateAsItShrinks() {
         var paused = phoneScreen()
         paused.scanning = false

@@ -83,6 +83,10 @@ public struct TerminalFrame: Hashable, Sendable {
     /// Below this the frame only says that the window is too small, and how to quit.
     public static let minimumColumns = 20
     public static let minimumRows = 6
+    /// A terminal's size is two 16-bit numbers: beyond these the frame is drawn this big (in its
+    /// top left corner) rather than held in memory cell by cell.
+    public static let maximumColumns = 1000
+    public static let maximumRows = 500
     /// From this height on, the note and status rows are kept even when empty, so the layout
     /// does not move when a status appears.
     static let roomyRows = 16
@@ -124,8 +128,8 @@ public struct TerminalFrame: Hashable, Sendable {
     /// Lays out `snapshot` on a terminal of `columns` × `rows`: exactly `rows` lines, none wider
     /// than `columns`. `keys` are the key help items; the last (quit) is always shown.
     public init(_ snapshot: Snapshot, columns: Int, rows: Int, keys: [String], statusPage: Int = 0) {
-        self.columns = max(1, columns)
-        self.rows = max(1, rows)
+        self.columns = min(max(1, columns), TerminalFrame.maximumColumns)
+        self.rows = min(max(1, rows), TerminalFrame.maximumRows)
         cells = Array(repeating: Array(repeating: Cell(), count: self.columns), count: self.rows)
         guard self.columns >= TerminalFrame.minimumColumns, self.rows >= TerminalFrame.minimumRows else {
             drawTooSmall(snapshot, quit: keys.last ?? "q quit")
