@@ -136,9 +136,9 @@ public final class LiveRun {
             var deadline = session.nextDeadline
             for source in options.sources { if let due = source.deadline { deadline = min(deadline ?? .infinity, due - origin) } }
             if let duration = options.duration { deadline = min(deadline ?? duration, duration) }
-            let timeout = deadline.map { max(0, $0 - now) }
             if let due = statusPageDue { deadline = min(deadline ?? .infinity, due - origin) }
             if inBackground { deadline = min(deadline ?? .infinity, now + Self.foregroundCheckSeconds) }
+            let timeout = deadline.map { max(0, $0 - now) }
             var descriptors = [signals.descriptor]
             if readsKeys { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)

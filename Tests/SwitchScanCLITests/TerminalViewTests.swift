@@ -205,15 +205,19 @@ struct TerminalViewTests {
     }
 
     @Test func afterBgTheScanGoesOnWithoutDrawingOverTheShellAndFgBringsTheViewBack() throws {
-        let shell = try ShellInTmux(columns: 80, rows: 24)
+        let shell = try ShellInTmux(columns: 80, rows: 60)  // tall: the shell's lines below are counted
         let trace = shell.folder.url.appendingPathComponent("trace.jsonl").path
-        try shell.type("\(try CLI.binary().path) run \(seed) --set autoScanningTime=0.3 --trace \(trace)")
+        // The terminal alone, in and out: no display or device to look for wakes the run.
+        try shell.type("\(try CLI.binary().path) run \(seed) --input terminal --braille terminal --set autoScanningTime=0.3 --trace \(trace)")
         _ = try shell.screen { $0.contains("— scanning") }
         let pid = try shell.programPID()
+        // Each step waits for the shell's answer: keys typed before the shell has the terminal
+        // back would go to switchscan.
+        func count(_ part: String, _ text: String) -> Int { text.components(separatedBy: part).count - 1 }
         try shell.press("C-z")
-        _ = try shell.screen { $0.contains("Stopped") }
+        _ = try shell.screen { count("Stopped", $0) == 1 && shell.lines($0).last(where: { !$0.isEmpty }) == "shell$" }
         try shell.type("bg")
-        _ = try shell.screen { $0.contains("trace.jsonl &") }
+        _ = try shell.screen { count("shell$", $0) == 3 }
         Thread.sleep(forTimeInterval: 1.0)
         // Running, not stopped by a terminal it may no longer touch (SIGTTOU, SIGTTIN), and not
         // drawing over the shell.
@@ -223,9 +227,21 @@ struct TerminalViewTests {
         #expect(try shell.value("#{alternate_on}") == "0")
 
         try shell.type("fg")
-        let back = try shell.screen { $0.contains("— screen main —") && $0.contains("q quit") }
+        var back = try shell.screen { $0.contains("— screen main —") && $0.contains("q quit") }
         #expect(back.contains("Switch Control groups — screen main"), "\(back)")
         #expect(try shell.value("#{alternate_on}") == "1")
+
+        // Again with scanning paused: no timer wakes the run, and fg still brings the view back.
+        try shell.press("s")
+        _ = try shell.screen { $0.contains("— paused") }
+        try shell.press("C-z")
+        _ = try shell.screen { count("Stopped", $0) == 2 && shell.lines($0).last(where: { !$0.isEmpty }) == "shell$" }
+        try shell.type("bg")
+        _ = try shell.screen { count("shell$", $0) == 5 }
+        Thread.sleep(forTimeInterval: 0.5)
+        try shell.type("fg")
+        back = try shell.screen { $0.contains("— paused") && $0.contains("q quit") }
+        #expect(back.contains("Switch Control groups — screen main — paused"), "\(back)")
         try shell.press("q")
         try expectExitStatus(shell, "0")
 
@@ -304,6 +320,33 @@ struct TerminalViewTests {
         #expect(lines.contains { $0.contains("│ Tap") }, "\(text)")
         #expect(lines.count == 10 && lines.last?.hasSuffix("q quit") == true, "\(text)")
         #expect(lines.contains { $0.hasPrefix("   text: Tap") }, "\(text)")
+        try shell.press("q")
+        try expectExitStatus(shell, "0")
+    }
+
+    @Test func aStatusTooLongForItsRowsAt40x10IsShownPageByPage() throws {
+        let shell = try ShellInTmux(columns: 40, rows: 10)
+        let settings = try shell.folder.write("settings.yaml", "scanning: manual\n")
+        try shell.type("\(try CLI.binary().path) run \(seed) --input terminal --braille terminal --settings \(settings)")
+        _ = try shell.screen { $0.contains("text: Test 1, Test 2 grp") }
+        try Data("scanning: manual\nloops: 0\n".utf8).write(to: URL(fileURLWithPath: settings))
+        let message = "settings: \(settings):2:8: error: setting 'loops' expects a whole number from 1 to 100; found 0; the previous settings stay"
+        // Manual scanning, the terminal alone (no display or device looked for): nothing but the page's own time turns the page.
+        let first = try shell.screen { $0.range(of: #"\(1/\d+\)"#, options: .regularExpression) != nil }
+        let marker = try #require(first.range(of: #"\(1/\d+\)"#, options: .regularExpression), "\(first)")
+        let pages = try #require(Int(first[marker].dropFirst(3).dropLast()))
+        #expect(pages >= 2)
+        var shown = ""
+        for page in 1...pages {
+            let text = page == 1 ? first : try shell.screen { $0.contains("(\(page)/\(pages))") }
+            let lines = shell.lines(text)
+            #expect(lines.count == 10 && lines.last?.hasSuffix("q quit") == true, "\(text)")
+            let status = statusLines(lines).filter { !$0.isEmpty }.joined(separator: " ")  // a last page may be short
+            #expect(status.hasSuffix(" (\(page)/\(pages))"), "page \(page): \(text)")
+            shown += status.replacingOccurrences(of: " (\(page)/\(pages))", with: "")
+        }
+        // Every character of the message, in order (a path longer than a line is broken in it).
+        #expect(shown.filter { !$0.isWhitespace } == message.filter { !$0.isWhitespace }, "\(shown)")
         try shell.press("q")
         try expectExitStatus(shell, "0")
     }
