@@ -110,7 +110,7 @@ struct TerminalViewTests {
     func sttySettings(_ tty: String) throws -> [String] {
         let folder = try TemporaryFolder()
         let output = folder.url.appendingPathComponent("stty")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/stty")
@@ -150,7 +150,9 @@ struct TerminalViewTests {
         #expect(try shell.value("#{alternate_on}") == "0")
         #expect(try shell.value("#{cursor_flag}") == "1")
         #expect(!text.contains("text: Btn 1 btn"), "the frame is gone with the alternate screen: \(text)")
-        // What a command run from the shell now gets: canonical input and echo.
+        // What a command run from the shell now gets: canonical input and echo. (bash puts its
+        // own settings back when a job stops, whatever the job left; what switchscan itself
+        // does shows above, in the screen and the cursor, and below, in raw mode after fg.)
         try shell.type("stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo END")
         text = try shell.screen { shell.lines($0).contains("icanon echo END") }
         #expect(shell.lines(text).contains("icanon echo END"), "\(text)")
