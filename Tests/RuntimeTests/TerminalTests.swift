@@ -223,6 +223,20 @@ struct TerminalFrameTests {
         #expect(lines[3] == "q quit")
     }
 
+    @Test func controlCharactersInLabelsAndTitlesAreNotWrittenOut() {
+        var hostile = phoneScreen()
+        hostile.title = "Line\nbreak"
+        hostile.items[0].label = "Esc\u{1B}[2Jape"
+        let frame = TerminalFrame(hostile, columns: 80, rows: 24, keys: TerminalKeys.helpItems)
+        #expect(frame.plainLines.count == 24)
+        #expect(frame.plainLines[0].hasPrefix("Line\u{FFFD}break — screen main"))
+        #expect(frame.plainLines.contains { $0.contains("[Esc\u{FFFD}[2Jape]") })
+        // The only escapes written are the frame's own: home, attributes, clear to the end of line.
+        let escapes = frame.ansi.components(separatedBy: "\u{1B}").dropFirst().map { $0.prefix(3) }
+        #expect(escapes.allSatisfy { escape in ["[H", "[0m", "[7m", "[1m", "[K"].contains { escape.hasPrefix($0) } }, "\(escapes)")
+        #expect(!frame.ansi.contains("\n\n"))
+    }
+
     @Test func theLargestSizeATerminalCanSayIsDrawnInItsCorner() {
         let lines = TerminalFrame(phoneScreen(), columns: Int(UInt16.max), rows: Int(UInt16.max), keys: TerminalKeys.helpItems).plainLines
         #expect(lines.count == TerminalFrame.maximumRows)

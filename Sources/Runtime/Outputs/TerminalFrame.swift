@@ -469,10 +469,14 @@ public struct TerminalFrame: Hashable, Sendable {
         return output
     }
 
+    /// Writes `text` from `column`, cut at the right edge. A control character (a line break, an
+    /// escape in a label from a live application) is drawn as `�`: written out, it would move
+    /// the cursor or start an escape sequence and wreck the frame.
     private mutating func put(_ text: String, row: Int, column: Int, reverse: Bool = false, bold: Bool = false) {
         guard row >= 0, row < rows else { return }
         var x = column
-        for character in text {
+        for var character in text {
+            if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { character = "\u{FFFD}" }
             let wide = TerminalFrame.isWide(character)
             guard x >= 0, x + (wide ? 1 : 0) < columns else { break }
             cells[row][x] = Cell(character: character, reverse: reverse, bold: bold)
