@@ -136,9 +136,11 @@ public final class LiveRun {
             var deadline = session.nextDeadline
             for source in options.sources { if let due = source.deadline { deadline = min(deadline ?? .infinity, due - origin) } }
             if let duration = options.duration { deadline = min(deadline ?? duration, duration) }
+            if let due = statusPageDue { deadline = min(deadline ?? .infinity, due - origin) }
+            if inBackground { deadline = min(deadline ?? .infinity, now + Self.foregroundCheckSeconds) }
             let timeout = deadline.map { max(0, $0 - now) }
             var descriptors = [signals.descriptor]
-            if options.terminalInput { descriptors.append(STDIN_FILENO) }
+            if readsKeys { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)
             if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
             flushTrace()
@@ -146,20 +148,40 @@ public final class LiveRun {
 
             if ready.contains(signals.descriptor) {
                 for signal in signals.pending() {
-                    if signal == SIGWINCH { lastFrame = nil; continue }
-                    return .signal(signal)
+                    switch signal {
+                    case SIGWINCH: lastFrame = nil
+                    case SIGTSTP: try suspend()
+                    case SIGCONT:
+                        if continuedHere { continuedHere = false } else { try resumeTerminal() }
+                    default: return .signal(signal)
+                    }
                 }
             }
-            if ready.contains(STDIN_FILENO) {
+            if readsKeys, ready.contains(STDIN_FILENO) {
                 guard let bytes = try FileIO.read(STDIN_FILENO) else { continue }
                 if bytes.isEmpty { return .endOfInput }
                 let time = now
                 record(session.advance(to: time, lateness: Self.stallLateness))
                 for key in TerminalKeys.decode(bytes) {
                     if TerminalKeys.isQuit(key) { return .quit }
-                    guard let id = TerminalKeys.switchID(for: key) else { continue }
-                    record(session.input(SwitchEdge(switchID: id, kind: .down, time: time)), timestamp: MonotonicClock.now())
+                    let situation = TerminalKeys.Situation(session.engine)
+                    var events = [TraceEvent]()
+                    if let id = TerminalKeys.switchID(for: key) {
+                        events = session.input(SwitchEdge(switchID: id, kind: .down, time: time))
+                        record(events, timestamp: MonotonicClock.now())
+                    }
+                    showKeyFeedback(TerminalKeys.feedback(for: key, events: events, situation: situation))
                 }
+            }
+            if inBackground, let terminal, terminal.isForeground {
+                inBackground = false
+                record([TraceEvent(time: now, kind: .status(text: "in the foreground again (fg)"))])
+                lastFrame = nil
+                try terminal.reenterRawMode(fullScreen: drawsScreen)
+            }
+            if let due = statusPageDue, MonotonicClock.now() >= due {
+                statusPage += 1
+                statusPageDue = nil
             }
             if let watcher = options.settingsWatcher, let watch = watcher.descriptor, ready.contains(watch) {
                 for change in watcher.readable() {
@@ -271,7 +293,7 @@ public final class LiveRun {
         if let problem = trace.takeProblem() {
             // Said on the status line, and on stderr when no screen is drawn there (the trace
             // itself may be what fails, and a service's stderr goes to its journal).
-            status = problem
+            setStatus(problem)
             if !drawsScreen { try? FileIO.writeAll(STDERR_FILENO, "switchscan: \(problem)\n") }
             record([TraceEvent(time: now, kind: .status(text: problem))])
         }
@@ -279,18 +301,101 @@ public final class LiveRun {
 
     /// A line for the user: the terminal view's status line, and the trace.
     private func say(_ text: String) {
-        status = text
+        setStatus(text)
         record([TraceEvent(time: now, kind: .status(text: text))])
     }
 
+    private func setStatus(_ text: String?) {
+        if text != status {
+            statusPage = 0
+            statusPageDue = nil
+        }
+        status = text
+        statusIsKeyFeedback = false
+    }
+
+    /// What a key that did nothing did not do, on the status line only (the trace has the
+    /// rejected input or the ignored action already). Nil (the key did something) takes the
+    /// previous key's feedback away, not other statuses.
+    private func showKeyFeedback(_ text: String?) {
+        if let text {
+            setStatus(text)
+            statusIsKeyFeedback = true
+        } else if statusIsKeyFeedback {
+            setStatus(nil)
+        }
+    }
+
+    private var statusIsKeyFeedback = false
+    /// The page of a status too long for its rows, and when the next one is shown.
+    private var statusPage = 0
+    private var statusPageDue: Double?
+    /// How long each page of a long status stays (monotonic seconds).
+    static let statusPageSeconds = 4.0
+
     /// Redraws the terminal when what it shows changed.
     private func draw() {
-        guard drawsScreen, let terminal, let size = terminal.size() else { return }
-        let frame = TerminalFrame(snapshot(), columns: size.columns, rows: size.rows, help: TerminalKeys.help).ansi
-        guard frame != lastFrame else { return }
-        lastFrame = frame
-        try? FileIO.writeAll(terminal.output, frame)
+        guard drawsScreen, let terminal, terminal.isRaw, let size = terminal.size() else { return }
+        let frame = TerminalFrame(snapshot(), columns: size.columns, rows: size.rows, keys: TerminalKeys.helpItems,
+                                  statusPage: statusPage)
+        if frame.statusPageCount > 1, statusPageDue == nil {
+            statusPageDue = MonotonicClock.now() + Self.statusPageSeconds
+        }
+        let text = frame.ansi
+        guard text != lastFrame else { return }
+        lastFrame = text
+        try? FileIO.writeAll(terminal.output, text)
     }
+
+    /// Whether keystrokes are read now: a pipe always; a terminal while the program has it in
+    /// raw mode (not while suspended, nor in the background after `bg`, where a read would stop
+    /// the program with SIGTTIN).
+    private var readsKeys: Bool {
+        guard options.terminalInput else { return false }
+        guard let terminal else { return true }
+        return terminal.isRaw
+    }
+
+    /// Ctrl-Z (SIGTSTP): the terminal as the shell expects it (cooked, main screen, cursor
+    /// shown), then stopped as SIGTSTP stops a program; once continued (SIGCONT), the terminal
+    /// is taken back and the frame drawn whole. Inputs stay open and keep their state meanwhile, and
+    /// the scan goes on from where it was (a step missed while stopped fires once, late).
+    private func suspend() throws(SystemCallError) {
+        if let terminal, terminal.isForeground { terminal.suspend() }
+        record([TraceEvent(time: now, kind: .status(text: "suspended (SIGTSTP)"))])
+        flushTrace()
+        // Back here once continued: the terminal is taken back before anything else happens;
+        // the SIGCONT that continued the process, waiting on the signal descriptor, is then
+        // passed over. (Nothing stopped when SIGTSTP is ignored.)
+        continuedHere = signals.stopAsDefault(SIGTSTP)
+        try resumeTerminal()
+    }
+
+    /// The process stopped itself and was continued: the next SIGCONT record is that one.
+    private var continuedHere = false
+
+    /// Continued (SIGCONT, after Ctrl-Z or an outside SIGSTOP): raw mode again when the program
+    /// has the terminal (in the foreground), and the frame drawn whole. In the background (`bg`)
+    /// the terminal is left alone until the program is in the foreground again.
+    private func resumeTerminal() throws(SystemCallError) {
+        record([TraceEvent(time: now, kind: .status(text: "continued (SIGCONT)"))])
+        lastFrame = nil
+        guard let terminal else { return }
+        guard terminal.isForeground else {
+            terminal.release()  // no reads, no drawing
+            inBackground = true
+            return
+        }
+        inBackground = false
+        try terminal.reenterRawMode(fullScreen: drawsScreen)
+    }
+
+    /// In the background after `bg`, with the terminal released.
+    private var inBackground = false
+    /// How often a run in the background looks whether it is in the foreground again: `fg` sends
+    /// no signal to a job already running, and reading the terminal to be stopped by SIGTTIN
+    /// would stop the scan too. The only periodic wake-up, and only in the background.
+    static let foregroundCheckSeconds = 0.25
 
     /// What the terminal view shows now.
     func snapshot() -> TerminalFrame.Snapshot {
@@ -312,6 +417,7 @@ public final class LiveRun {
         case .none:
             note = session.isScanning ? nil : "scanning stopped: any switch starts it again"
         }
+        if session.engine.isPaused { note = "scanning paused: press s to resume it" }
         let language = items.first { highlighted.contains($0.id) }?.language ?? session.scene.language
         return TerminalFrame.Snapshot(
             title: session.scene.title, screen: session.screen,
@@ -320,6 +426,6 @@ public final class LiveRun {
             menu: session.engine.menu.map { ($0.entries.map(\.title), $0.focus) },
             brailleText: session.brailleText,
             brailleCells: options.brailleCells?(session.brailleText, language),
-            scanning: session.isScanning, status: status)
+            scanning: session.isScanning, status: status, paused: session.engine.isPaused)
     }
 }

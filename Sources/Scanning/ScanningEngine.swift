@@ -99,6 +99,9 @@ public struct ScanningEngine: Sendable {
         }
     }
 
+    /// The stop switch paused scanning (the highlight stays; the stop switch resumes it).
+    public var isPaused: Bool { phase == .paused }
+
     public var flashMessage: String? { flashText }
 
     // MARK: Events

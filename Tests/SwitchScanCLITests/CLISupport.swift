@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Runs the built `switchscan` executable as a subprocess, as swift-argument-parser's own
@@ -126,5 +129,41 @@ extension Array where Element == String {
     /// Without the empty string that follows a final newline.
     func dropLastEmpty() -> [String] {
         last == "" ? Array(dropLast()) : self
+    }
+}
+
+/// tmux, run by the tests.
+enum Tmux {
+    /// Runs tmux on the server of `socket` (`-L`) and returns what it printed. posix_spawn and
+    /// waitpid with a deadline rather than Foundation's Process: under the whole test suite,
+    /// Process.waitUntilExit was seen never to return for a tmux client that had exited. Output
+    /// goes through a file, not a pipe: the tmux server that `new-session` starts would inherit a
+    /// pipe and keep it open forever.
+    static func run(socket: String, _ arguments: [String], timeout: Double = 10) throws -> String {
+        let folder = try TemporaryFolder()
+        let outputPath = folder.url.appendingPathComponent("out").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ["tmux", "-L", socket] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { throw CLIError("posix_spawnp tmux: error \(spawned)") }
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                throw CLIError("tmux \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
+            }
+            usleep(10_000)
+        }
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 }
