@@ -7,9 +7,10 @@ struct AuditCommand: ParsableCommand {
         commandName: "audit",
         abstract: "Report violations of the accessibility guidelines of the seed documents.",
         discussion: """
-            Rules: label-names-type, label-capital, label-period, hint-capital, hint-period,
-            hint-gesture, missing-label, adjustable-effects, unreachable, behind-modal,
+            Rules: label-names-type, label-capital, label-period, hint-capital, hint-period, \
+            hint-gesture, missing-label, adjustable-effects, unreachable, behind-modal, \
             hidden-container.
+
             Exits 1 when there are findings, 2 when a file cannot be loaded (a missing one too).
             """)
 

@@ -9,18 +9,18 @@ struct CostCommand: ParsableCommand {
         commandName: "cost",
         abstract: "Report the steps and seconds to reach and act on every item of a screen.",
         discussion: """
-            For each item, in scan order (after automatic grouping when groupItems is on): the
-            steps and seconds to reach it from the start of the scan and act on it, with one
-            switch auto scanning and with two switches scanning manually (next and select), then
+            For each item, in scan order (after automatic grouping when groupItems is on): the \
+            steps and seconds to reach it from the start of the scan and act on it, with one \
+            switch auto scanning and with two switches scanning manually (next and select), then \
             the mean (every item equally likely) and the worst.
 
-            Conventions: on every level the highlight starts on the first entry, which counts as
-            step 1. Auto: each highlight step lasts autoScanningTime (plus pauseOnFirstItem on a
-            level's first entry); each select (entering a group, then the item) is one more step
-            and takes no time of its own. Manual: steps are presses (moving to entry p takes p - 1
-            nexts, then a select); seconds are presses times --press-interval. Acting: with
-            tapBehavior default the menu opens on Tap (auto: 2 more steps, one highlight time;
-            manual: 1 more press); autoTap waits autoTapTime; alwaysTap acts on the select.
+            Conventions: on every level the highlight starts on the first entry, which counts as \
+            step 1. Auto: each highlight step lasts autoScanningTime (plus pauseOnFirstItem on a \
+            level's first entry); each select (entering a group, then the item) is one more step \
+            and takes no time of its own. Manual: steps are presses (moving to entry p takes p - 1 \
+            nexts, then a select); seconds are presses times --press-interval. Acting: with \
+            tapBehavior default the menu opens on Tap (auto: 2 more steps, one highlight time; \
+            manual: 1 more press); autoTap waits autoTapTime; alwaysTap acts on the select. \
             See docs/automatic-grouping.md.
             """)
 

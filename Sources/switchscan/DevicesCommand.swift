@@ -13,7 +13,7 @@ struct DevicesCommand: ParsableCommand {
             generic one. Devices that cannot be opened are listed with the reason and what to do. A \
             profile with errors is reported (file:line:column) on standard error and skipped. The \
             listing ends with the profile folders, where each came from, and the profiles each gave.
-            """ + "\n\n" + ProfileSources.helpParagraph(.switches) + "\n\n" + ProfileSources.helpParagraph(.braille))
+            """ + "\n\n" + ProfileSources.helpParagraph(.switches, profilesOption: true) + "\n\n" + ProfileSources.helpParagraph(.braille))
 
     @Flag(help: "Print JSON instead of text.")
     var json = false

@@ -16,7 +16,7 @@ struct ImportCommand: ParsableCommand {
             counted. The scene goes to -o FILE (replaced, unless it holds scripted tests: keep \
             those in a tests file, docs/importing.md), else to standard output with the summary on \
             standard error. --report adds each screen's scan cost (as `cost`) and the audit's \
-            findings (as `audit`). Exits 1 when a dump cannot be imported.
+            findings (as `audit`). Exits 2 when a dump cannot be read or imported (nothing is written).
             """)
 
     @Argument(help: "Dump files (XML); each becomes a screen.")

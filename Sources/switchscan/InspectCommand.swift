@@ -8,9 +8,9 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Print a screen's scan items in order, as Accessibility Inspector would.",
         discussion: """
-            Each entry shows its id, label, value, hint, traits and frame, a declared activation
-            point, custom actions and custom content (important content marked); groups
-            (combined, or automatic containers kept together) list their own entries indented
+            Each entry shows its id, label, value, hint, traits and frame, a declared activation \
+            point, custom actions and custom content (important content marked); groups \
+            (combined, or automatic containers kept together) list their own entries indented \
             below them.
             """)
 

@@ -58,9 +58,9 @@ enum ProfileSources {
     ///
     /// `--experimental-dump-help` (what the man page generator reads) gets the general rule
     /// only: a man page built on the packaging machine must not carry that machine's folders.
-    static func helpParagraph(_ kind: ShippedData.Kind) -> String {
+    static func helpParagraph(_ kind: ShippedData.Kind, profilesOption: Bool = false) -> String {
         let general = kind == .switches
-            ? "Switch profiles are read from the folders given with --profiles, then $XDG_CONFIG_HOME/switchscan/switches (yours), then the shipped profiles: share/switchscan/switches beside the installed program (/usr/share/switchscan/switches for /usr/bin/switchscan), else each $XDG_DATA_DIRS/switchscan/switches, else Devices/switches of the source tree the program was built in. A file of yours replaces the shipped file of the same name."
+            ? "Switch profiles are read from \(profilesOption ? "the folders given with --profiles, then " : "")$XDG_CONFIG_HOME/switchscan/switches (yours), then the shipped profiles: share/switchscan/switches beside the installed program (/usr/share/switchscan/switches for /usr/bin/switchscan), else each $XDG_DATA_DIRS/switchscan/switches, else Devices/switches of the source tree the program was built in. A file of yours replaces the shipped file of the same name."
             : "Braille display profiles are the shipped ones (share/switchscan/braille beside the program, else $XDG_DATA_DIRS, else the source tree's Devices/braille), then $XDG_CONFIG_HOME/switchscan/braille (yours), whose files replace shipped files of the same name."
         guard !CommandLine.arguments.contains("--experimental-dump-help") else { return general }
         let folders = kind == .switches ? switchFolders() : brailleFolders()

@@ -14,7 +14,8 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Keys: Space select, Enter next, Backspace previous, m menu, t tap, Esc escape, \
             s stop (pause and resume), arrows move; q or Ctrl-C quits and restores the terminal. \
-            When standard input is a pipe, its bytes are read as keystrokes and its end stops the run.
+            When standard input is a pipe, its bytes are read as keystrokes and its end stops the run. \
+            Ctrl-Z suspends the run and gives the terminal back; fg resumes it and redraws.
             """ + "\n\n" + ProfileSources.helpParagraph(.switches) + "\n\n" + ProfileSources.helpParagraph(.braille))
 
     @Argument(help: "The scene file (none with --atspi).")

@@ -17,7 +17,7 @@ struct SnapshotCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The window whose title contains TITLE.", valueName: "title"))
     var window: String?
 
-    @Option(help: ArgumentHelp("Wait this many seconds at most for the window to appear (default 10).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Wait this many seconds at most for the window to appear.", valueName: "seconds"))
     var wait: Double = 10
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The scene file to write (default: standard output).", valueName: "file"))

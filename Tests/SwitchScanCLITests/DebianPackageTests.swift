@@ -298,3 +298,24 @@ extension DebianPackageTests {
         #expect(sections["test"]?.hasSuffix("passed, 0 failed") == true, "\(install)")
     }
 }
+
+/// Issue 14's proofreading: help texts are paragraphs the parser wraps, so a line broken by hand
+/// inside a sentence shows as a short line followed by its lower-case continuation.
+@Suite struct HelpTextTests {
+    static let commands = ["", "inspect", "validate", "audit", "test", "cost", "import", "run", "snapshot",
+                           "settings", "settings set", "devices", "learn"]
+
+    @Test(arguments: commands)
+    func noSentenceIsBrokenByHand(_ command: String) throws {
+        let result = try CLI.run(command.split(separator: " ").map(String.init) + ["--help"])
+        #expect(result.status == 0, "\(result)")
+        let text = result.stdout.prefix { _ in true }
+        let prose = text.components(separatedBy: "\nUSAGE:").first ?? ""
+        let lines = prose.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (line, next) in zip(lines, lines.dropFirst()) where !line.isEmpty && !next.isEmpty && !line.hasPrefix("  ") {
+            let startsLower = next.first.map { $0.isLowercase } ?? false
+            #expect(!(line.count < 60 && startsLower), "'\(line)' is cut short before '\(next)' in `switchscan \(command) --help`")
+        }
+        #expect(!result.stdout.contains("(default 10). (default"), "\(result.stdout)")
+    }
+}
