@@ -42,8 +42,9 @@ public enum NotificationKind: String, Hashable, Sendable, CaseIterable {
     case pageScrolled
 }
 
-/// A posted notification: the kind, the element to focus (screenChanged, layoutChanged) or the
-/// text to convey (announcement, pageScrolled).
+/// A posted notification: the kind, the element to focus (screenChanged, layoutChanged) and the
+/// text to convey (announcement and pageScrolled need it; screenChanged and layoutChanged may
+/// carry it, as UIKit's argument may be a string, which VoiceOver reads).
 public struct AccessibilityNotification: Hashable, Sendable {
     public var kind: NotificationKind
     public var focus: ElementID?

@@ -384,7 +384,9 @@ public struct ScanSession: Sendable {
         default: break
         }
         trace += apply(engine.handle(.structureChanged(structure, change, time: time)))
-        for notification in notifications where notification.kind == .announcement || notification.kind == .pageScrolled {
+        // A layoutChanged or screenChanged posted with a string (UIKit's argument: "an NSString
+        // … is read") is conveyed as an announcement is, after the highlight has moved.
+        for notification in notifications {
             guard let text = notification.text else { continue }
             lastAnnouncement = text
             trace += apply(engine.handle(.message(text, time: time)))
