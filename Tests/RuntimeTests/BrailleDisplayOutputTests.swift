@@ -120,7 +120,9 @@ struct BrailleDisplayOutputTests {
         defer { output.close() }
         let started = MonotonicClock.now()
         let statuses = rig.pump(output, timeout: 1.2) { false }
-        #expect(MonotonicClock.now() - started < 1.5, "the pump (the loop) was blocked")
+        // A loop blocked by the stopped BRLTTY would not come back at all; the margin is for a
+        // busy machine (seen failing at 1.5 s while other builds ran), not a speed target.
+        #expect(MonotonicClock.now() - started < 6, "the pump (the loop) was blocked")
         #expect(statuses.contains { $0.contains("no answer within 0.5 s") }, "\(statuses)")
         #expect(!output.isConnected)
         kill(pid, SIGCONT)
