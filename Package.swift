@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
         .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel"]),
         // Real GTK applications on Xvfb with a private D-Bus session and the AT-SPI bus.
-        .testTarget(name: "LiveApplicationTests", dependencies: ["Runtime", "Scanning", "SwitchInput"]),
+        .testTarget(name: "LiveApplicationTests", dependencies: ["Runtime", "Scanning", "SwitchInput", "AccessibilityModel"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.

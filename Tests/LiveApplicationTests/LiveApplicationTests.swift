@@ -1,12 +1,27 @@
+import AccessibilityModel
 import Foundation
 import Runtime
 import Scanning
 import Testing
 
-/// A GTK 4 application (Tests/LiveApps/gtk4_demo.py) operated through AT-SPI on a desktop of
-/// its own: what the scanner shows, and what selecting does in the application.
-@Suite("Live GTK 4 application", .serialized, .enabled(if: LiveDesktop.isAvailable), .timeLimit(.minutes(1)))
-struct LiveApplicationTests {
+/// The demo window (Tests/LiveApps: the same window written for GTK 4, GTK 3 and Qt 5), operated
+/// through AT-SPI on a desktop of its own: what the scanner shows, and what selecting does in
+/// the application. One set of checks; what differs between toolkits is said in `Toolkit`.
+struct DemoWindow {
+    /// What one toolkit's demo application publishes differently.
+    struct Toolkit {
+        /// The script in Tests/LiveApps.
+        var script: String
+        /// Part of its application's name on the bus.
+        var application: String
+        /// The slider's label: GTK 4.8 names it after its class, GTK 3 and Qt give it no name.
+        var sliderLabel: String?
+        /// The slider's value after one Increment from 50 in 0…100: GTK 3 and Qt publish their
+        /// step (1) as the minimum increment; GTK 4.8 publishes 0, and the scanner steps a tenth
+        /// of the range.
+        var incremented: String
+    }
+
     static func settings() -> ScanSettings {
         var settings = ScanSettings()
         settings.scanning = .manual
@@ -17,53 +32,61 @@ struct LiveApplicationTests {
         return settings
     }
 
-    @Test("scan order, select runs the handler, Increment read back, a dialog takes the highlight, a changing label keeps it")
-    func operateWindow() throws {
-        let desktop = try LiveDesktop(app: "gtk4_demo.py")
-        defer { desktop.stop() }
-        // The tree appears about a second after a GTK 4 application starts: wait for it.
-        var live: LiveApplication?
+    /// Waits (up to 15 s: a GTK 4 tree appears about a second after start) for the Demo window.
+    static func waitForDemo(application: String) throws -> LiveApplication? {
         let end = MonotonicClock.now() + 15
         while MonotonicClock.now() < end {
-            let found = try LiveApplication(target: .init(application: "python"))
-            if found.screenName == "Demo" { live = found; break }
+            let found = try LiveApplication(target: .init(application: application))
+            if found.screenName == "Demo" { return found }
             usleep(200_000)
         }
-        let app = try #require(live, "the Demo window never appeared on the accessibility bus")
-        var driver = LiveDriver(live: app, settings: Self.settings())
-        let labels = driver.session.currentStructure().nodes.flatMap(\.items).map { $0.label ?? "" }
-        #expect(labels == ["Button 0", "Button 1", "Button 2", "GtkScale", "Wi-Fi", "Count", "Count 0", "Open dialog"])
+        return nil
+    }
+
+    /// Scan order, select runs the handler, Increment read back, a changing label keeps the
+    /// highlight, a dialog takes it.
+    static func operate(_ toolkit: Toolkit) throws {
+        let desktop = try LiveDesktop.shared.get()
+        func appOutput() -> [String] { desktop.output(of: toolkit.script) }
+        let app = try #require(try waitForDemo(application: toolkit.application),
+                               "the Demo window never appeared on the accessibility bus")
+        var driver = LiveDriver(live: app, settings: settings())
+        // (Closures given to `pump` read the session it passes: `driver` is being mutated then.)
+        func items(_ session: ScanSession) -> [AccessibilityModel.Element] { session.currentStructure().nodes.flatMap(\.items) }
+        let labels = items(driver.session).map { $0.label ?? "" }
+        #expect(labels == ["Button 0", "Button 1", "Button 2", toolkit.sliderLabel ?? "", "Wi-Fi", "Count", "Count 0", "Open dialog"])
         #expect(driver.highlightedLabel == "Button 0")
 
         // Select on Button 1: the application's handler runs.
         driver.press(.next)
         #expect(driver.highlightedLabel == "Button 1")
         driver.press(.select)
-        try driver.pump(timeout: 3) { _ in desktop.appOutput.contains("clicked Button 1") }
-        #expect(desktop.appOutput.contains("clicked Button 1"))
+        try driver.pump(timeout: 3) { _ in appOutput().contains("clicked Button 1") }
+        #expect(appOutput().contains("clicked Button 1"))
 
-        // The slider: Increment from the menu sets 50 + a tenth of 0…100, read back through AT-SPI.
+        // The slider: Increment from the menu, read back through AT-SPI and reported by the app.
         driver.press(.next); driver.press(.next)
-        #expect(driver.highlightedLabel == "GtkScale")
+        #expect(driver.highlightedLabel == toolkit.sliderLabel)
+        #expect(driver.highlightedElement?.traits.contains(.adjustable) == true)
         driver.press(.menu)
         let menu = driver.session.menuTitles ?? []
         #expect(menu.prefix(3) == ["Tap", "Increment", "Decrement"])
         driver.press(.next)
         #expect(driver.session.menuFocusTitle == "Increment")
         driver.press(.select)
-        try driver.pump(timeout: 3) { session in
-            session.currentStructure().nodes.flatMap(\.items).first { $0.label == "GtkScale" }?.value == "60"
-        }
-        #expect(driver.session.currentStructure().nodes.flatMap(\.items).first { $0.label == "GtkScale" }?.value == "60")
-        #expect(desktop.appOutput.contains("value 60"))
+        func sliderValue(_ session: ScanSession) -> String? { items(session).first { $0.traits.contains(.adjustable) }?.value }
+        try driver.pump(timeout: 3) { session in sliderValue(session) == toolkit.incremented }
+        #expect(sliderValue(driver.session) == toolkit.incremented)
+        try driver.pump(timeout: 3) { _ in appOutput().contains("value \(toolkit.incremented)") }
+        #expect(appOutput().contains("value \(toolkit.incremented)"))
         driver.press(.escape)
 
         // Count changes the label beside it: the highlight stays on Count.
         while driver.highlightedLabel != "Count", driver.session.menuTitles == nil { driver.press(.next); if driver.time > 20 { break } }
         #expect(driver.highlightedLabel == "Count")
         driver.press(.select)
-        try driver.pump(timeout: 3) { session in session.currentStructure().nodes.flatMap(\.items).contains { $0.label == "Count 1" } }
-        #expect(driver.session.currentStructure().nodes.flatMap(\.items).contains { $0.label == "Count 1" })
+        try driver.pump(timeout: 3) { session in items(session).contains { $0.label == "Count 1" } }
+        #expect(items(driver.session).contains { $0.label == "Count 1" })
         #expect(driver.highlightedLabel == "Count")
 
         // Open dialog: the modal dialog is the screen now, its OK button highlighted.
@@ -72,7 +95,27 @@ struct LiveApplicationTests {
         driver.press(.select)
         try driver.pump(timeout: 5) { session in session.screen == "Confirm" }
         #expect(driver.session.screen == "Confirm")
-        #expect(driver.session.currentStructure().nodes.flatMap(\.items).map { $0.label ?? "" } == ["Really?", "OK"])
+        #expect(items(driver.session).map { $0.label ?? "" } == ["Really?", "OK"])
         #expect(["Really?", "OK"].contains(driver.highlightedLabel ?? ""))
+    }
+}
+
+/// One suite, its tests one after the other: they share the one desktop and libatspi's one
+/// connection (see `LiveDesktop.shared`); each application is found by its own name.
+@Suite("Live applications", .serialized, .enabled(if: LiveDesktop.isAvailable), .timeLimit(.minutes(1)))
+struct LiveApplicationTests {
+    @Test("GTK 4: scan order, select runs the handler, Increment read back, a changing label keeps the highlight, a dialog takes it")
+    func gtk4() throws {
+        try DemoWindow.operate(.init(script: "gtk4_demo.py", application: "python", sliderLabel: "GtkScale", incremented: "60"))
+    }
+
+    @Test("GTK 3: the same checks")
+    func gtk3() throws {
+        try DemoWindow.operate(.init(script: "gtk3_demo.py", application: "gtk3_demo", sliderLabel: nil, incremented: "51"))
+    }
+
+    @Test("Qt 5: the same checks", .enabled(if: LiveDesktop.hasPyQt5))
+    func qt5() throws {
+        try DemoWindow.operate(.init(script: "qt5_demo.py", application: "qt5_demo", sliderLabel: nil, incremented: "51"))
     }
 }

@@ -1,29 +1,49 @@
+import AccessibilityModel
 import Foundation
 import Runtime
 import Scanning
 import SwitchInput
 
-/// Tests/LiveApps/live-session.sh running one test application: a private D-Bus session, Xvfb
+/// Tests/LiveApps/live-session.sh running the test applications: a private D-Bus session, Xvfb
 /// and the AT-SPI bus. It stops them (by PID) when its standard input ends: when `stop()` closes
 /// it, or when the kernel does at the runner's death.
-final class LiveDesktop {
+///
+/// One desktop serves the whole test process (`shared`), every demo application running in it:
+/// libatspi connects to one accessibility bus per process, once, and the display and session
+/// bus it finds are process-wide environment variables.
+final class LiveDesktop: @unchecked Sendable {
     let process = Process()
     private let input = Pipe()
-    let appOutputPath: String
+    let appFolder: String
+    let display: String
+    let sessionBus: String
 
     static let appsFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("LiveApps")
 
     /// Whether the machine can run it (scripts/setup --tests installs these).
     static var isAvailable: Bool {
-        ["/usr/bin/Xvfb", "/usr/bin/dbus-daemon", "/usr/libexec/at-spi-bus-launcher", "/usr/bin/python3"]
+        ["/usr/bin/Xvfb", "/usr/bin/dbus-daemon", "/usr/libexec/at-spi-bus-launcher", "/usr/bin/python3", "/usr/bin/xprop"]
             .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    init(app: String) throws {
+    /// Whether Debian's python3-pyqt5 is installed (the Qt 5 demo).
+    static var hasPyQt5: Bool {
+        FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/PyQt5/QtWidgets.abi3.so")
+    }
+
+    /// The demo applications this desktop runs.
+    static var demoScripts: [String] {
+        ["gtk4_demo.py", "gtk3_demo.py"] + (hasPyQt5 ? ["qt5_demo.py"] : [])
+    }
+
+    /// The one desktop of this test process, started at first use with every demo application.
+    static let shared: Result<LiveDesktop, Error> = Result { try LiveDesktop(apps: demoScripts) }
+
+    init(apps: [String]) throws {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [Self.appsFolder.appendingPathComponent("live-session.sh").path,
-                             Self.appsFolder.appendingPathComponent(app).path]
+        process.arguments = [Self.appsFolder.appendingPathComponent("live-session.sh").path]
+            + apps.map { Self.appsFolder.appendingPathComponent($0).path }
         let output = Pipe()
         process.standardInput = input
         // Only this process may hold the writing end: the session ends when it closes.
@@ -42,18 +62,21 @@ final class LiveDesktop {
             let parts = line.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
         }
-        guard let display = values["DISPLAY"], let bus = values["DBUS_SESSION_BUS_ADDRESS"], let app = values["APP_OUTPUT"] else {
+        guard let display = values["DISPLAY"], let bus = values["DBUS_SESSION_BUS_ADDRESS"], let folder = values["APP_FOLDER"] else {
             throw CocoaError(.fileReadCorruptFile)
         }
         // libatspi finds the accessibility bus through these, at its first use in this process.
         setenv("DISPLAY", display, 1)
         setenv("DBUS_SESSION_BUS_ADDRESS", bus, 1)
-        appOutputPath = app
+        self.display = display
+        sessionBus = bus
+        appFolder = folder
     }
 
-    /// What the application printed (one line per handler run).
-    var appOutput: [String] {
-        ((try? String(contentsOfFile: appOutputPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    /// What one application printed (one line per handler run).
+    func output(of script: String) -> [String] {
+        let path = appFolder + "/" + script + ".out"
+        return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
     func stop() {
@@ -98,10 +121,12 @@ struct LiveDriver {
         _ = session.input(SwitchEdge(switchID: action.rawValue, kind: .up, time: time))
     }
 
-    var highlightedLabel: String? {
+    var highlightedElement: AccessibilityModel.Element? {
         switch session.engine.highlight {
-        case .entry(let node), .groupExit(let node): return node.element.label
+        case .entry(let node), .groupExit(let node): return node.element
         default: return nil
         }
     }
+
+    var highlightedLabel: String? { highlightedElement?.label }
 }
