@@ -1,5 +1,6 @@
 import AccessibilityModel
 import Foundation
+import LiveTestSupport
 import Runtime
 import Scanning
 import Testing
