@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "DumpImportTests", dependencies: ["DumpImport", "Scenes", "AccessibilityModel"]),
         .testTarget(name: "SwitchInputTests", dependencies: ["SwitchInput"]),
         .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),
-        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput", "DeviceProfiles"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput", "DeviceProfiles", "BrailleFormatting"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
         .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),

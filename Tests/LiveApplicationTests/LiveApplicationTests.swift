@@ -21,7 +21,13 @@ struct DemoWindow {
         /// step (1) as the minimum increment; GTK 4.8 publishes 0, and the scanner steps a tenth
         /// of the range.
         var incremented: String
+        /// Its application's whole name on the bus.
+        var busName: String
     }
+
+    static let gtk4 = Toolkit(script: "gtk4_demo.py", application: "python", sliderLabel: "GtkScale", incremented: "60", busName: "python3")
+    static let gtk3 = Toolkit(script: "gtk3_demo.py", application: "gtk3_demo", sliderLabel: nil, incremented: "51", busName: "gtk3_demo.py")
+    static let qt5 = Toolkit(script: "qt5_demo.py", application: "qt5_demo", sliderLabel: nil, incremented: "51", busName: "qt5_demo")
 
     static func settings() -> ScanSettings {
         var settings = ScanSettings()
@@ -98,6 +104,42 @@ struct DemoWindow {
         #expect(driver.session.screen == "Confirm")
         #expect(items(driver.session).map { $0.label ?? "" } == ["Really?", "OK"])
         #expect(["Really?", "OK"].contains(driver.highlightedLabel ?? ""))
+
+        // OK closes it: the window is the screen again (and the application as it started).
+        if driver.highlightedLabel != "OK" { driver.press(.next) }
+        #expect(driver.highlightedLabel == "OK")
+        driver.press(.select)
+        try driver.pump(timeout: 5) { session in session.screen == "Demo" }
+        #expect(appOutput().contains("dialog OK"))
+        #expect(driver.session.screen == "Demo")
+        #expect(items(driver.session).first?.label == "Button 0")
+    }
+
+    /// The scanner menu lists the other applications' windows; choosing one makes it the screen,
+    /// and select then runs that application's handler.
+    static func switchApplication(from toolkit: Toolkit, to other: Toolkit) throws {
+        let desktop = try LiveDesktop.shared.get()
+        let app = try #require(try waitForDemo(application: toolkit.application),
+                               "the Demo window never appeared on the accessibility bus")
+        var driver = LiveDriver(live: app, settings: settings())
+        let wanted = "Switch to Demo (\(other.busName))"
+        driver.press(.menu)
+        let menu = driver.session.menuTitles ?? []
+        #expect(menu.first == "Tap")
+        #expect(menu.contains(wanted), "\(menu)")
+        #expect(!menu.contains("Switch to Demo (\(toolkit.busName))"), "the window scanned is not offered")
+        #expect(menu.last == "Exit menu")
+        while driver.session.menuFocusTitle != wanted, driver.time < 10 { driver.press(.next) }
+        #expect(driver.session.menuFocusTitle == wanted)
+        let before = desktop.output(of: toolkit.script).filter { $0 == "clicked Button 0" }.count
+        driver.press(.select)
+        #expect(app.applicationName == other.busName)
+        #expect(driver.session.screen == "Demo")
+        #expect(driver.highlightedLabel == "Button 0")
+        driver.press(.select)
+        try driver.pump(timeout: 3) { _ in desktop.output(of: other.script).contains("clicked Button 0") }
+        #expect(desktop.output(of: other.script).contains("clicked Button 0"))
+        #expect(desktop.output(of: toolkit.script).filter { $0 == "clicked Button 0" }.count == before)
     }
 }
 
@@ -107,16 +149,21 @@ struct DemoWindow {
 struct LiveApplicationTests {
     @Test("GTK 4: scan order, select runs the handler, Increment read back, a changing label keeps the highlight, a dialog takes it")
     func gtk4() throws {
-        try DemoWindow.operate(.init(script: "gtk4_demo.py", application: "python", sliderLabel: "GtkScale", incremented: "60"))
+        try DemoWindow.operate(DemoWindow.gtk4)
     }
 
     @Test("GTK 3: the same checks")
     func gtk3() throws {
-        try DemoWindow.operate(.init(script: "gtk3_demo.py", application: "gtk3_demo", sliderLabel: nil, incremented: "51"))
+        try DemoWindow.operate(DemoWindow.gtk3)
     }
 
     @Test("Qt 5: the same checks", .enabled(if: LiveDesktop.hasPyQt5))
     func qt5() throws {
-        try DemoWindow.operate(.init(script: "qt5_demo.py", application: "qt5_demo", sliderLabel: nil, incremented: "51"))
+        try DemoWindow.operate(DemoWindow.qt5)
+    }
+
+    @Test("The scanner menu switches to another application's window (the app switcher)")
+    func appSwitcher() throws {
+        try DemoWindow.switchApplication(from: DemoWindow.gtk3, to: LiveDesktop.hasPyQt5 ? DemoWindow.qt5 : DemoWindow.gtk4)
     }
 }
