@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
         .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel"]),
         // Real GTK 4, GTK 3 and Qt 5 applications on Xvfb with a private D-Bus session and the AT-SPI bus.
-        .testTarget(name: "LiveApplicationTests", dependencies: ["Runtime", "Scanning", "SwitchInput", "AccessibilityModel", "LiveTestSupport"]),
+        .testTarget(name: "LiveApplicationTests", dependencies: ["Runtime", "Scanning", "SwitchInput", "AccessibilityModel", "Atspi", "LiveTestSupport"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.

@@ -1,4 +1,5 @@
 import AccessibilityModel
+import Atspi
 import Foundation
 import LiveTestSupport
 import Runtime
@@ -129,7 +130,7 @@ struct DemoWindow {
         #expect(menu.contains(wanted), "\(menu)")
         #expect(!menu.contains("Switch to Demo (\(toolkit.busName))"), "the window scanned is not offered")
         #expect(menu.last == "Exit menu")
-        while driver.session.menuFocusTitle != wanted, driver.time < 10 { driver.press(.next) }
+        driver.moveMenuFocus(to: wanted)
         #expect(driver.session.menuFocusTitle == wanted)
         let before = desktop.output(of: toolkit.script).filter { $0 == "clicked Button 0" }.count
         driver.press(.select)
@@ -141,6 +142,49 @@ struct DemoWindow {
         #expect(desktop.output(of: other.script).contains("clicked Button 0"))
         #expect(desktop.output(of: toolkit.script).filter { $0 == "clicked Button 0" }.count == before)
     }
+}
+
+extension DemoWindow {
+    /// The focus moved to another application's window by other means: here the test gives
+    /// the GTK 3 demo's Button 2 the keyboard focus through AT-SPI, as a click would (GTK 3
+    /// presents its window, and X, with no window manager, focuses it: `window:activate`; GTK
+    /// does not when it shows a new dialog there). The scanner, on another application's window,
+    /// follows it, and select runs the GTK 3 application's handler.
+    static func followFocus(from other: Toolkit) throws {
+        let desktop = try LiveDesktop.shared.get()
+        _ = try #require(try waitForDemo(application: other.application), "the Demo window never appeared on the accessibility bus")
+        // The whole desktop (no --app: the command line names no application to keep to), on
+        // the other demo's window, chosen with the app switcher if it is not the one shown.
+        let app = try LiveApplication(target: .init())
+        var driver = LiveDriver(live: app, settings: settings())
+        if app.applicationName != other.busName {
+            driver.press(.menu)
+            driver.moveMenuFocus(to: "Switch to Demo (\(other.busName))")
+            #expect(driver.session.menuFocusTitle == "Switch to Demo (\(other.busName))")
+            driver.press(.select)
+        }
+        #expect(app.applicationName == other.busName)
+
+        let gtk3 = try #require(try Atspi.desktop().children().first { try $0.name() == DemoWindow.gtk3.busName })
+        func button(_ name: String, in object: AccessibleObject) throws -> AccessibleObject? {
+            if try object.name() == name, try object.roleName() == "push button" { return object }
+            for child in try object.children() { if let found = try button(name, in: child) { return found } }
+            return nil
+        }
+        let window = try #require(try gtk3.children().first { try $0.name() == "Demo" })
+        try #require(!window.states().contains(.active), "the GTK 3 window already has the focus: nothing would move it")
+        try #require(try button("Button 2", in: gtk3)).grabFocus()
+        try driver.pump(timeout: 5) { _ in app.applicationName == DemoWindow.gtk3.busName }
+        #expect(app.applicationName == DemoWindow.gtk3.busName)
+        #expect(driver.session.screen == "Demo")
+        #expect(driver.highlightedLabel == "Button 0")
+        let before = desktop.output(of: DemoWindow.gtk3.script).filter { $0 == "clicked Button 0" }.count
+        driver.press(.select)
+        try driver.pump(timeout: 3) { _ in desktop.output(of: DemoWindow.gtk3.script).filter { $0 == "clicked Button 0" }.count > before }
+        #expect(desktop.output(of: DemoWindow.gtk3.script).filter { $0 == "clicked Button 0" }.count == before + 1)
+    }
+
+    static func items(_ session: ScanSession) -> [AccessibilityModel.Element] { session.currentStructure().nodes.flatMap(\.items) }
 }
 
 /// One suite, its tests one after the other: they share the one desktop and libatspi's one
@@ -165,5 +209,10 @@ struct LiveApplicationTests {
     @Test("The scanner menu switches to another application's window (the app switcher)")
     func appSwitcher() throws {
         try DemoWindow.switchApplication(from: DemoWindow.gtk3, to: LiveDesktop.hasPyQt5 ? DemoWindow.qt5 : DemoWindow.gtk4)
+    }
+
+    @Test("The scanner follows the focus to another application's window (window:activate)")
+    func followFocus() throws {
+        try DemoWindow.followFocus(from: LiveDesktop.hasPyQt5 ? DemoWindow.qt5 : DemoWindow.gtk4)
     }
 }

@@ -40,6 +40,12 @@ struct LiveDriver {
         _ = session.input(SwitchEdge(switchID: action.rawValue, kind: .up, time: time))
     }
 
+    /// Moves the open menu's focus to the entry titled `title` (once round at most).
+    mutating func moveMenuFocus(to title: String) {
+        let count = session.menuTitles?.count ?? 0
+        for _ in 0..<count where session.menuFocusTitle != title { press(.next) }
+    }
+
     var highlightedElement: AccessibilityModel.Element? {
         switch session.engine.highlight {
         case .entry(let node), .groupExit(let node): return node.element
