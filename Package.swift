@@ -63,6 +63,9 @@ let package = Package(
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
         .target(name: "BrailleTestSupport", path: "Sources/BrailleTestSupport"),
+        // The live application tests' desktop (Tests/LiveApps/live-session.sh): Xvfb, a private D-Bus
+        // session, the AT-SPI bus and the demo applications, stopped by PID.
+        .target(name: "LiveTestSupport", path: "Sources/LiveTestSupport"),
         // The CLI: thin; reads files and prints.
         .executableTarget(name: "switchscan", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "Runtime", "DeviceProfiles", "Evdev", "Louis", "BrailleFormatting",
@@ -86,17 +89,17 @@ let package = Package(
         .testTarget(name: "DumpImportTests", dependencies: ["DumpImport", "Scenes", "AccessibilityModel"]),
         .testTarget(name: "SwitchInputTests", dependencies: ["SwitchInput"]),
         .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),
-        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput", "DeviceProfiles"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput", "DeviceProfiles", "BrailleFormatting"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
         .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
         .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel"]),
-        // Real GTK applications on Xvfb with a private D-Bus session and the AT-SPI bus.
-        .testTarget(name: "LiveApplicationTests", dependencies: ["Runtime", "Scanning", "SwitchInput"]),
+        // Real GTK 4, GTK 3 and Qt 5 applications on Xvfb with a private D-Bus session and the AT-SPI bus.
+        .testTarget(name: "LiveApplicationTests", dependencies: ["Runtime", "Scanning", "SwitchInput", "AccessibilityModel", "Atspi", "LiveTestSupport"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
-        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "BrailleTestSupport"]),
+        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "BrailleTestSupport", "LiveTestSupport"]),
     ]
 )

@@ -55,6 +55,15 @@ public enum ScannerWords {
         }
     }
 
+    /// The app switcher's entry for a window (`Demo (gedit)`), as the reader reads it.
+    public static func switchTo(_ window: String, language: String?) -> String {
+        switch primary(language) {
+        case "fr": return "Passer à \(window)"
+        case "zh": return "切换到 \(window)"
+        default: return "Switch to \(window)"
+        }
+    }
+
     /// `fr-FR` → `fr`.
     static func primary(_ language: String?) -> String {
         guard let language else { return "en" }

@@ -13,17 +13,38 @@ public struct ScanStructure: Hashable, Sendable {
     /// handler is `screenHandlesMagicTap`).
     public var magicTappable: Set<ElementID>
     public var screenHandlesMagicTap: Bool
+    /// The other windows the content can make the screen (a live desktop's other applications
+    /// and windows, as iOS's app switcher); offered in every scanner menu. None for a scene.
+    public var switchTargets: [SwitchTarget]
 
     public init(
         nodes: [ScanNode], escapable: Set<ElementID> = [], screenHandlesEscape: Bool = false,
-        magicTappable: Set<ElementID> = [], screenHandlesMagicTap: Bool = false
+        magicTappable: Set<ElementID> = [], screenHandlesMagicTap: Bool = false, switchTargets: [SwitchTarget] = []
     ) {
         self.nodes = nodes
         self.escapable = escapable
         self.screenHandlesEscape = screenHandlesEscape
         self.magicTappable = magicTappable
         self.screenHandlesMagicTap = screenHandlesMagicTap
+        self.switchTargets = switchTargets
     }
+}
+
+/// A window the scanner can switch to: what identifies it to the content, and what the menu
+/// says (its title and its application's name).
+public struct SwitchTarget: Hashable, Sendable {
+    public var id: String
+    public var title: String
+    public var application: String
+
+    public init(id: String, title: String, application: String) {
+        self.id = id
+        self.title = title
+        self.application = application
+    }
+
+    /// `Demo (qt5_demo)`: windows of different applications often share a title.
+    public var name: String { application.isEmpty ? title : "\(title) (\(application))" }
 }
 
 /// Why the structure changed, as the scene's notifications say.
@@ -85,6 +106,8 @@ public enum ElementCommand: Hashable, Sendable, CustomStringConvertible {
     case customAction(String)
     case escape
     case magicTap
+    /// Make another window the screen (the scanner menu's app switcher).
+    case switchTo(SwitchTarget)
 
     public var description: String {
         switch self {
@@ -94,6 +117,7 @@ public enum ElementCommand: Hashable, Sendable, CustomStringConvertible {
         case .customAction(let name): return "customAction:\(name)"
         case .escape: return "escape"
         case .magicTap: return "magicTap"
+        case .switchTo(let target): return "switchTo:\(target.id)"
         }
     }
 }

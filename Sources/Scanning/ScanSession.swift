@@ -450,8 +450,11 @@ public struct ScanSession: Sendable {
             // The scanner's own entries in the reader's language; a custom action's name as the app gives it.
             let entry = menu.entries[menu.focus]
             var title = entry.title
-            if case .perform(.customAction) = entry.kind {} else {
-                title = ScannerWords.menuTitle(title, language: engine.menuItem?.language ?? scene.language)
+            let language = engine.menuItem?.language ?? scene.language
+            switch entry.kind {
+            case .perform(.customAction): break
+            case .perform(.switchTo(let target)): title = ScannerWords.switchTo(target.name, language: language)
+            default: title = ScannerWords.menuTitle(title, language: language)
             }
             line = formatter.menuEntry(title, index: menu.focus, count: menu.entries.count, for: engine.menuItem)
         } else {

@@ -397,7 +397,8 @@ public struct ScanningEngine: Sendable {
     // MARK: The scanner menu
 
     /// The menu for an item (Tap; Increment/Decrement for adjustable elements; custom actions by
-    /// name; More content; Escape and Magic tap when handled) or, with no item, the screen's menu.
+    /// name; More content; Escape and Magic tap when handled) or, with no item, the screen's menu;
+    /// then the other windows to switch to, if the content has any.
     func menuEntries(for item: Element?) -> [MenuEntry] {
         var entries = [MenuEntry]()
         if let item {
@@ -424,6 +425,10 @@ public struct ScanningEngine: Sendable {
         } else {
             if structure.screenHandlesEscape { entries.append(MenuEntry(title: "Escape", kind: .perform(.escape))) }
             if structure.screenHandlesMagicTap { entries.append(MenuEntry(title: "Magic tap", kind: .perform(.magicTap))) }
+        }
+        // The app switcher: after what the item and screen offer, so they stay near the top.
+        for target in structure.switchTargets {
+            entries.append(MenuEntry(title: "Switch to \(target.name)", kind: .perform(.switchTo(target))))
         }
         entries.append(MenuEntry(title: "Exit menu", kind: .exit))
         return entries
@@ -519,7 +524,7 @@ public struct ScanningEngine: Sendable {
                 var actions = closeMenuQuietly()
                 actions += tap(item, at: time)
                 return actions
-            case .customAction, .escape, .magicTap:
+            case .customAction, .escape, .magicTap, .switchTo:
                 // The highlight is shown again when the scene reports back (structureChanged).
                 var actions = closeMenuQuietly()
                 actions.append(.perform(command, element: menu.item))

@@ -1,11 +1,11 @@
 #!/bin/sh
-# A desktop of its own for one live application test: a private D-Bus session, Xvfb (on a free
-# display it picks itself), the AT-SPI bus, and the application given (a python3-gi script,
-# run with Debian's python3). Prints DISPLAY=, DBUS_SESSION_BUS_ADDRESS=, APP_OUTPUT= and READY,
-# then waits for its standard input to end (the test runner holds the only writing end: at the
-# runner's exit, also when killed, the kernel closes it) and stops each process by its PID.
+# A desktop of its own for the live application tests: a private D-Bus session, Xvfb (on a free
+# display it picks itself), the AT-SPI bus, and the applications given (Python scripts run with
+# Debian's python3: GTK 3, GTK 4 or Qt 5), each printing into FOLDER/SCRIPT.out. Prints DISPLAY=,
+# DBUS_SESSION_BUS_ADDRESS=, APP_FOLDER= and READY, then waits for its standard input to end (the
+# test runner holds the only writing end: at the runner's exit, also when killed, the kernel
+# closes it) and stops each process by its PID.
 set -u
-app="$1"
 dir=$(mktemp -d /tmp/switchscan-live.XXXXXX)
 # The accessibility bus's socket goes under XDG_RUNTIME_DIR: one of its own per desktop.
 XDG_RUNTIME_DIR="$dir"
@@ -14,7 +14,7 @@ out=$(dbus-daemon --session --fork --print-address=1 --print-pid=1) || exit 1
 DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
 dbus_pid=$(echo "$out" | sed -n 2p)
 export DBUS_SESSION_BUS_ADDRESS
-Xvfb -displayfd 5 -screen 0 1024x768x24 -nolisten tcp 5>"$dir/display" >/dev/null 2>&1 </dev/null &
+Xvfb -displayfd 5 -screen 0 1024x768x24 -nolisten tcp -noreset 5>"$dir/display" >/dev/null 2>&1 </dev/null &
 xvfb_pid=$!
 i=0
 while [ ! -s "$dir/display" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -22,11 +22,33 @@ DISPLAY=":$(cat "$dir/display")"
 export DISPLAY
 /usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 </dev/null &
 bus_pid=$!
-GTK_A11Y=atspi /usr/bin/python3 "$app" >"$dir/app.out" 2>"$dir/app.err" </dev/null &
-app_pid=$!
+# Qt 5 (Debian's 5.15.8) reaches the accessibility bus at start-up only through the X root
+# window's AT_SPI_BUS property: through the session bus it makes its first calls before its
+# connection is up and never registers (seen with python3-pyqt5). A desktop session's bus
+# launcher sets that property; this one does not, so it is set here from the launcher's answer
+# (Xvfb runs with -noreset: else it resets when xprop, its only client yet, leaves, and the
+# property with it).
+i=0
+address=""
+while [ -z "$address" ] && [ $i -lt 100 ]; do
+    if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.NameHasOwner string:org.a11y.Bus 2>/dev/null | grep -q "boolean true"; then
+        address=$(dbus-send --session --print-reply --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress 2>/dev/null \
+            | sed -n 's/^ *string "\(.*\)"$/\1/p')
+    fi
+    [ -n "$address" ] || sleep 0.05
+    i=$((i + 1))
+done
+[ -n "$address" ] && xprop -root -f AT_SPI_BUS 8s -set AT_SPI_BUS "$address" 2>/dev/null
+app_pids=""
+for app in "$@"; do
+    name=$(basename "$app")
+    GTK_A11Y=atspi /usr/bin/python3 "$app" >"$dir/$name.out" 2>"$dir/$name.err" </dev/null &
+    app_pids="$app_pids $!"
+done
 echo "DISPLAY=$DISPLAY"
 echo "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS"
-echo "APP_OUTPUT=$dir/app.out"
+echo "APP_FOLDER=$dir"
 echo "READY"
 cat >/dev/null
 # The runner blocks SIGTERM in its threads (its signal descriptor), and children inherit that
@@ -37,15 +59,16 @@ bus_children=$(ps -o pid= --ppid "$bus_pid" 2>/dev/null)
 # folder in its arguments (unique to this run), and the registry daemon is its child.
 atspi_bus=$(ps -eo pid=,args= | awk -v d="$dir/" 'index($0, d) && $2 !~ /awk/ {print $1}')
 for pid in $atspi_bus; do bus_children="$bus_children $pid $(ps -o pid= --ppid "$pid" 2>/dev/null)"; done
-kill "$app_pid" "$bus_pid" "$xvfb_pid" "$dbus_pid" $bus_children 2>/dev/null
+kill $app_pids "$bus_pid" "$xvfb_pid" "$dbus_pid" $bus_children 2>/dev/null
 sleep 0.5
 kill -KILL $bus_children 2>/dev/null
-kill -KILL "$app_pid" "$bus_pid" "$xvfb_pid" "$dbus_pid" 2>/dev/null
-wait "$app_pid" "$bus_pid" "$xvfb_pid" 2>/dev/null
+kill -KILL $app_pids "$bus_pid" "$xvfb_pid" "$dbus_pid" 2>/dev/null
+wait $app_pids "$bus_pid" "$xvfb_pid" 2>/dev/null
 # Whatever else this desktop started (the registry daemon, activated late by the bus) carries
 # this desktop's own XDG_RUNTIME_DIR in its environment: those processes, and only those.
 for environ in /proc/[0-9]*/environ; do
-    if tr '\0' '\n' < "$environ" 2>/dev/null | grep -qx "XDG_RUNTIME_DIR=$dir"; then
+    # (Processes that ended meanwhile leave a path that cannot be opened: said by the shell.)
+    if { tr '\0' '\n' < "$environ"; } 2>/dev/null | grep -qx "XDG_RUNTIME_DIR=$dir"; then
         pid=${environ#/proc/}
         kill -KILL "${pid%/environ}" 2>/dev/null
     fi

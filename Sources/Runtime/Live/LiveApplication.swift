@@ -28,6 +28,16 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     private var snapshot: AccessibleNode?
     private var objects: [String: AccessibleObject]? = [:]
     private var screen: Screen
+    /// The application and window the user switched to (the scanner menu's app switcher, or the
+    /// focus moved to another application's window): its windows are the candidates from then
+    /// on, whatever the command line named, until it leaves the bus.
+    private var pinnedApplication: AccessibleObject?
+    private var pinnedWindow: AccessibleObject?
+    /// The other windows on the desktop, offered in the scanner menu, by their object ids.
+    private var switchTargets: [SwitchTarget] = []
+    private var targetWindows: [String: AccessibleObject] = [:]
+    /// The name of the application whose window is scanned.
+    public private(set) var applicationName = ""
     /// Most objects read from one window (the rest are left out, and said).
     public static let maxObjects = 100_000
 
@@ -56,10 +66,15 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// The window as last read, as a screen of model elements ("no window" while none).
     public var currentScreen: Screen { screen }
 
-    public func currentStructure(groupItems: Bool) -> ScanStructure { .of(screen, groupItems: groupItems) }
-    public func rebuildStructure(groupItems: Bool) -> ScanStructure { .of(screen, groupItems: groupItems) }
+    public func currentStructure(groupItems: Bool) -> ScanStructure {
+        var structure = ScanStructure.of(screen, groupItems: groupItems)
+        structure.switchTargets = switchTargets
+        return structure
+    }
+    public func rebuildStructure(groupItems: Bool) -> ScanStructure { currentStructure(groupItems: groupItems) }
 
     public func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
+        if case .switchTo(let target) = command { return switchWindow(to: target) }
         guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else { return nil }
         var notifications = [AccessibilityNotification]()
         do throws(AtspiError) {
@@ -82,7 +97,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 try object.setValue(value.stepped(by: command == .increment ? 1 : -1))
             case .customAction(let name):
                 guard try object.doAction(named: name) else { return nil }
-            case .escape, .magicTap:
+            case .escape, .magicTap, .switchTo:
                 return nil
             }
         } catch {
@@ -96,16 +111,61 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     // MARK: Windows
 
-    /// Looks for the window to scan; true when it changed.
+    /// Looks for the window to scan; true when it changed. The other windows are listed again.
     private func findWindow() -> Bool {
+        defer { listSwitchTargets() }
         guard let found = try? locateWindow() else { return false }
         if found == window { return false }
         window = found
+        applicationName = (try? found.parent()?.name()) ?? ""
         reread()
         return true
     }
 
+    /// The app switcher: makes `target` the screen (its application's modal dialog, if one is
+    /// open, as the application shows it).
+    private func switchWindow(to target: SwitchTarget) -> ContentUpdate? {
+        guard let chosen = targetWindows[target.id], let application = try? chosen.parent() else {
+            return ContentUpdate(notifications: [AccessibilityNotification(kind: .announcement, text: "\(target.name) is gone")])
+        }
+        pin(chosen, of: application)
+        _ = findWindow()
+        return ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)])
+    }
+
+    private func pin(_ chosen: AccessibleObject, of application: AccessibleObject) {
+        pinnedApplication = application
+        pinnedWindow = chosen
+    }
+
+    /// Every visible top-level window of every application but the one scanned.
+    private func listSwitchTargets() {
+        var targets = [SwitchTarget]()
+        var windows = [String: AccessibleObject]()
+        for application in (try? Atspi.desktop().children()) ?? [] {
+            let name = (try? application.name()) ?? ""
+            for candidate in (try? application.children()) ?? [] where candidate != window && candidate.states().contains(.visible) {
+                let id = candidate.id
+                targets.append(SwitchTarget(id: id, title: (try? candidate.name()) ?? "", application: name))
+                windows[id] = candidate
+            }
+        }
+        switchTargets = targets
+        targetWindows = windows
+    }
+
     private func locateWindow() throws(AtspiError) -> AccessibleObject? {
+        if let application = pinnedApplication {
+            let windows = ((try? application.children()) ?? []).filter { $0.states().contains(.visible) }
+            if !windows.isEmpty {
+                if let modal = windows.last(where: { $0.states().contains(.modal) && $0.states().contains(.visible) }) { return modal }
+                if let pinnedWindow, windows.contains(pinnedWindow) { return pinnedWindow }
+                return windows.last(where: { $0.states().contains(.active) }) ?? windows.last
+            }
+            // The application left the bus (or shows no window): back to what the command line named.
+            pinnedApplication = nil
+            pinnedWindow = nil
+        }
         var candidates = [AccessibleObject]()
         for application in try Atspi.desktop().children() {
             if let wanted = target.application {
@@ -113,6 +173,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             }
             for window in try application.children() {
                 if let title = target.window, try !window.name().contains(title) { continue }
+                // A closed dialog can stay an application's child, hidden (Qt's QDialog).
+                guard window.states().contains(.visible) else { continue }
                 candidates.append(window)
             }
         }
@@ -182,7 +244,16 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         var notifications = [AccessibilityNotification]()
         let previous = window
         let windowEvent = events.contains { $0.type.hasPrefix("window:") || $0.type.hasPrefix("object:state-changed:modal") }
-        if window == nil || windowEvent, findWindow() {
+        // The user gave another application's window the focus by other means (a window
+        // manager, the mouse): the scanner follows, unless the command line named one application.
+        for event in events where event.type.hasPrefix("window:activate") {
+            guard let source = event.source, source != window, let application = try? source.parent() else { continue }
+            if let wanted = target.application, !((try? application.name()) ?? "").localizedLowercase.contains(wanted.lowercased()) { continue }
+            pin(source, of: application)
+        }
+        // The window scanned was closed or hidden (a dialog's OK) with no window event: another.
+        let windowHidden = window.map { !$0.states().contains(.visible) } ?? true
+        if window == nil || windowEvent || windowHidden, findWindow() {
             notifications.append(AccessibilityNotification(kind: .screenChanged))
             return [.content(ContentUpdate(screen: screen.name, notifications: notifications))]
         }
@@ -193,6 +264,10 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             }
         }
         reread()
+        // The window went away while it was read: the next one is a new screen.
+        if window == nil, findWindow() {
+            return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]))]
+        }
         notifications.insert(AccessibilityNotification(kind: .layoutChanged), at: 0)
         return [.content(ContentUpdate(notifications: notifications))]
     }

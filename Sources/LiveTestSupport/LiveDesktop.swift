@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tests/LiveApps/live-session.sh running the test applications: a private D-Bus session, Xvfb
+/// and the AT-SPI bus. It stops them (by PID) when its standard input ends: when `stop()` closes
+/// it, or when the kernel does at the runner's death.
+///
+/// One desktop serves the test process's own libatspi (`shared`), every demo application running
+/// in it: libatspi connects to one accessibility bus per process, once, and the display and
+/// session bus it finds are process-wide environment variables.
+public final class LiveDesktop: @unchecked Sendable {
+    public let process = Process()
+    private let input = Pipe()
+    /// Where each application prints (SCRIPT.out).
+    public let appFolder: String
+    /// Its X display and session bus, for a process run on it.
+    public let display: String
+    public let sessionBus: String
+
+    public static let appsFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tests/LiveApps")
+
+    /// Whether the machine can run it (scripts/setup --tests installs these).
+    public static var isAvailable: Bool {
+        ["/usr/bin/Xvfb", "/usr/bin/dbus-daemon", "/usr/libexec/at-spi-bus-launcher", "/usr/bin/python3", "/usr/bin/xprop"]
+            .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Whether Debian's python3-pyqt5 is installed (the Qt 5 demo).
+    public static var hasPyQt5: Bool {
+        FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/PyQt5/QtWidgets.abi3.so")
+    }
+
+    /// The demo applications this desktop runs.
+    public static var demoScripts: [String] {
+        ["gtk4_demo.py", "gtk3_demo.py"] + (hasPyQt5 ? ["qt5_demo.py"] : [])
+    }
+
+    /// The one desktop of this test process for libatspi, started at first use with every demo
+    /// application; the process's DISPLAY and DBUS_SESSION_BUS_ADDRESS name it (libatspi finds
+    /// the accessibility bus through them, at its first use in this process).
+    public static let shared: Result<LiveDesktop, Error> = Result {
+        let desktop = try LiveDesktop(apps: demoScripts)
+        setenv("DISPLAY", desktop.display, 1)
+        setenv("DBUS_SESSION_BUS_ADDRESS", desktop.sessionBus, 1)
+        return desktop
+    }
+
+    /// The variables a process run on this desktop needs.
+    public var environment: [String: String] { ["DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": sessionBus] }
+
+    /// Starts a desktop running `apps` (scripts in Tests/LiveApps). A test that runs switchscan
+    /// as a process may start one of its own and hand it `environment`.
+    public init(apps: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [Self.appsFolder.appendingPathComponent("live-session.sh").path]
+            + apps.map { Self.appsFolder.appendingPathComponent($0).path }
+        let output = Pipe()
+        process.standardInput = input
+        // Only this process may hold the writing end: the session ends when it closes.
+        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        process.standardOutput = output
+        try process.run()
+        var values = [String: String]()
+        let reader = output.fileHandleForReading
+        var text = ""
+        while !text.contains("READY\n") {
+            let data = reader.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        guard let display = values["DISPLAY"], let bus = values["DBUS_SESSION_BUS_ADDRESS"], let folder = values["APP_FOLDER"] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.display = display
+        sessionBus = bus
+        appFolder = folder
+    }
+
+    /// What one application printed (one line per handler run).
+    public func output(of script: String) -> [String] {
+        let path = appFolder + "/" + script + ".out"
+        return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
