@@ -189,7 +189,9 @@ extension DemoWindow {
 
 /// One suite, its tests one after the other: they share the one desktop and libatspi's one
 /// connection (see `LiveDesktop.shared`); each application is found by its own name.
-@Suite("Live applications", .serialized, .enabled(if: LiveDesktop.isAvailable), .timeLimit(.minutes(1)))
+/// The time limit guards against a hang (a desktop that never answers), not speed: starting Xvfb,
+/// the buses and the applications took over a minute once on a machine busy with builds.
+@Suite("Live applications", .serialized, .enabled(if: LiveDesktop.isAvailable), .timeLimit(.minutes(3)))
 struct LiveApplicationTests {
     @Test("GTK 4: scan order, select runs the handler, Increment read back, a changing label keeps the highlight, a dialog takes it")
     func gtk4() throws {

@@ -21,6 +21,15 @@ extension InputRunTests {
             let writer = try #require(FileHandle(forWritingAtPath: fifo))
             // Enter tapped (next), then a record dated an hour later: Enter again.
             writer.write(record(100, 1, 28, 1) + record(100, 0, 0, 0) + record(100.05, 1, 28, 0) + record(100.05, 0, 0, 0))
+            // The first batch must be read on its own (read together, the two would be one batch
+            // spanning an hour, dated as a recording read whole is): wait until the run has
+            // handled it, however busy the machine.
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline {
+                let text = (try? String(contentsOfFile: tracePath, encoding: .utf8)) ?? ""
+                if text.contains("\"kind\":\"input\"") { break }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
             Thread.sleep(forTimeInterval: 0.2)
             writer.write(record(3700, 1, 28, 1) + record(3700, 0, 0, 0) + record(3700.05, 1, 28, 0) + record(3700.05, 0, 0, 0))
             Thread.sleep(forTimeInterval: 1.2)
