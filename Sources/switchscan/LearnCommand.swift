@@ -236,7 +236,7 @@ struct LearnCommand: ParsableCommand {
     }
 }
 
-private func formatSeconds(_ seconds: Double) -> String {
+func formatSeconds(_ seconds: Double) -> String {
     seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
 }
 

@@ -39,11 +39,19 @@ struct SnapshotCommand: ParsableCommand {
             }
             usleep(200_000)
         } while MonotonicClock.now() < end
-        guard let live = found else { throw CommandFailure("switchscan snapshot: no window found within \(wait) s") }
+        guard let live = found else {
+            let windows = LiveApplication.describeVisibleWindows()
+            let named = [app.map { "--app \($0)" }, window.map { "--window \($0)" }].compactMap { $0 }
+            throw CommandFailure("switchscan snapshot: no window\(named.isEmpty ? "" : " matching " + named.joined(separator: " "))"
+                + " within \(formatSeconds(wait)) s; "
+                + (windows.isEmpty ? "no application shows a window on the accessibility bus"
+                   : "windows on the accessibility bus: \(windows.joined(separator: ", ")) (--app takes part of an application's name, --window part of a title)"))
+        }
         let text = SceneSnapshot.yaml(of: live.currentScreen)
         if let output {
-            do { try text.write(toFile: output, atomically: true, encoding: .utf8) } catch {
-                throw CommandFailure("switchscan snapshot: cannot write \(output): \(error.localizedDescription)")
+            // Written whole to a temporary file and renamed, as every file switchscan writes.
+            do { _ = try SafeFileWriter.write(text, to: output, replace: true) } catch {
+                throw CommandFailure("switchscan snapshot: cannot write \(output): \(error)")
             }
         } else {
             print(text, terminator: "")

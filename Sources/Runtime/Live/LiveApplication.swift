@@ -138,17 +138,32 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         pinnedWindow = chosen
     }
 
+    /// Every visible top-level window on the accessibility bus, with its application's name.
+    static func visibleWindows() -> [(application: String, window: AccessibleObject)] {
+        var found = [(application: String, window: AccessibleObject)]()
+        for application in (try? Atspi.desktop().children()) ?? [] {
+            let name = (try? application.name()) ?? ""
+            for candidate in (try? application.children()) ?? [] where candidate.states().contains(.visible) {
+                found.append((name, candidate))
+            }
+        }
+        return found
+    }
+
+    /// What `--app` and `--window` can name, for a message when nothing matched: `'Demo'
+    /// (application python)` for each visible window on the bus.
+    public static func describeVisibleWindows() -> [String] {
+        visibleWindows().map { "'\((try? $0.window.name()) ?? "")' (application \($0.application))" }
+    }
+
     /// Every visible top-level window of every application but the one scanned.
     private func listSwitchTargets() {
         var targets = [SwitchTarget]()
         var windows = [String: AccessibleObject]()
-        for application in (try? Atspi.desktop().children()) ?? [] {
-            let name = (try? application.name()) ?? ""
-            for candidate in (try? application.children()) ?? [] where candidate != window && candidate.states().contains(.visible) {
-                let id = candidate.id
-                targets.append(SwitchTarget(id: id, title: (try? candidate.name()) ?? "", application: name))
-                windows[id] = candidate
-            }
+        for (name, candidate) in Self.visibleWindows() where candidate != window {
+            let id = candidate.id
+            targets.append(SwitchTarget(id: id, title: (try? candidate.name()) ?? "", application: name))
+            windows[id] = candidate
         }
         switchTargets = targets
         targetWindows = windows

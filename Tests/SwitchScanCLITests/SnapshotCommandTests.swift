@@ -1,0 +1,70 @@
+import Foundation
+import LiveTestSupport
+import Testing
+
+/// Issue 15: `switchscan snapshot` turns a real window into a scene a tester can check and write
+/// scripted tests against: the GTK 4 demo on a desktop of its own (Xvfb, private D-Bus, AT-SPI).
+@Suite("switchscan snapshot of a live window", .serialized,
+       .enabled(if: LiveDesktop.isAvailable, "the live desktop's programs are not installed"))
+struct SnapshotCommandTests {
+    @Test("The GTK 4 demo as a scene: it validates, lists the window's widgets in order with their traits and the slider's value, and a tests file drives it")
+    func snapshotOfTheGTK4Demo() throws {
+        let desktop = try LiveDesktop(apps: ["gtk4_demo.py"])
+        defer { desktop.stop() }
+        let end = Date(timeIntervalSinceNow: 20)
+        while !desktop.output(of: "gtk4_demo.py").contains("ready"), Date() < end { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(desktop.output(of: "gtk4_demo.py").contains("ready"), "the demo never said it was ready")
+
+        let folder = try TemporaryFolder()
+        let scene = folder.url.appendingPathComponent("demo.yaml").path
+        // GTK 4 names the application after the interpreter: a name that matches nothing says
+        // what the bus has, so the tester knows what to give.
+        let wrong = try CLI.run(["snapshot", "--app", "gtk4_demo", "--wait", "1", "-o", scene], environment: desktop.environment)
+        #expect(wrong.status == 1, "\(wrong)")
+        #expect(wrong.stderr.contains("no window matching --app gtk4_demo within 1 s; windows on the accessibility bus: 'Demo' (application python"),
+                "\(wrong)")
+        #expect(!FileManager.default.fileExists(atPath: scene))
+
+        let snapshot = try CLI.run(["snapshot", "--window", "Demo", "--wait", "20", "-o", scene], environment: desktop.environment)
+        #expect(snapshot.status == 0, "\(snapshot)")
+        let text = try String(contentsOfFile: scene, encoding: .utf8)
+
+        let validate = try CLI.run(["validate", scene])
+        #expect(validate.status == 0, "\(validate)\n\(text)")
+
+        // The widgets, in the window's order, as a tester reads them with inspect --json.
+        let inspect = try CLI.run(["inspect", scene, "--json"])
+        #expect(inspect.status == 0, "\(inspect)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any], "\(inspect)")
+        let entries = try #require(object["items"] as? [[String: Any]], "\(inspect)")
+        func flatten(_ list: [[String: Any]]) -> [[String: Any]] {
+            list.flatMap { entry in [entry] + flatten(entry["items"] as? [[String: Any]] ?? []) }
+        }
+        let all = flatten(entries)
+        let labels = all.compactMap { $0["label"] as? String }
+        let wanted = ["Button 0", "Button 1", "Button 2", "Wi-Fi", "Count", "Count 0", "Open dialog"]
+        let positions = wanted.compactMap { labels.firstIndex(of: $0) }
+        #expect(positions.count == wanted.count && positions == positions.sorted(), "\(labels)\n\(text)")
+        let button = try #require(all.first { $0["label"] as? String == "Button 1" }, "\(labels)")
+        #expect((button["traits"] as? [String])?.contains("button") == true, "\(button)")
+        let slider = try #require(all.first { ($0["traits"] as? [String])?.contains("adjustable") == true }, "no adjustable element: \(text)")
+        #expect(slider["value"] as? String == "50", "\(slider)")
+
+        // Scripted tests kept apart from the snapshot, as for an import.
+        let tests = try folder.write("demo.tests.yaml", """
+            scene: demo.yaml
+            tests:
+              - name: manual scanning goes through the window's buttons in order
+                settings: {scanning: manual, groupItems: false}
+                steps:
+                  - expect: {braille: {contains: "Button 0"}}
+                  - press: next
+                  - expect: {braille: {contains: "Button 1"}}
+                  - press: next
+                  - expect: {braille: {contains: "Button 2"}}
+            """)
+        let run = try CLI.run(["test", tests])
+        #expect(run.status == 0, "\(run)\n\(text)")
+        #expect(run.stdout.contains("1 passed, 0 failed"), "\(run)")
+    }
+}
