@@ -74,7 +74,7 @@ let package = Package(
         // Benchmarks print figures; they are never run as tests.
         .executableTarget(name: "switchscan-bench", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "Runtime", "BrailleFormatting", "BrlAPI", "Louis",
-            "BrailleTestSupport", "DeviceProfiles", "DumpImport",
+            "BrailleTestSupport", "DeviceProfiles", "DumpImport", "LiveTestSupport",
         ], path: "Benchmarks/switchscan-bench"),
         // The mutation fuzzer over every file kind and the raw stream (scripts/test runs it; crashes
         // found are kept in Tests/Fuzz/regressions and replayed).

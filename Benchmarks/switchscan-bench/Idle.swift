@@ -1,7 +1,9 @@
 // Idle cost (issue 7 part 4, issue 6's "CPU while auto-scanning at one step per second"): the
 // CPU time and wake-ups of the real `switchscan run` process (release build) while it
 // auto-scans at one step per second and while it is stopped (manual scanning, no input), each
-// with and without a braille display (BRLTTY on an emulated Baum display).
+// with and without a braille display (BRLTTY on an emulated Baum display); and, when the live
+// desktop's programs are installed (Xvfb, D-Bus, python3-gi), while it auto-scans a live GTK 4
+// window through AT-SPI (`run --atspi`, issue 15: under 1 % of a core) on a desktop of its own.
 //
 //   swift build -c release --product switchscan --product switchscan-bench
 //   .build/release/switchscan-bench idle [--seconds N] [--markdown]
@@ -15,6 +17,7 @@
 // about 5 s of wall time.
 import BrailleTestSupport
 import Foundation
+import LiveTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +43,12 @@ private struct IdleBenchmark {
     struct Case {
         let autoScanning: Bool
         let display: Bool
-        var name: String { autoScanning ? "auto-scanning, one step per second" : "stopped (manual scanning, no input)" }
+        /// A live GTK 4 window through AT-SPI instead of the scene.
+        var live = false
+        var name: String {
+            (autoScanning ? "auto-scanning, one step per second" : "stopped (manual scanning, no input)")
+                + (live ? ", a live GTK 4 window (AT-SPI)" : "")
+        }
     }
 
     /// One running case.
@@ -127,8 +135,21 @@ private struct IdleBenchmark {
         try benchmarkSceneYAML(title: "Idle").write(toFile: scene, atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: scratch + "/config", withIntermediateDirectories: true)
 
-        let cases = [Case(autoScanning: true, display: false), Case(autoScanning: true, display: true),
+        var cases = [Case(autoScanning: true, display: false), Case(autoScanning: true, display: true),
                      Case(autoScanning: false, display: false), Case(autoScanning: false, display: true)]
+        // The live case runs on a desktop of its own (Xvfb, a private D-Bus, the AT-SPI bus, the
+        // GTK 4 demo of the live tests), stopped with the benchmark.
+        var desktop: LiveDesktop?
+        defer { desktop?.stop() }
+        if LiveDesktop.isAvailable {
+            let started = try LiveDesktop(apps: ["gtk4_demo.py"])
+            desktop = started
+            let readyBy = benchNow() + 20
+            while !started.output(of: "gtk4_demo.py").contains("ready"), benchNow() < readyBy { benchSleep(0.1) }
+            cases.append(Case(autoScanning: true, display: false, live: true))
+        } else {
+            benchProgress("idle: the live desktop's programs (Xvfb, dbus, python3-gi) are not installed: no live-window case")
+        }
         // A BRLTTY and an emulated display for each case with a display (one client per display).
         var displays = [(emulator: BaumDisplayEmulator, brltty: BRLTTYProcess)]()
         var runs = [Running]()
@@ -143,7 +164,8 @@ private struct IdleBenchmark {
             }
         }
         for (index, scenario) in cases.enumerated() {
-            var arguments = ["run", scene, "--input", "raw:\(scratch)/input-\(index).fifo", "--no-view",
+            var arguments = ["run"] + (scenario.live ? ["--atspi", "--window", "Demo"] : [scene]) + [
+                             "--input", "raw:\(scratch)/input-\(index).fifo", "--no-view",
                              "--trace", "\(scratch)/trace-\(index).jsonl", "--set", "groupItems=false",
                              // A safety net: the run ends by itself if this benchmark dies.
                              "--duration", String(Int(seconds) + 60)]
@@ -160,8 +182,10 @@ private struct IdleBenchmark {
             let fifo = "\(scratch)/input-\(index).fifo"
             guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo): \(String(cString: strerror(errno)))") }
             let errors = "\(scratch)/errors-\(index).txt"
+            var environment = ["XDG_CONFIG_HOME": scratch + "/config"]
+            if scenario.live, let desktop { environment.merge(desktop.environment) { _, new in new } }
             let child = try BenchChild(switchscan, arguments, name: "switchscan run (\(scenario.name))", stderr: errors,
-                                       environment: ["XDG_CONFIG_HOME": scratch + "/config"])
+                                       environment: environment)
             let writer = try openFIFOForWriting(fifo, reader: child, timeout: 10)
             runs.append(Running(scenario, child: child, trace: "\(scratch)/trace-\(index).jsonl", errors: errors, fifo: writer))
         }
@@ -171,7 +195,10 @@ private struct IdleBenchmark {
         for run in runs {
             while true {
                 let text = (try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? ""
-                if text.contains("\"kind\":\"screen\""), !run.scenario.display || text.contains("\"brailleWritten\"") { break }
+                // A live run is ready once the window is its screen (not "no window").
+                let screenShown = run.scenario.live ? text.contains("\"kind\":\"highlight\",\"id\":\"")
+                    : text.contains("\"kind\":\"screen\"")
+                if screenShown, !run.scenario.display || text.contains("\"brailleWritten\"") { break }
                 guard run.child.isRunning else {
                     throw BenchFailure("\(run.child.name) exited (status \(run.child.status ?? -1)): \((try? String(contentsOfFile: run.errors, encoding: .utf8)) ?? "")")
                 }
@@ -215,11 +242,12 @@ private struct IdleBenchmark {
         var lines = [
             "## Idle cost: CPU and wake-ups of `switchscan run`",
             "",
-            "`switchscan-bench idle`: four `switchscan run` processes (release build) side by side for \(Int(seconds)) s each, "
+            "`switchscan-bench idle`: `switchscan run` processes (release build) side by side for \(Int(seconds)) s each, "
                 + "on a 40-button scene with `groupItems=false` and a raw input FIFO held open with nothing written: auto-scanning "
                 + "at one step per second (`scanning=auto`, `autoScanningTime=1`) and stopped (`scanning=manual`, no input), each "
                 + "with no braille output and with a braille display (BRLTTY, Baum driver, on the emulated 40-cell Baum display; "
-                + "one BRLTTY per run), and a trace file. CPU: time on a CPU summed over the process's threads "
+                + "one BRLTTY per run), and a trace file; and, last, auto-scanning the live GTK 4 demo window through AT-SPI "
+                + "(`run --atspi --window Demo`, its own Xvfb, D-Bus and AT-SPI bus). CPU: time on a CPU summed over the process's threads "
                 + "(/proc/PID/task/*/schedstat, nanoseconds; utime + stime of /proc/PID/stat if larger); wake-ups: "
                 + "voluntary context switches (the thread slept and was woken), preemptions: involuntary ones, summed over the "
                 + "process's threads (/proc/PID/task/*/status).",
