@@ -231,6 +231,74 @@ func compareWithOptimum(upTo maxN: Int, log: (String) -> Void) -> OptimumCompari
     return result
 }
 
+/// A deterministic generator (SplitMix64): the simulated user's choices are the same every run.
+struct SplitMix {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
+
+/// Issue 17, part 2: expected steps to select under Zipf targets (s = 1) for a grid of n keys,
+/// with the targets ranked in scene order (the issue's table) or in a shuffled order (the
+/// frequent keys anywhere), for linear, row-column, ours without weights, ours with the true
+/// weights, ours learnt from a simulated user's 50, 200 and 1,000 selections (counts plus 0.5,
+/// `SelectionCounts` with no decay in effect at this length), and the weighted contiguous optimum.
+struct LearningRow {
+    var n: Int
+    var order: String
+    var linear: Double, rowColumn: Double, uniform: Double, oracle: Double
+    var learnt: [(selections: Int, steps: Double)]
+    var optimum: Double
+}
+
+func measureLearning(n: Int, shuffled: Bool) -> LearningRow {
+    let screen = gridScreen(keys: n)
+    let flat = AutomaticGrouping.scanStructure(of: screen, groupItems: false)
+    let ids = flat.flatMap(\.items).map(\.id)
+    var ranked = ids
+    var random = SplitMix(state: UInt64(n) &* 7919)
+    if shuffled {
+        for index in stride(from: ranked.count - 1, to: 0, by: -1) {
+            ranked.swapAt(index, Int(random.next() % UInt64(index + 1)))
+        }
+    }
+    let zipf = ScanCost.zipfWeights(count: n)
+    let truth = Dictionary(uniqueKeysWithValues: zip(ranked, zipf))
+    let nodes = screen.scanNodes(groupAutomatic: true)
+    func expected(_ structure: [ScanNode]) -> Double { AutomaticGrouping.expectedSelectSteps(structure, weights: truth) }
+    var cumulative = [Double](), sum = 0.0
+    for weight in zipf { sum += weight; cumulative.append(sum) }
+    var counts = SelectionCounts(halfLife: 1e9)
+    var learnt = [(selections: Int, steps: Double)]()
+    var made = 0
+    for target in [50, 200, 1000] {
+        while made < target {
+            let u = random.unit() * sum
+            var low = 0, high = n - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if cumulative[middle] <= u { low = middle + 1 } else { high = middle }
+            }
+            counts.record(ranked[low], screen: "grid")
+            made += 1
+        }
+        let weights = counts.weights(screen: "grid", items: ids)
+        learnt.append((target, expected(AutomaticGrouping.group(nodes, weights: weights))))
+    }
+    return LearningRow(
+        n: n, order: shuffled ? "shuffled" : "scene order",
+        linear: expected(flat), rowColumn: expected(rowColumnStructure(flat)), uniform: expected(AutomaticGrouping.group(nodes)),
+        oracle: expected(AutomaticGrouping.group(nodes, weights: truth)), learnt: learnt,
+        optimum: ScanOptimum.weightedContiguousMean(ids.map { truth[$0] ?? 0 }))
+}
+
 func runEfficiencyBenchmark(arguments: [String]) {
     let markdown = arguments.contains("--markdown")
     var directory = "Scenarios"
@@ -366,6 +434,37 @@ func runEfficiencyBenchmark(arguments: [String]) {
     out.append("")
     out.append("Seed screens above 1.02 × the optimum: \(seedsOver.count) of \(seeds.count) (\(seedsOver.map(\.name).joined(separator: ", "))); of those without groups of the app's own: \(freeOver.count)\(freeOver.isEmpty ? "" : " (" + freeOver.map(\.name).joined(separator: ", ") + ")").")
     out.append("")
+    // Learning what the user picks (issue 17, part 2).
+    let learningStarted = DispatchTime.now().uptimeNanoseconds
+    var learning = [LearningRow]()
+    for n in [16, 64, 256, 1024] {
+        log("efficiency: learning, n = \(n)")
+        learning.append(measureLearning(n: n, shuffled: false))
+        learning.append(measureLearning(n: n, shuffled: true))
+    }
+    let learningWall = Double(DispatchTime.now().uptimeNanoseconds - learningStarted) / 1e9
+    out.append("")
+    out.append("""
+        Learning what the user picks (issue 17, part 2): expected steps to select (acting \
+        excluded) when key k of the ranking is chosen with weight 1/k (Zipf, s = 1), the ranking \
+        being the scene order or a shuffled order (seeded). Ours: `groupItems` with equal weights; \
+        weighted: `AutomaticGrouping.group(_:weights:)` with the true weights; learnt: with the \
+        counts of a simulated user's first 50, 200 and 1,000 selections drawn from the same \
+        distribution (seeded), plus 0.5 each. Optimum: the weighted contiguous optimum \
+        (`ScanOptimum.weightedContiguousMean`, every tree keeping reading order). \
+        \(f(learningWall, 1)) s of wall time.
+        """)
+    out.append("")
+    out.append("| n | ranking | linear | row-column | ours | learnt 50 | learnt 200 | learnt 1000 | weighted | optimum | weighted / optimum | learnt 1000 / optimum |")
+    out.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for row in learning {
+        let learnt = row.learnt.map { f($0.steps) }
+        out.append("| \(row.n) | \(row.order) | \(f(row.linear)) | \(f(row.rowColumn)) | \(f(row.uniform)) | \(learnt.joined(separator: " | ")) | \(f(row.oracle)) | \(f(row.optimum)) | \(f(row.oracle / row.optimum, 3)) | \(f(row.learnt.last!.steps / row.optimum, 3)) |")
+    }
+    let weightedMet = learning.allSatisfy { $0.oracle <= 1.05 * $0.optimum && $0.oracle < $0.rowColumn && $0.oracle < $0.linear }
+    out.append("")
+    out.append("Target weighted grouping within 1.05 × the weighted optimum and better than row-column and linear at every n above: \(weightedMet ? "met" : "missed") (worst \(f(learning.map { $0.oracle / $0.optimum }.max() ?? 0, 3)) × the optimum).")
+
     let met = worstRatio <= 1.15
     out.append("Target automatic grouping within 1.15 × the bound (flat scenes, equally likely targets): \(met ? "met" : "missed") (at most \(f(worstRatio, 3)) × the bound, n = 16 to 1024)\(met ? "." : ": the grouping's levels are constrained by rows.")")
     out.append("")

@@ -69,6 +69,48 @@ public enum AutomaticGrouping {
         return builder.arrange(pieces)
     }
 
+    /// The structure for items chosen with unequal likelihood (issue 17, part 2): `weights`
+    /// gives each item's relative frequency by id (items absent from it weigh `unseenWeight`,
+    /// in the same units). The grouping then minimises the expected steps under those weights,
+    /// keeping reading order: a frequent item gets a short path. Weights are scaled to a mean of
+    /// 1, so equal weights give exactly `group(_:)`'s structure.
+    public static func group(_ nodes: [ScanNode], weights: [ElementID: Double], unseenWeight: Double = 1) -> [ScanNode] {
+        let items = nodes.flatMap(\.items)
+        guard !items.isEmpty else { return [] }
+        var raw = [ElementID: Double]()
+        for item in items {
+            let weight = weights[item.id] ?? unseenWeight
+            raw[item.id] = weight.isFinite && weight > 0 ? weight : 0
+        }
+        let total = raw.values.reduce(0, +)
+        guard total > 0 else { return group(nodes) }
+        let scale = Double(items.count) / total
+        var builder = Builder()
+        builder.itemWeights = raw.mapValues { $0 * scale }
+        let pieces = builder.flatten(nodes)
+        return builder.arrange(pieces)
+    }
+
+    /// The expected steps to select one item of `nodes` (taken as the screen's top level) when
+    /// item `id` is chosen with probability proportional to `weights[id]` (absent: 0).
+    public static func expectedSelectSteps(_ nodes: [ScanNode], weights: [ElementID: Double]) -> Double {
+        var total = 0.0, mass = 0.0
+        func walk(_ level: [ScanNode], above: Double) {
+            for (index, node) in level.enumerated() {
+                let here = above + Double(index + 2)
+                switch node {
+                case .item(let element):
+                    let weight = weights[element.id] ?? 0
+                    total += weight * here
+                    mass += weight
+                case .group(_, let children): walk(children, above: here)
+                }
+            }
+        }
+        walk(nodes, above: 0)
+        return mass > 0 ? total / mass : 0
+    }
+
     /// `group(_:)`, reusing the arrangement of every automatic container equal to one arranged in
     /// the previous call with the same memo (a container's arrangement depends only on what is
     /// inside it). The result is the same as `group(_:)`'s.
@@ -162,6 +204,10 @@ public enum AutomaticGrouping {
         var innerPrefix = [0.0]
         /// Arrangements of containers, from the previous call and this one (nil: no memo).
         var memo: MemoBox?
+        /// Each item's weight (mean 1 over the screen) when items are not equally likely.
+        var itemWeights: [ElementID: Double]?
+        /// Σ w·ln w over the atoms' items, for the entropy of a run of atoms (weighted only).
+        var entropyPrefix = [0.0]
 
         mutating func flatten(_ nodes: [ScanNode]) -> [Piece] {
             var pieces = [Piece]()
@@ -170,7 +216,8 @@ public enum AutomaticGrouping {
                 switch node {
                 case .item(let element):
                     pieces.append(addAtom(Atom(
-                        node: node, weight: 1, inner: 0, frame: element.resolvedFrame)))
+                        node: node, weight: itemWeights.map { $0[element.id] ?? 0 } ?? 1, inner: 0,
+                        frame: element.resolvedFrame)))
                 case .group(let element, let children) where element.navigationStyle == .automatic:
                     if let memo, let kept = memo.previous[element.id], kept.input == node {
                         // Arranged before: its atoms as they were, its arrangement as it was.
@@ -183,6 +230,7 @@ public enum AutomaticGrouping {
                             inner += kept.atoms[index].inner
                             weightPrefix.append(weight)
                             innerPrefix.append(inner)
+                            entropyPrefix.append(entropyPrefix.last! + Builder.wLogW(kept.atoms[index].weight))
                         }
                         containers.append(Container(element: element, pieces: [], node: node, arranged: kept.output))
                         pieces.append(Piece(kind: .container(containers.count - 1), atoms: first..<atoms.count, frame: kept.frame))
@@ -204,13 +252,24 @@ public enum AutomaticGrouping {
                     pieces += flatten(children)
                 case .group(var element, let children):
                     // combined: fixed, grouped inside only.
-                    let arranged = AutomaticGrouping.group(children)
+                    var inside = Builder()
+                    inside.itemWeights = itemWeights
+                    let insidePieces = inside.flatten(children)  // before arrange reads the builder
+                    let arranged = inside.arrange(insidePieces)
                     let items = arranged.flatMap(\.items)
                     guard !items.isEmpty else { continue }
                     element.navigationStyle = .combined
-                    pieces.append(addAtom(Atom(
-                        node: .group(element, arranged), weight: Double(items.count),
-                        inner: totalSelectSteps(arranged), frame: element.resolvedFrame)))
+                    if let itemWeights {
+                        let weight = items.reduce(0) { $0 + (itemWeights[$1.id] ?? 0) }
+                        let mean = expectedSelectSteps(arranged, weights: itemWeights)
+                        pieces.append(addAtom(Atom(
+                            node: .group(element, arranged), weight: weight,
+                            inner: weight * mean, frame: element.resolvedFrame)))
+                    } else {
+                        pieces.append(addAtom(Atom(
+                            node: .group(element, arranged), weight: Double(items.count),
+                            inner: totalSelectSteps(arranged), frame: element.resolvedFrame)))
+                    }
                 }
             }
             return pieces
@@ -220,6 +279,7 @@ public enum AutomaticGrouping {
             atoms.append(atom)
             weightPrefix.append(weightPrefix.last! + atom.weight)
             innerPrefix.append(innerPrefix.last! + atom.inner)
+            entropyPrefix.append(entropyPrefix.last! + Builder.wLogW(atom.weight))
             return Piece(kind: .atom(atoms.count - 1), atoms: (atoms.count - 1)..<atoms.count, frame: atom.frame)
         }
 
@@ -264,6 +324,7 @@ public enum AutomaticGrouping {
             let count = span.count
             let weight = weightPrefix[span.upperBound] - weightPrefix[span.lowerBound]
             let uniform = weight == Double(count) && innerPrefix[span.upperBound] == innerPrefix[span.lowerBound]
+                && (itemWeights == nil || span.allSatisfy { atoms[$0].weight == 1 })
             let best: Plan
             if uniform, count <= uniformTableSize {
                 var parts = [Range<Int>](), at = 0, groupInside = 0.0
@@ -428,7 +489,7 @@ public enum AutomaticGrouping {
                     let w = weightPrefix[upper] - weightPrefix[lower]
                     var inside = innerPrefix[upper] - innerPrefix[lower]
                     let count = upper - lower
-                    if count > 1 { inside += w * optimalUniformMean(n: count) }
+                    if count > 1 { inside += w * groupMean(lower, upper) }
                     var penalty = 0.0
                     if rows != nil, cuts[j] - cuts[i] > 1 {
                         if rowStartsHere[cuts[i]] && rowStartsHere[cuts[j]] {
@@ -455,14 +516,30 @@ public enum AutomaticGrouping {
                 let j = choice[i]
                 parts.append(cuts[i]..<cuts[j])
                 if j - i >= 1, cuts[j] - cuts[i] > 1 {
-                    let count = lowerOf[j] - lowerOf[i]
-                    groupInside += (weightPrefix[lowerOf[j]] - weightPrefix[lowerOf[i]]) * optimalUniformMean(n: count)
+                    groupInside += (weightPrefix[lowerOf[j]] - weightPrefix[lowerOf[i]]) * groupMean(lowerOf[i], lowerOf[j])
                 }
                 i = j
             }
             let weight = weightPrefix[end] - weightPrefix[lowerOf[0]]
             return Plan(pieces: pieces, parts: parts, cost: weight + best[0] - penaltyOf[0], groupInside: groupInside)
         }
+
+        /// The estimated optimal mean steps inside a group of the atoms lower..<upper: f(c) for c
+        /// equally likely atoms; with item weights, f at the weights' perplexity exp(H) (H their
+        /// entropy), which is c again when they are equal.
+        func groupMean(_ lower: Int, _ upper: Int) -> Double {
+            let count = upper - lower
+            guard itemWeights != nil else { return optimalUniformMean(n: count) }
+            let w = weightPrefix[upper] - weightPrefix[lower]
+            guard w > 0 else { return optimalUniformMean(n: count) }
+            let entropy = ScanCost.naturalLog(w) - (entropyPrefix[upper] - entropyPrefix[lower]) / w
+            let perplexity = min(Double(count), max(1, ScanCost.exponential(entropy)))
+            let below = Int(perplexity.rounded(.down)), fraction = perplexity - Double(below)
+            let low = optimalUniformMean(n: below)
+            return fraction == 0 ? low : low + fraction * (optimalUniformMean(n: below + 1) - low)
+        }
+
+        static func wLogW(_ w: Double) -> Double { w > 0 ? w * ScanCost.naturalLog(w) : 0 }
 
         /// The cumulative weights at which the optimal top level for `totalWeight` equally
         /// likely items starts its entries after the first (scaled from the largest table beyond it).
