@@ -208,6 +208,11 @@ public enum AutomaticGrouping {
         var itemWeights: [ElementID: Double]?
         /// Σ w·ln w over the atoms' items, for the entropy of a run of atoms (weighted only).
         var entropyPrefix = [0.0]
+        /// With weights, on a level of at most `exactWeightedLimit` atoms and under it: the exact
+        /// least cost of every run of its atoms as a group, used in place of the estimate.
+        var exact: ExactGroups?
+
+        func candidateLimit() -> Int { exact == nil ? maxCuts : exactWeightedLimit }
 
         mutating func flatten(_ nodes: [ScanNode]) -> [Piece] {
             var pieces = [Piece]()
@@ -305,6 +310,14 @@ public enum AutomaticGrouping {
             guard let firstPiece = pieces.first, let lastPiece = pieces.last else { return [] }
             let span = firstPiece.atoms.lowerBound..<lastPiece.atoms.upperBound
             if span.count == 1 { return [atoms[span.lowerBound].node] }
+            if itemWeights != nil, exact == nil, span.count >= 3, span.count <= exactWeightedLimit {
+                // Weighted, and small enough: every run of these atoms is costed exactly from here down.
+                var exactly = self
+                exactly.exact = ExactGroups(
+                    offset: span.lowerBound, weightPrefix: Array(weightPrefix[span.lowerBound...span.upperBound]),
+                    inner: span.map { atoms[$0].inner })
+                return exactly.arrange(pieces, slack: slack)
+            }
 
             // The app's own containers (kept together by shouldGroupAccessibilityChildren or an
             // explicit order) are groups the user knows from the screen: they are always kept,
@@ -414,7 +427,7 @@ public enum AutomaticGrouping {
         /// the optimal top level for equally likely items (by the items' weight), the nearest
         /// block starts on either side, and the nearest of `preferred` (row starts) too.
         func candidateCuts(_ pieces: [Piece], blockStarts: [Int], preferred: [Int]? = nil) -> [Int] {
-            guard blockStarts.count > maxCuts else { return blockStarts }
+            guard blockStarts.count > candidateLimit() else { return blockStarts }
             let base = weightPrefix[pieces[0].atoms.lowerBound]
             let end = weightPrefix[pieces[pieces.count - 1].atoms.upperBound]
             func weightBefore(_ piece: Int) -> Double { weightPrefix[pieces[piece].atoms.lowerBound] - base }
@@ -489,7 +502,9 @@ public enum AutomaticGrouping {
                     let w = weightPrefix[upper] - weightPrefix[lower]
                     var inside = innerPrefix[upper] - innerPrefix[lower]
                     let count = upper - lower
-                    if count > 1 { inside += w * groupMean(lower, upper) }
+                    if count > 1 {
+                        if let exact { inside = exact.group(lower, upper) } else { inside += w * groupMean(lower, upper) }
+                    }
                     var penalty = 0.0
                     if rows != nil, cuts[j] - cuts[i] > 1 {
                         if rowStartsHere[cuts[i]] && rowStartsHere[cuts[j]] {
@@ -516,7 +531,11 @@ public enum AutomaticGrouping {
                 let j = choice[i]
                 parts.append(cuts[i]..<cuts[j])
                 if j - i >= 1, cuts[j] - cuts[i] > 1 {
-                    groupInside += (weightPrefix[lowerOf[j]] - weightPrefix[lowerOf[i]]) * groupMean(lowerOf[i], lowerOf[j])
+                    if let exact {
+                        groupInside += exact.group(lowerOf[i], lowerOf[j]) - (innerPrefix[lowerOf[j]] - innerPrefix[lowerOf[i]])
+                    } else {
+                        groupInside += (weightPrefix[lowerOf[j]] - weightPrefix[lowerOf[i]]) * groupMean(lowerOf[i], lowerOf[j])
+                    }
                 }
                 i = j
             }
@@ -616,6 +635,51 @@ public enum AutomaticGrouping {
         let top = Double(optimumTable.totals[uniformTableSize]) / Double(uniformTableSize)
         let half = Double(optimumTable.totals[uniformTableSize / 2]) / Double(uniformTableSize / 2)
         return Double(n) * (top + (top - half) * ScanCost.naturalLog(Double(n) / Double(uniformTableSize)) / ScanCost.ln2)
+    }
+}
+
+extension AutomaticGrouping {
+    /// A weighted level (or group) of up to this many atoms costs every run of its atoms exactly
+    /// (O(n³): 512 atoms, about 22 million steps), for itself and everything under it; a larger
+    /// one estimates from the weights' entropy, and its groups are again exact when small enough.
+    public static let exactWeightedLimit = 512
+
+    /// G(i, j): the least total (weighted) steps inside a group holding exactly atoms i..<j,
+    /// over every tree keeping their order (`ScanOptimum.weightedContiguousMean`'s programme,
+    /// with each atom's own inside cost).
+    final class ExactGroups: @unchecked Sendable {
+        let width: Int
+        /// The index of the first atom covered (the table's 0).
+        let offset: Int
+        var table: [Double]
+
+        /// `weightPrefix[k]`: the weight before the covered atom k (any constant added to all).
+        init(offset: Int, weightPrefix: [Double], inner: [Double]) {
+            self.offset = offset
+            let n = inner.count
+            width = n + 1
+            table = [Double](repeating: 0, count: width * width)
+            guard n >= 2 else { return }
+            var suffix = [Double](repeating: 0, count: width)
+            for j in 1...n {
+                suffix[j] = 0
+                for m in stride(from: j - 1, through: 0, by: -1) {
+                    let w = weightPrefix[j] - weightPrefix[m]
+                    // Entries up to before j (a level of at least two entries), then the
+                    // whole run as one entry (a group, or the atom itself).
+                    var level = Double.infinity
+                    for e in (m + 1)..<j {
+                        let inside = e - m == 1 ? inner[m] : table[m * width + e]
+                        level = min(level, w + inside + suffix[e])
+                    }
+                    if j - m >= 2 { table[m * width + j] = w + level }
+                    let whole = j - m == 1 ? inner[m] : table[m * width + j]
+                    suffix[m] = min(level, w + whole)
+                }
+            }
+        }
+
+        func group(_ lower: Int, _ upper: Int) -> Double { table[(lower - offset) * width + upper - offset] }
     }
 }
 
