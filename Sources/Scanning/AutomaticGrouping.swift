@@ -17,31 +17,26 @@ import AccessibilityModel
 /// What is fixed and what is free:
 /// - items, and `combined` groups (the app's own groups), are *atoms*: never split, never
 ///   spliced; a combined group's children are grouped further inside it, on their own;
-/// - `automatic` containers are free: the scanner may keep one as a group (it is then entered
-///   on select) or splice its children into the surrounding sequence, and may cut across them.
+/// - `automatic` containers (the app's own, by `shouldGroupAccessibilityChildren` or an explicit
+///   order) are kept as groups, entered on select; their children are arranged inside them.
 ///
-/// Each level is arranged as follows (`Builder.arrange`):
-/// 1. Three candidate *block* sequences: the level's pieces (each automatic container is a
-///    block), spatial rows (runs of consecutive pieces that share a row by the reading-order row
-///    rule and go left to right), and atoms (every container spliced). Rows and containers are
-///    candidates only when they actually split the level.
-/// 2. For each block sequence, a dynamic programme chooses its cut into consecutive *parts*,
-///    each part one entry of the level: a single piece stays what it is (item, combined group,
-///    or the container as a group), several blocks become a synthetic group. The cost of a part
-///    at position t is w·(t + 1) plus an estimate of its inside: the exact cost inside its atoms,
-///    plus w·f(c) when it is a group of c atoms, where f(c) is the optimal mean steps for c
-///    equally likely items (`optimalUniformMean`, computed once by the same programme on a flat
-///    list, exactly up to 1024 items). Sizes, and whether a part is a group at all, are chosen
-///    together, so a level mixes items and groups when that is cheaper (bigger groups first),
-///    and a level where grouping does not pay stays flat (on equal cost, fewer groups). A level
-///    has at most `maxLevelEntries` entries; with more than `maxBoundaries` blocks, cuts are
-///    considered at evenly spaced block boundaries only (nearly equal chunks), which keeps the
-///    work near linear. When cutting atoms, a group that straddles rows without holding whole
-///    rows costs `rowCutPenalty` more per item, so chunks keep to rows when nearly as cheap.
-/// 3. A level with containers keeps them as groups (they are the app's structure: a user sees
-///    them on screen), and arranges the pieces around them (flat up to
-///    `containerLevelFlatLimit` entries). Otherwise the split by rows is taken when its
-///    estimated cost is within `naturalTolerance` (10%) of the atoms' split; else the chunks win.
+/// Each level is arranged as follows (`Builder.arrange`; details and figures in the docs):
+/// 1. A level holding the app's containers keeps them as groups (they are the app's structure:
+///    a user sees them on screen) and cuts the pieces around them (flat up to
+///    `containerLevelFlatLimit` entries).
+/// 2. On a level of atoms the reference is the best cut with no regard to rows: for equally
+///    likely items the exact optimum's own (`ScanOptimum`), else the dynamic programme's over
+///    single atoms. A part's cost is W·(position + 1) plus its inside: the exact cost inside its
+///    atoms plus, for a group, the optimum f(c) for its c atoms (exact up to 4096, estimated
+///    beyond; with weights, exact runs on levels up to `exactWeightedLimit` atoms). The
+///    programme is built from the level's end with no position in its state (O(cuts²), no cap on
+///    entries); beyond `maxCuts` blocks it considers the block starts near the optimum's own
+///    boundaries and evenly spaced ones.
+/// 3. When the reference does not keep to the screen's rows, a cut of whole rows, else a cut
+///    that keeps within rows (`rowCutPenalty` while choosing), is taken if it costs less than
+///    (1 + slack) × the reference; the slack (`naturalTolerance`, 2 %, for the whole tree) left
+///    by that choice is handed to the level's synthetic groups, so the whole tree stays under
+///    1.02 × the optimum for equally likely items.
 /// 4. Each synthetic group and each kept container is arranged in turn, recursively.
 ///
 /// Synthetic groups are `Element(id: "auto:<first item id>…<last item id>", frame: union of
