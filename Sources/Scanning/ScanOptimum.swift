@@ -86,4 +86,45 @@ public enum ScanOptimum {
         }
         return UniformTable(totals: totals, suffix: suffix, firstOfSuffix: firstOfSuffix, firstOfLevel: firstOfLevel)
     }
+
+    /// The least expected steps to select an item when item k (in reading order) is chosen with
+    /// probability proportional to `weights[k]`, over every tree that keeps the items in order
+    /// (each group a contiguous run; issue 17, part 2's weighted contiguous optimum). The same
+    /// suffix programme as above, on every interval: G(i, j), the best level holding exactly
+    /// items i..<j, from D_j(m) = min over e of W(m..<j) + inside(m..<e) + D_j(e). O(n³) (1024
+    /// items: about 180 million steps). Equal weights give T(n)/n.
+    public static func weightedContiguousMean(_ weights: [Double]) -> Double {
+        let n = weights.count
+        guard n > 0 else { return 0 }
+        var prefix = [0.0]
+        for weight in weights { prefix.append(prefix.last! + max(0, weight)) }
+        let total = prefix[n]
+        guard total > 0 else { return 0 }
+        if n == 1 { return 2 }
+        // best[m * (n + 1) + j]: G(m, j) for j − m ≥ 2.
+        let width = n + 1
+        var best = [Double](repeating: 0, count: width * width)
+        var suffix = [Double](repeating: 0, count: width)
+        for j in 1...n {
+            suffix[j] = 0
+            for m in stride(from: j - 1, through: 0, by: -1) {
+                let w = prefix[j] - prefix[m]
+                if j - m >= 2 {
+                    var level = Double.infinity
+                    for e in (m + 1)..<j {
+                        let inside = e - m == 1 ? 0 : best[m * width + e]
+                        level = min(level, w + inside + suffix[e])
+                    }
+                    best[m * width + j] = w + level
+                }
+                var value = Double.infinity
+                for e in (m + 1)...j {
+                    let inside = e - m == 1 ? 0 : best[m * width + e]
+                    value = min(value, w + inside + suffix[e])
+                }
+                suffix[m] = value
+            }
+        }
+        return best[n] / total
+    }
 }

@@ -124,14 +124,17 @@ enum GroupingFixture {
     }
 
     @Test func rowsAreUsedWhenTheySplitWell() {
-        // 4 rows of 4 keys: one group per row costs 112 steps over the 16 keys, within 10% of
-        // the best chunking (103), so the rows are kept as they are seen.
+        // 4 rows of 4 keys: the first three rows as groups, then the last row's keys one by one,
+        // cost 104 steps over the 16 keys (2·4 + 3·4 + 4·4 for the rows, 3 × 14 inside them,
+        // 5 + 6 + 7 + 8 for the last keys), within 2 % of the optimum (103: groups of 5, 4, 3
+        // across the rows), so the rows are kept as they are seen. (One group per row, 112
+        // steps, is 8.7 % over: it was taken while the tolerance was 10 %.)
         let nodes = GroupingFixture.grouped(GroupingFixture.keys(16, perRow: 4))
         #expect(GroupingFixture.outline(nodes) == [
             "auto:k0…k3[k0, k1, k2, k3]", "auto:k4…k7[k4, k5, k6, k7]",
-            "auto:k8…k11[k8, k9, k10, k11]", "auto:k12…k15[k12, k13, k14, k15]",
+            "auto:k8…k11[k8, k9, k10, k11]", "k12", "k13", "k14", "k15",
         ])
-        #expect(GroupingFixture.meanSelectSteps(nodes) == 7)
+        #expect(GroupingFixture.meanSelectSteps(nodes) == 6.5)
     }
 
     @Test func rowsAreNotUsedWhenTheyCostMore() {
@@ -164,11 +167,14 @@ enum GroupingFixture {
     }
 
     @Test func chunksKeepWithinRowsWhenNearlyAsCheap() {
-        // Two rows of eight: the best chunks (5, 4, 3 and four keys) would straddle the rows;
-        // chunks of 4, 4, 3 cost 0.06 steps a key more and keep to the rows.
+        // Two rows of eight: the best chunks (5, 4, 3 and four keys) would straddle the rows.
+        // The first row as a group (itself a group of 3 and five keys), then a group of 3 and
+        // five keys, costs 104 steps over the 16 keys, 0.06 a key more, and keeps to the rows.
+        // (Groups of 4, 4, 3 and five keys, taken before, cost the same 104: on equal cost whole
+        // rows are preferred.)
         let nodes = GroupingFixture.grouped(GroupingFixture.keys(16))
         #expect(GroupingFixture.outline(nodes) == [
-            "auto:k0…k3[k0, k1, k2, k3]", "auto:k4…k7[k4, k5, k6, k7]", "auto:k8…k10[k8, k9, k10]",
+            "auto:k0…k7[auto:k0…k2[k0, k1, k2], k3, k4, k5, k6, k7]", "auto:k8…k10[k8, k9, k10]",
             "k11", "k12", "k13", "k14", "k15",
         ])
         #expect(GroupingFixture.meanSelectSteps(nodes) == 6.5)
@@ -196,6 +202,22 @@ enum GroupingFixture {
             let bound = ScanCost.hierarchicalBound(n: n)
             #expect(ours / bound <= 1.15, "n = \(n): \(ours) steps against the bound \(bound)")
             if n == 1024 { #expect(ScanCost.linearMean(n: n) / ours >= 10) }
+        }
+    }
+
+    @Test func withinTwoPerCentOfTheExactOptimum() {
+        // Issue 17: for equally likely keys the whole tree costs less than 1.02 × the exact
+        // optimum (ScanOptimum), whatever the rows; square grids as the benchmark lays them out,
+        // and rows of 8 and of 3 (sizes where following rows is cheap, and where it is not).
+        let totals = ScanOptimum.uniformTotals(upTo: 300)
+        for n in [2, 7, 9, 16, 20, 31, 64, 73, 100, 107, 144, 200, 256, 300] {
+            let square = Int(Double(n).squareRoot().rounded(.up))
+            for perRow in [square, 8, 3] {
+                let nodes = GroupingFixture.grouped(GroupingFixture.keys(n, perRow: perRow))
+                let total = ScanCost.report(nodes).items.reduce(0) { $0 + $1.autoSelectSteps }
+                #expect(nodes.flatMap(\.items).count == n)
+                #expect(Double(total) < 1.02 * Double(totals[n]), "n = \(n), \(perRow) per row: \(total) against \(totals[n])")
+            }
         }
     }
 

@@ -74,11 +74,14 @@ enum OptimumFixture {
         }
     }
 
-    @Test func neverAboveTheCappedTableOfTheGrouping() {
-        // The grouping's own table limits a level to 16 entries: the exact optimum is never worse.
-        let totals = ScanOptimum.uniformTotals(upTo: 1024)
-        for n in 1...1024 {
-            #expect(Double(totals[n]) / Double(n) <= AutomaticGrouping.optimalUniformMean(n: n) + 1e-9, "n = \(n)")
+    @Test func theGroupingEstimatesWithTheExactOptimum() {
+        // The grouping's f(n) is the exact optimum up to its table's size (4096), not a capped
+        // or chunked estimate; beyond it the estimate keeps growing with n.
+        let totals = ScanOptimum.uniformTotals(upTo: 4096)
+        for n in 1...4096 {
+            #expect(abs(Double(totals[n]) / Double(n) - AutomaticGrouping.optimalUniformMean(n: n)) < 1e-9, "n = \(n)")
         }
+        #expect(AutomaticGrouping.optimalUniformMean(n: 8192) > AutomaticGrouping.optimalUniformMean(n: 4096))
+        #expect(AutomaticGrouping.optimalUniformMean(n: 8192) < AutomaticGrouping.optimalUniformMean(n: 4096) + 2)
     }
 }

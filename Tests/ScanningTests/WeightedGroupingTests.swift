@@ -1,0 +1,89 @@
+import AccessibilityModel
+import Testing
+
+@testable import Scanning
+
+// Issue 17, part 2: grouping for items chosen with unequal likelihood, the weighted contiguous
+// optimum it is measured against, and the selection counts the weights come from.
+
+@Suite struct WeightedGroupingTests {
+    @Test func theWeightedOptimumIsTheBestOfEveryTreeOnSmallN() {
+        // Every tree keeping the order (OptimumFixture.allTrees), costed by ScanCost and weighted.
+        let weightSets: [[Double]] = [[1, 1, 1, 1, 1], [9, 1, 1, 1, 1], [1, 1, 1, 1, 9], [1, 5, 1, 3, 1, 1], [0.5, 0.5, 8, 0.5, 0.5, 0.5, 4]]
+        for weights in weightSets {
+            let trees = OptimumFixture.allTrees(0, weights.count)
+            let best = trees.map { tree in
+                let steps = ScanCost.report(tree).items.map { Double($0.autoSelectSteps) }
+                return zip(steps, weights).reduce(0) { $0 + $1.0 * $1.1 } / weights.reduce(0, +)
+            }.min()!
+            #expect(abs(ScanOptimum.weightedContiguousMean(weights) - best) < 1e-9, "weights \(weights)")
+        }
+        #expect(abs(ScanOptimum.weightedContiguousMean([Double](repeating: 2, count: 64)) - ScanOptimum.uniformMean(n: 64)) < 1e-9)
+    }
+
+    @Test func equalWeightsGiveTheUnweightedGrouping() {
+        for (count, perRow) in [(7, 7), (16, 4), (16, 8), (64, 8), (100, 10)] {
+            let elements = GroupingFixture.keys(count, perRow: perRow)
+            let nodes = GroupingFixture.gridScreen(elements).scanNodes(groupAutomatic: true)
+            let weights = Dictionary(uniqueKeysWithValues: elements.map { ($0.id, 3.0) })
+            #expect(AutomaticGrouping.group(nodes, weights: weights) == AutomaticGrouping.group(nodes), "\(count) keys")
+        }
+    }
+
+    @Test func aFrequentItemGetsAShortPathAndTheOrderIsKept() {
+        // 64 keys, k40 chosen half the time: it is reached in fewer steps than without weights,
+        // and the expected steps are within 5 % of the weighted optimum.
+        let elements = GroupingFixture.keys(64)
+        let nodes = GroupingFixture.gridScreen(elements).scanNodes(groupAutomatic: true)
+        var weights = Dictionary(uniqueKeysWithValues: elements.map { ($0.id, 1.0) })
+        weights["k40"] = 63
+        let weighted = AutomaticGrouping.group(nodes, weights: weights)
+        let plain = AutomaticGrouping.group(nodes)
+        #expect(weighted.flatMap(\.items).map(\.id) == plain.flatMap(\.items).map(\.id))
+        func steps(_ structure: [ScanNode], _ id: String) -> Int { ScanCost.report(structure).items.first { $0.id == id }!.autoSelectSteps }
+        #expect(steps(weighted, "k40") < steps(plain, "k40"))
+        #expect(steps(weighted, "k40") <= 4)
+        let optimum = ScanOptimum.weightedContiguousMean(elements.map { weights[$0.id]! })
+        let ours = AutomaticGrouping.expectedSelectSteps(weighted, weights: weights)
+        #expect(ours <= 1.05 * optimum, "\(ours) against \(optimum)")
+        #expect(ours < AutomaticGrouping.expectedSelectSteps(plain, weights: weights))
+    }
+
+    @Test func selectionCountsDecayAndStayBounded() {
+        var counts = SelectionCounts(halfLife: 2, maxItemsPerScreen: 3, maxScreens: 2)
+        counts.record("a", screen: "main")
+        counts.record("a", screen: "main")
+        // After two selections with a half-life of two: 1 · 2^(−1/2) + 1.
+        #expect(abs(counts.screens["main"]!["a"]! - (1 + 1 / 2.0.squareRoot())) < 1e-12)
+        for id in ["b", "c", "d"] { counts.record(id, screen: "main") }
+        #expect(counts.screens["main"]!.count == 3)
+        #expect(counts.screens["main"]!["b"] == nil)  // the smallest went
+        counts.record("x", screen: "other")
+        counts.record("y", screen: "third")
+        #expect(counts.screens["main"] == nil)       // the least recently used screen went
+        #expect(counts.recent == ["other", "third"])
+        let weights = counts.weights(screen: "third", items: ["y", "z"])
+        #expect(weights == ["y": 1.5, "z": 0.5])
+    }
+
+    @Test func selectionCountsRoundTripAndRefuseBadText() throws {
+        var counts = SelectionCounts()
+        counts.record("key-1", screen: "keyboard")
+        counts.record("key-2", screen: "keyboard")
+        counts.record("ok", screen: "alert")
+        let text = counts.encoded()
+        #expect(!text.contains("label"))
+        let read = try SelectionCounts.decode(text)
+        #expect(read.screens == counts.screens)
+        #expect(read.recent == counts.recent)
+        #expect(throws: SelectionCounts.DecodeError(line: 1, message: "expected the header 'switchscan-selections 1'")) {
+            try SelectionCounts.decode("hello\n")
+        }
+        #expect(throws: SelectionCounts.DecodeError(line: 2, message: "count 'nan' is not a number from 0 to 1e9")) {
+            try SelectionCounts.decode("switchscan-selections 1\nmain\tk\tnan\n")
+        }
+        #expect(throws: SelectionCounts.DecodeError(line: 2, message: "expected screen, id and count separated by tabs")) {
+            try SelectionCounts.decode("switchscan-selections 1\nmain k 1\n")
+        }
+    }
+}
