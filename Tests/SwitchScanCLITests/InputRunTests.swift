@@ -341,7 +341,13 @@ struct InputRunTests {
         process.standardInput = input
         let started = Date()
         try process.run()
-        Thread.sleep(forTimeInterval: 0.6)
+        // Space only once the raw stream's Enter was handled (not after a fixed pause: on a busy
+        // machine the run took 0.4 s to show its screen and the Space came first).
+        while Date().timeIntervalSince(started) < 15 {
+            let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+            if text.contains("\"switch\":\"enter\",\"edge\":\"up\"") { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         input.fileHandleForWriting.write(Data(" ".utf8))  // the terminal's Space: select
         Thread.sleep(forTimeInterval: 0.2)
         try input.fileHandleForWriting.close()  // the end of standard input ends the run
