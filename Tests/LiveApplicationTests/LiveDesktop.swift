@@ -20,7 +20,25 @@ final class LiveDesktop {
             .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// One desktop at a time in this process: libatspi and the environment (DISPLAY, the bus
+    /// address) are the process's own. Taken by `init`, given back by `stop()`.
+    private static let oneAtATime = DispatchSemaphore(value: 1)
+    /// The desktop's DISPLAY and session bus address.
+    let display: String
+    let busAddress: String
+    /// The environment for a process run on this desktop.
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        environment.removeValue(forKey: "WAYLAND_DISPLAY")
+        return environment
+    }
+
     init(app: String) throws {
+        Self.oneAtATime.wait()
+        var started = false
+        defer { if !started { Self.oneAtATime.signal() } }
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [Self.appsFolder.appendingPathComponent("live-session.sh").path,
                              Self.appsFolder.appendingPathComponent(app).path]
@@ -49,6 +67,9 @@ final class LiveDesktop {
         setenv("DISPLAY", display, 1)
         setenv("DBUS_SESSION_BUS_ADDRESS", bus, 1)
         appOutputPath = app
+        self.display = display
+        busAddress = bus
+        started = true
     }
 
     /// What the application printed (one line per handler run).
@@ -59,6 +80,7 @@ final class LiveDesktop {
     func stop() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+        Self.oneAtATime.signal()
     }
 }
 

@@ -136,6 +136,19 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         snapshot = node
         self.objects = objects
         screen = AccessibleMapping.screen(of: node)
+        // Where the window is on the screen, for the overlay (GTK 4 knows no window position on
+        // any display server and reports window coordinates for the screen: origin 0, 0).
+        windowOrigin = (try? window.screenExtents()).flatMap { $0 }.map { Point(x: $0.x, y: $0.y) }
+    }
+
+    /// The window's top left corner on the screen, as the toolkit reports it.
+    private var windowOrigin: Point?
+
+    /// A frame of the current screen (window coordinates) on the screen; nil without a window.
+    public func screenRect(of frame: Rect) -> Rect? {
+        guard window != nil else { return nil }
+        let origin = windowOrigin ?? Point(x: 0, y: 0)
+        return Rect(x: origin.x + frame.x, y: origin.y + frame.y, width: frame.width, height: frame.height)
     }
 
     // MARK: RuntimeSource
