@@ -53,12 +53,15 @@ let package = Package(
         .target(name: "LiveTree", dependencies: ["AccessibilityModel"]),
         .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
         .target(name: "Atspi", dependencies: ["CAtspi", "LiveTree", "AccessibilityModel"]),
+        // The highlight on an X11 screen: libxcb and its Shape extension wrapped once.
+        .systemLibrary(name: "CXcb", pkgConfig: "xcb-shape", providers: [.apt(["libxcb1-dev", "libxcb-shape0-dev"])]),
+        .target(name: "Xcb", dependencies: ["CXcb"]),
         // Pure: switch interface and braille display profiles (Devices/), evemu and raw decoding.
         .target(name: "DeviceProfiles", dependencies: ["SwitchInput", "Documents"]),
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi",
+            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
@@ -95,7 +98,9 @@ let package = Package(
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
         .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel"]),
         // Real GTK 4, GTK 3 and Qt 5 applications on Xvfb with a private D-Bus session and the AT-SPI bus.
-        .testTarget(name: "LiveApplicationTests", dependencies: ["Runtime", "Scanning", "SwitchInput", "AccessibilityModel", "Atspi", "LiveTestSupport"]),
+        .testTarget(name: "LiveApplicationTests", dependencies: [
+            "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "switchscan",
+        ]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.

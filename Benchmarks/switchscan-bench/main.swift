@@ -10,6 +10,7 @@
 //   switchscan-bench latency [--markdown]      switch event → BrlAPI write, switchscan run against a C reference (Latency.swift)
 //   switchscan-bench idle [--markdown]         CPU and wake-ups of switchscan run, auto-scanning and stopped (Idle.swift)
 //   switchscan-bench validate-memory [--markdown]  peak memory of switchscan validate on inputs under 1 MB (ValidateMemory.swift)
+//   switchscan-bench live [--markdown]         a 10,000-object GTK window: first highlight, one change event, peak memory, against pyatspi (LiveBenchmark.swift)
 import AccessibilityModel
 import Foundation
 import Scenes
@@ -122,8 +123,9 @@ case "idle": runIdleBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "validate-memory": runValidateMemoryBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "validate-memory-child": runValidateMemoryChild(arguments: Array(benchArguments.dropFirst()))
 case "import": runImportBenchmark(arguments: Array(benchArguments.dropFirst()))
+case "live": runLiveBenchmark(arguments: Array(benchArguments.dropFirst()))
 default:
-    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import [--markdown]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import|live [--markdown]\n".data(using: .utf8)!)
     exit(2)
 }
 exit(0)

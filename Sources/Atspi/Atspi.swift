@@ -208,6 +208,13 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         return Rect(x: Double(rect.pointee.x), y: Double(rect.pointee.y), width: Double(rect.pointee.width), height: Double(rect.pointee.height))
     }
 
+    /// The object's own properties read into a plain value, without its children.
+    public func properties() throws(AtspiError) -> AccessibleNode {
+        AccessibleNode(
+            id: id, role: try roleName(), name: try name(), description: try descriptionText(), states: states(),
+            extents: try windowExtents(), actions: try actionNames(), value: try value())
+    }
+
     /// The object and its subtree read into plain values, at most `limit` objects (the rest
     /// left out), so that a huge window cannot exhaust memory.
     public func snapshot(limit: Int = 100_000) throws(AtspiError) -> AccessibleNode {
@@ -224,9 +231,7 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     private func snapshot(budget: inout Int, objects: inout [String: AccessibleObject]?) throws(AtspiError) -> AccessibleNode {
         budget -= 1
         objects?[id] = self
-        var node = AccessibleNode(
-            id: id, role: try roleName(), name: try name(), description: try descriptionText(), states: states(),
-            extents: try windowExtents(), actions: try actionNames(), value: try value())
+        var node = try properties()
         let count = try childCount()
         var index = 0
         while index < count, budget > 0 {

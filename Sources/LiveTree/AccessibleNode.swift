@@ -94,4 +94,23 @@ public struct AccessibleNode: Hashable, Sendable {
         for child in children { if let found = child.node(withID: id) { return found } }
         return nil
     }
+
+    /// Gives the node `id` the properties of `updated` (role, name, description, states,
+    /// extents, actions, value), keeping its children: what a name or state change event
+    /// changes, without reading the rest of the window again. False when no node has that id.
+    @discardableResult
+    public mutating func updateProperties(of id: String, from updated: AccessibleNode) -> Bool {
+        if self.id == id {
+            role = updated.role
+            name = updated.name
+            description = updated.description
+            states = updated.states
+            extents = updated.extents
+            actions = updated.actions
+            value = updated.value
+            return true
+        }
+        for index in children.indices where children[index].updateProperties(of: id, from: updated) { return true }
+        return false
+    }
 }

@@ -34,6 +34,8 @@ public final class LiveRun {
         public var startupStatus: [String] = []
         /// What is scanned instead of `scene` (a live application; register it in `sources` too).
         public var content: (any ScanContent)?
+        /// The highlight drawn on the screen (register it in `sources` too, for its connection).
+        public var highlightOverlay: HighlightOverlay?
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
@@ -240,8 +242,12 @@ public final class LiveRun {
         }
     }
 
-    /// Shows the current state: the braille line on every display, then the terminal.
+    /// Shows the current state: the braille line on every display, the frame on the screen,
+    /// then the terminal.
     private func output() {
+        // The frame follows the highlight, and the element when its window moved or a layout
+        // change moved it (the overlay sends nothing to the X server when the frame stays).
+        options.highlightOverlay?.show(HighlightOverlay.frame(of: session.engine.highlight))
         if session.brailleLine != shownLine {
             shownLine = session.brailleLine
             for sink in options.brailleSinks { sink.show(session.brailleLine, language: session.brailleLanguage, at: MonotonicClock.now()) }

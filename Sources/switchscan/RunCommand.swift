@@ -30,6 +30,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --atspi: the window whose title contains TITLE.", valueName: "title"))
     var window: String?
 
+    @Flag(name: .customLong("no-overlay"), help: "With --atspi: do not draw the highlight on the screen (a frame around the highlighted element on X11; never drawn without DISPLAY or on Wayland).")
+    var noOverlay = false
+
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "Set a scanning setting by its name (repeatable), e.g. --set autoScanningTime=1.5 --set tapBehavior=alwaysTap.",
         valueName: "name=value"))
@@ -74,7 +77,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if atspi == (scene != nil) { throw ValidationError("give a scene file, or --atspi (not both)") }
-        if !atspi, app != nil || window != nil { throw ValidationError("--app and --window go with --atspi") }
+        if !atspi, app != nil || window != nil || noOverlay { throw ValidationError("--app, --window and --no-overlay go with --atspi") }
         // A number from the command line is outside input too: NaN, infinity or a negative time
         // would never end the run (or end it at once); a year is plenty.
         if let duration, !(duration > 0 && duration <= 31_536_000) {
@@ -143,8 +146,26 @@ struct RunCommand: ParsableCommand {
             tracePath: trace, duration: duration, brailleCells: brailleCells,
             sources: inputs.sources + brailleOutputs.sources + (live.map { [$0] } ?? []), brailleSinks: brailleOutputs.sinks)
         options.content = live
+        // The highlight on the screen, for a sighted switch user: X11 only, and not asked away.
+        var startupStatus = settingsSetup.startupStatus
+        if let live, !noOverlay {
+            if let reason = HighlightOverlay.unavailableReason(environment: ProcessInfo.processInfo.environment) {
+                startupStatus.append(reason)
+            } else {
+                do {
+                    let overlay = try HighlightOverlay()
+                    overlay.placement = { [unowned live] in live.screenRect(of: $0) }
+                    options.highlightOverlay = overlay
+                    options.sources.append(overlay)
+                } catch {
+                    let said = "the highlight is not drawn on the screen: \(error)"
+                    printError("switchscan run: \(said)")
+                    startupStatus.append(said)
+                }
+            }
+        }
         options.settingsWatcher = settingsSetup.watch()
-        options.startupStatus = settingsSetup.startupStatus
+        options.startupStatus = startupStatus
         let ending: LiveRun.Ending
         do {
             ending = try LiveRun(options).run()

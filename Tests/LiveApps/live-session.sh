@@ -67,7 +67,7 @@ wait $app_pids "$bus_pid" "$xvfb_pid" 2>/dev/null
 # Whatever else this desktop started (the registry daemon, activated late by the bus) carries
 # this desktop's own XDG_RUNTIME_DIR in its environment: those processes, and only those.
 for environ in /proc/[0-9]*/environ; do
-    # (Processes that ended meanwhile leave a path that cannot be opened: said by the shell.)
+    # (A process gone meanwhile has no environ to open: said nowhere.)
     if { tr '\0' '\n' < "$environ"; } 2>/dev/null | grep -qx "XDG_RUNTIME_DIR=$dir"; then
         pid=${environ#/proc/}
         kill -KILL "${pid%/environ}" 2>/dev/null

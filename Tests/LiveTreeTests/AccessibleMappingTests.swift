@@ -40,6 +40,23 @@ struct AccessibleMappingTests {
         #expect(screen.scanItems().map(\.id) == [":1.5/button0", ":1.5/button1", ":1.5/button2", ":1.5/slider", ":1.5/wifi"])
     }
 
+    @Test("a name change updates one node in place: its label changes, its children and the other items stay")
+    func updateInPlace() {
+        var window = demoWindow()
+        let renamed = AccessibleNode(
+            id: ":1.5/button1", role: "push button", name: "Send", states: [.visible],
+            extents: Rect(x: 10, y: 50, width: 100, height: 30), actions: ["click"])
+        let found = window.updateProperties(of: ":1.5/button1", from: renamed)
+        let missing = window.updateProperties(of: ":1.5/gone", from: renamed)
+        #expect(found)
+        #expect(!missing)
+        #expect(window.node(withID: ":1.5/button1")?.children.map(\.id) == [":1.5/button1/label"])
+        let items = AccessibleMapping.screen(of: window).scanItems()
+        #expect(items.map(\.label) == ["Button 0", "Send", "Button 2", "Volume", "Wi-Fi"])
+        // Neither sensitive nor enabled any more: not enabled, as a full read would map it.
+        #expect(items[1].traits.contains(.notEnabled))
+    }
+
     @Test("roles and states give traits: button, adjustable, selected when checked, not enabled when insensitive")
     func traits() {
         let items = AccessibleMapping.screen(of: demoWindow(checked: true)).scanItems()

@@ -213,6 +213,53 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         snapshot = node
         self.objects = objects
         screen = AccessibleMapping.screen(of: node)
+        // Where the window is on the screen, for the overlay (GTK 4 knows no window position on
+        // any display server and reports window coordinates for the screen: origin 0, 0).
+        windowOrigin = (try? window.screenExtents()).flatMap { $0 }.map { Point(x: $0.x, y: $0.y) }
+    }
+
+    /// The window's top left corner on the screen, as the toolkit reports it.
+    private var windowOrigin: Point?
+
+    /// A frame of the current screen (window coordinates) on the screen; nil without a window.
+    public func screenRect(of frame: Rect) -> Rect? {
+        guard window != nil else { return nil }
+        let origin = windowOrigin ?? Point(x: 0, y: 0)
+        return Rect(x: origin.x + frame.x, y: origin.y + frame.y, width: frame.width, height: frame.height)
+    }
+
+    /// Events that change only their source's own properties, read again alone: a name, a
+    /// description, a state other than those that show, hide or remove a subtree or make a
+    /// dialog modal. Bounds (a container's move its children's window coordinates too) and
+    /// children changes re-read the window. (Reading bounds events in place was tried: GTK 3
+    /// sends them for every container at each relayout, and on the 10,000-object benchmark window
+    /// the run then stayed busy for over a minute without showing the change; not understood yet.)
+    static func changesOnlyItsSource(_ type: String) -> Bool {
+        if type.hasPrefix("object:property-change:accessible-name") || type.hasPrefix("object:property-change:accessible-description") {
+            return true
+        }
+        guard type.hasPrefix("object:state-changed:") else { return type.hasPrefix("object:announcement") }
+        let state = type.dropFirst("object:state-changed:".count)
+        return !["showing", "visible", "defunct", "modal"].contains { state.hasPrefix($0) }
+    }
+
+    /// Applies events that change only their sources' own properties to the snapshot, reading
+    /// each source alone (a label renamed in a window of 10,000 objects is one object read, not
+    /// 10,000), and maps the window again. False (nothing changed) when another kind of event
+    /// is among them, or a source is not in the snapshot or cannot be read: the caller re-reads.
+    private func updateInPlace(_ events: [AccessibleEvent]) -> Bool {
+        guard var updated = snapshot, events.allSatisfy({ Self.changesOnlyItsSource($0.type) }) else { return false }
+        var seen = Set<String>()
+        for event in events where !event.type.hasPrefix("object:announcement") {
+            guard let source = event.source else { return false }
+            let id = source.id
+            guard seen.insert(id).inserted else { continue }
+            guard objects?[id] != nil, let properties = try? source.properties(),
+                  updated.updateProperties(of: id, from: properties) else { return false }
+        }
+        snapshot = updated
+        screen = AccessibleMapping.screen(of: updated)
+        return true
     }
 
     // MARK: RuntimeSource
@@ -278,7 +325,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 notifications.append(AccessibilityNotification(kind: .announcement, text: text))
             }
         }
-        reread()
+        if !updateInPlace(events) { reread() }
         // The window went away while it was read: the next one is a new screen.
         if window == nil, findWindow() {
             return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]))]

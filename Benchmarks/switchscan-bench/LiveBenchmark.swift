@@ -1,0 +1,361 @@
+// The live application benchmark (issue 15): a GTK 3 window of 10,000 accessible objects (a
+// list box of 5,000 rows, each a list item holding a label: Tests/LiveApps/gtk3_long_list.py) on
+// a desktop of its own (Tests/LiveApps/live-session.sh: Xvfb, a private D-Bus session, the AT-SPI
+// bus), operated by `switchscan run --atspi` (release build) and walked by a plain pyatspi script
+// (Tests/LiveApps/pyatspi_walk.py, reading what switchscan's snapshot reads) in the same run.
+//
+//   swift build -c release --product switchscan --product switchscan-bench
+//   .build/release/switchscan-bench live [--objects N] [--runs R] [--changes K] [--markdown]
+//
+// Figures, each the median of R runs (default 3) or of R × K change events (default 3):
+// - first highlight: from starting `switchscan run --atspi --window "Long list"` to its trace's
+//   first highlight of an element (the window is already shown: it is found, read and mapped);
+//   against it, from starting the pyatspi script to its walk's end, and the walk alone;
+// - one change event: the application renames the highlighted row's label (SIGUSR1); from the
+//   signal to the new label in switchscan's trace (its braille line), and switchscan's CPU time
+//   meanwhile; against it, from the signal to the pyatspi listener having read the new name;
+// - peak memory: switchscan's VmHWM after its change events, the pyatspi walker's after its walk.
+// A first pyatspi walk before any measurement makes the toolkit create its accessible objects
+// (GTK creates them on first use); it is reported, not counted. The runs alternate (walk, run).
+import Foundation
+import Runtime
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func runLiveBenchmark(arguments: [String]) {
+    do {
+        try LiveBenchmark(arguments: arguments).run()
+    } catch {
+        benchProgress("live: \(error)")
+        exit(1)
+    }
+}
+
+private struct LiveBenchmark {
+    let markdown: Bool
+    let objects: Int
+    let runs: Int
+    let changes: Int
+
+    init(arguments: [String]) throws {
+        markdown = arguments.contains("--markdown")
+        objects = Int(try numberOption("--objects", in: arguments) ?? 10_000)
+        runs = Int(try numberOption("--runs", in: arguments) ?? 3)
+        changes = Int(try numberOption("--changes", in: arguments) ?? 3)
+        guard (2...1_000_000).contains(objects), (1...100).contains(runs), (1...100).contains(changes) else {
+            throw BenchFailure("--objects takes 2…1000000, --runs and --changes 1…100")
+        }
+    }
+
+    static let title = "Long list"
+
+    /// live-session.sh with the long list: its environment, the application's PID and output.
+    final class Desktop {
+        let process = Process()
+        let input = Pipe()
+        var environment: [String: String] = [:]
+        var appPID: pid_t = 0
+        var rows = 0
+        var appOutput = ""
+
+        init(apps: String, objects: Int, changeFile: String) throws {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [apps + "/live-session.sh", apps + "/gtk3_long_list.py"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["LONG_LIST_OBJECTS"] = String(objects)
+            environment["LONG_LIST_CHANGE_FILE"] = changeFile
+            environment.removeValue(forKey: "WAYLAND_DISPLAY")
+            process.environment = environment
+            let output = Pipe()
+            process.standardInput = input
+            _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            while !text.contains("READY\n") {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { environment[parts[0]] = parts[1] }
+            }
+            guard let output = environment["APP_OUTPUT"], environment["DISPLAY"] != nil else {
+                throw BenchFailure("live-session.sh did not start a desktop: \(text)")
+            }
+            self.environment = environment
+            appOutput = output
+            // The window is shown when the application says "ready ROWS PID".
+            let end = benchNow() + 120
+            while benchNow() < end {
+                let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                if let line = said.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }) {
+                    let fields = line.split(separator: " ")
+                    if fields.count == 3, let rows = Int(fields[1]), let pid = Int32(fields[2]), pid > 0 {
+                        self.rows = rows
+                        appPID = pid
+                        return
+                    }
+                }
+                benchSleep(0.1)
+            }
+            throw BenchFailure("the long list application did not start within 120 s")
+        }
+
+        func stop() {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+    }
+
+    /// A child whose standard output is read line by line, with a timeout.
+    final class LineReader {
+        let process = Process()
+        let output = Pipe()
+        private var buffer = ""
+
+        init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.environment = environment
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        /// The next line, or nil at the end or after `timeout` seconds.
+        func line(timeout: Double) throws -> String? {
+            let end = benchNow() + timeout
+            while true {
+                if let newline = buffer.firstIndex(of: "\n") {
+                    let line = String(buffer[..<newline])
+                    buffer.removeSubrange(...newline)
+                    return line
+                }
+                let left = end - benchNow()
+                guard left > 0 else { return nil }
+                let descriptor = output.fileHandleForReading.fileDescriptor
+                guard try !Poll.readable([descriptor], timeout: left).isEmpty else { continue }
+                var bytes = [UInt8](repeating: 0, count: 4096)
+                let count = read(descriptor, &bytes, bytes.count)
+                if count <= 0 { return nil }
+                buffer += String(decoding: bytes.prefix(count), as: UTF8.self)
+            }
+        }
+
+        func stop() {
+            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            process.waitUntilExit()
+        }
+    }
+
+    struct Walk {
+        var objects: Int
+        var wall: Double
+        var walk: Double
+        var peakKilobytes: Int
+    }
+
+    /// One pyatspi walk in a process of its own.
+    func pyatspiWalk(apps: String, desktop: Desktop) throws -> Walk {
+        let started = benchNow()
+        let walker = try LineReader("/usr/bin/python3", [apps + "/pyatspi_walk.py", "walk", Self.title], environment: desktop.environment)
+        defer { walker.stop() }
+        guard let walked = try walker.line(timeout: 600), walked.hasPrefix("walked ") else {
+            throw BenchFailure("the pyatspi walk did not finish (is python3-pyatspi installed? scripts/setup --tests)")
+        }
+        let wall = benchNow() - started
+        let fields = walked.split(separator: " ")
+        let peak = try walker.line(timeout: 10).flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        guard fields.count == 3, let count = Int(fields[1]), let seconds = Double(fields[2]) else {
+            throw BenchFailure("the pyatspi walk printed '\(walked)'")
+        }
+        return Walk(objects: count, wall: wall, walk: seconds, peakKilobytes: peak)
+    }
+
+    struct Run {
+        var firstHighlight: Double
+        var changeLatencies: [Double]
+        var changeCPU: [Double]
+        var peakKilobytes: Int
+        var label: String
+    }
+
+    /// One `switchscan run --atspi`: the first highlight, then `changes` renames of the
+    /// highlighted row, then its peak memory.
+    func switchscanRun(_ switchscan: String, desktop: Desktop, scratch: String, index: Int, changeFile: String,
+                       changeCount: inout Int) throws -> Run {
+        let trace = "\(scratch)/trace-\(index).jsonl"
+        let fifo = "\(scratch)/input-\(index).fifo"
+        guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo): \(String(cString: strerror(errno)))") }
+        let started = benchNow()
+        let child = try BenchChild(
+            switchscan,
+            ["run", "--atspi", "--window", Self.title, "--no-view", "--no-overlay", "--settings", "none",
+             "--set", "scanning=manual", "--set", "groupItems=false", "--input", "raw:\(fifo)", "--braille", "none",
+             "--trace", trace, "--duration", "900"],
+            name: "switchscan run --atspi", stderr: "\(scratch)/errors-\(index).txt", environment: desktop.environment)
+        defer { child.stop() }
+        let writer = try openFIFOForWriting(fifo, reader: child, timeout: 600)
+        defer { close(writer) }
+        // The first highlight of an element (the run first shows "no window" until it is read).
+        var label = ""
+        var firstHighlight = 0.0
+        while true {
+            let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.contains("\"kind\":\"highlight\",\"id\":\"") }) {
+                firstHighlight = benchNow() - started
+                label = Self.field("label", in: String(line)) ?? ""
+                break
+            }
+            guard child.isRunning else { throw BenchFailure("switchscan run exited (status \(child.status ?? -1))") }
+            guard benchNow() - started < 600 else { throw BenchFailure("no highlight within 600 s") }
+            benchSleep(0.002)
+        }
+        // The highlighted row's number, for the application to rename it.
+        guard label.hasPrefix("Row "), let row = Int(label.dropFirst(4).prefix { $0.isNumber }) else {
+            throw BenchFailure("the first highlight is '\(label)', not a row of the list")
+        }
+        try String(row).write(toFile: changeFile, atomically: true, encoding: .utf8)
+        var latencies = [Double](), cpu = [Double]()
+        for _ in 0..<changes {
+            changeCount += 1
+            let expected = "Row \(row), change \(changeCount)"
+            let cpuBefore = Self.cpuSeconds(of: child.pid)
+            let sent = benchNow()
+            kill(desktop.appPID, SIGUSR1)
+            while true {
+                let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+                if text.contains("\"text\":\"\(expected)\"") { latencies.append(benchNow() - sent); break }
+                guard benchNow() - sent < 600 else { throw BenchFailure("'\(expected)' never reached switchscan's trace") }
+                benchSleep(0.002)
+            }
+            cpu.append(Self.cpuSeconds(of: child.pid) - cpuBefore)
+            // Let the events that follow (none expected) settle before the next change.
+            benchSleep(0.2)
+        }
+        let peak = Self.peakKilobytes(of: child.pid)
+        return Run(firstHighlight: firstHighlight, changeLatencies: latencies, changeCPU: cpu, peakKilobytes: peak, label: label)
+    }
+
+    /// The pyatspi listener's latency for `changes` renames of row 0.
+    func pyatspiChanges(apps: String, desktop: Desktop, changeFile: String, changeCount: inout Int) throws -> [Double] {
+        try "0".write(toFile: changeFile, atomically: true, encoding: .utf8)
+        let listener = try LineReader("/usr/bin/python3", [apps + "/pyatspi_walk.py", "listen", Self.title], environment: desktop.environment)
+        defer { listener.stop() }
+        while true {
+            guard let line = try listener.line(timeout: 600) else { throw BenchFailure("the pyatspi listener did not start") }
+            if line == "listening" { break }
+        }
+        benchSleep(0.5)
+        var latencies = [Double]()
+        for _ in 0..<(runs * changes) {
+            changeCount += 1
+            let expected = "Row 0, change \(changeCount)"
+            let sent = benchNow()
+            kill(desktop.appPID, SIGUSR1)
+            while true {
+                guard let line = try listener.line(timeout: 60) else { throw BenchFailure("'\(expected)' never reached the pyatspi listener") }
+                let fields = line.split(separator: " ", maxSplits: 2)
+                if fields.count == 3, fields[0] == "changed", fields[2] == expected, let at = Double(fields[1]) {
+                    latencies.append(at - sent)
+                    break
+                }
+            }
+            benchSleep(0.2)
+        }
+        return latencies
+    }
+
+    static func field(_ name: String, in line: String) -> String? {
+        guard let range = line.range(of: "\"\(name)\":\"") else { return nil }
+        return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// utime + stime of a process, seconds.
+    static func cpuSeconds(of pid: pid_t) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    static func peakKilobytes(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        }
+        return 0
+    }
+
+    func run() throws {
+        let package = try BenchPackage.locate()
+        _ = FileManager.default.changeCurrentDirectoryPath(package.root)
+        let switchscan = try package.switchscan()
+        let apps = package.root + "/Tests/LiveApps"
+        let scratch = try makeScratchFolder("live")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        signal(SIGPIPE, SIG_IGN)
+        let changeFile = scratch + "/change-row"
+        benchProgress("live: starting the desktop and the long list (\(objects) objects)")
+        let desktop = try Desktop(apps: apps, objects: objects, changeFile: changeFile)
+        defer { desktop.stop() }
+        var changeCount = 0
+        let warmUp = try pyatspiWalk(apps: apps, desktop: desktop)
+        benchProgress(String(format: "live: first pyatspi walk (the toolkit creates its objects): %d objects, %.2f s", warmUp.objects, warmUp.walk))
+        var walks = [Walk](), results = [Run]()
+        for index in 0..<runs {
+            walks.append(try pyatspiWalk(apps: apps, desktop: desktop))
+            benchProgress(String(format: "live: pyatspi walk %d: %.2f s (process %.2f s)", index + 1, walks.last!.walk, walks.last!.wall))
+            results.append(try switchscanRun(switchscan, desktop: desktop, scratch: scratch, index: index, changeFile: changeFile,
+                                             changeCount: &changeCount))
+            benchProgress(String(format: "live: switchscan run %d: first highlight (%@) after %.2f s, changes %@", index + 1,
+                                 results.last!.label, results.last!.firstHighlight,
+                                 results.last!.changeLatencies.map { String(format: "%.3f s", $0) }.joined(separator: ", ")))
+        }
+        let listened = try pyatspiChanges(apps: apps, desktop: desktop, changeFile: changeFile, changeCount: &changeCount)
+        report(objects: warmUp.objects, rows: desktop.rows, warmUp: warmUp, walks: walks, results: results, listened: listened)
+    }
+
+    func report(objects: Int, rows: Int, warmUp: Walk, walks: [Walk], results: [Run], listened: [Double]) {
+        let ours = median(results.map(\.firstHighlight))
+        let theirs = median(walks.map(\.wall))
+        let walkOnly = median(walks.map(\.walk))
+        let change = median(results.flatMap(\.changeLatencies))
+        let changeCPU = median(results.flatMap(\.changeCPU))
+        let theirChange = median(listened)
+        let peak = median(results.map { Double($0.peakKilobytes) }) / 1024
+        let theirPeak = median(walks.map { Double($0.peakKilobytes) }) / 1024
+        func s(_ value: Double) -> String { String(format: "%.3f s", value) }
+        func ratio(_ a: Double, _ b: Double) -> String { b > 0 ? String(format: "%.2f ×", a / b) : "n/a" }
+        var lines = [
+            "## Live application: a window of \(objects) accessible objects",
+            "",
+            "`switchscan-bench live`: a GTK 3 list box of \(rows) rows (each a list item holding a label; \(objects) objects "
+                + "in the window, the frame included) on Xvfb with a private D-Bus session and the AT-SPI bus; `switchscan run "
+                + "--atspi` (release build, `groupItems=false`, manual scanning, no overlay) against a plain pyatspi walk "
+                + "(Tests/LiveApps/pyatspi_walk.py: role, name, description, states, extents, actions and value of each object) "
+                + "in the same run, alternating, \(results.count) runs each; medians. A first pyatspi walk, not counted, "
+                + String(format: "made GTK create its accessible objects (%.2f s).", warmUp.walk),
+            "",
+            "| figure | switchscan | pyatspi | switchscan / pyatspi |",
+            "|---|---:|---:|---:|",
+            "| process start → first highlight (switchscan) / walk done (pyatspi) | \(s(ours)) | \(s(theirs)) | \(ratio(ours, theirs)) |",
+            "| the walk alone (pyatspi) | | \(s(walkOnly)) | \(ratio(ours, walkOnly)) |",
+            "| one change event: label renamed → seen (switchscan: new braille line; pyatspi: name read in its listener) | \(s(change)) | \(s(theirChange)) | \(ratio(change, theirChange)) |",
+            "| CPU time of switchscan for one change event | \(s(changeCPU)) | | |",
+            String(format: "| peak memory (VmHWM) | %.1f MiB | %.1f MiB | %@ |", peak, theirPeak, ratio(peak, theirPeak)),
+            "",
+        ]
+        let all = results.flatMap(\.changeLatencies).map { String(format: "%.3f", $0) }.joined(separator: ", ")
+        lines.append("Every change event, in seconds: \(all). switchscan reads a renamed object alone, but GTK 3's relayout "
+            + "after a rename sends bounds changes that re-read the whole window; a change arriving meanwhile waits for that "
+            + "re-read. The pyatspi listener only reads the changed object's name.")
+        if !markdown { lines = lines.filter { !$0.hasPrefix("|---") } }
+        print(lines.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/python3
+"""What a test asks the accessibility bus from outside its own process (libatspi connects a
+process to one bus only, and a test starts a desktop of its own): `extents LABEL` prints the
+screen extents "x y width height" of the first object named LABEL (nothing when none), and
+`click X Y` sends a button 1 click at a screen position through the registry (XTest on X11)."""
+import sys
+import pyatspi
+
+def find(node, label):
+    if node is None:
+        return None
+    if node.name == label:
+        return node
+    for child in node:
+        found = find(child, label)
+        if found is not None:
+            return found
+    return None
+
+if sys.argv[1] == "extents":
+    for app in pyatspi.Registry.getDesktop(0):
+        found = find(app, sys.argv[2])
+        if found is not None:
+            e = found.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            print(e.x, e.y, e.width, e.height)
+            break
+elif sys.argv[1] == "click":
+    pyatspi.Registry.generateMouseEvent(int(sys.argv[2]), int(sys.argv[3]), "b1c")
