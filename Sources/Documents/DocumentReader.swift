@@ -1,5 +1,3 @@
-import Yams
-
 /// One problem in a file: where, and what was expected. Lines and columns are 1-based, as
 /// editors count them.
 public struct DocumentProblem: Error, Hashable, Sendable, CustomStringConvertible {
@@ -118,9 +116,9 @@ open class DocumentReader {
     // MARK: The document
 
     /// The file's root node: strict JSON through the fast JSON reader, anything else through
-    /// Yams. Refused (with its message) when larger than `maxBytes`, empty (unless
-    /// `emptyAllowed`: then an empty mapping), not YAML, or expanding past the node budget;
-    /// `expected` says what the file should hold.
+    /// libyaml's events (`YAMLDocument`). Refused (with its message) when larger than
+    /// `maxBytes`, empty (unless `emptyAllowed`: then an empty mapping), not YAML, or expanding
+    /// past the node budget; `expected` says what the file should hold.
     public func readDocument(_ text: String, maxBytes: Int, expected: String, emptyAllowed: Bool = false) -> DocumentNode? {
         let byteCount = text.utf8.count
         guard byteCount <= maxBytes else {
@@ -135,30 +133,24 @@ open class DocumentReader {
             reportDocumentError(error)
             return nil
         }
-        budget = nodeBudget
-        let yaml: Node
-        do {
-            // The basic resolver (no tag rules): the readers type scalars themselves, and Yams's
-            // default rules run regular expressions on every key, which made loading ~20× slower.
-            guard let node = try Yams.compose(yaml: text, .basic) else {
-                if emptyAllowed { return .mapping([], TextPosition(line: 1, column: 1)) }
-                report(line: 1, column: 1, "the file is empty; expected \(expected)")
-                return nil
-            }
-            yaml = node
-        } catch let error as YamlError {
+        // libyaml's events, straight into nodes: errors first (as libyaml meets them), then the
+        // node budget.
+        let root: DocumentNode, counts: YAMLDocument.Counts
+        switch YAMLDocument.read(text, budget: nodeBudget) {
+        case .empty:
+            if emptyAllowed { return .mapping([], TextPosition(line: 1, column: 1)) }
+            report(line: 1, column: 1, "the file is empty; expected \(expected)")
+            return nil
+        case .yamlError(let error):
             reportYAMLError(error, in: text)
             return nil
-        } catch {
-            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
-            return nil
+        case .node(let node, let nodeCounts):
+            (root, counts) = (node, nodeCounts)
         }
-        // An alias bomb is refused before it is walked: its expanded size is counted, not expanded.
-        // Aliases may also add only so much to what is written: a file that repeats one anchor
-        // thousands of times builds as much as a file many times its size.
-        var expansions = [DocumentNode.ExpansionKey: Int]()
+        // An alias bomb is refused by its size, counted as read, not expanded. Aliases may also
+        // add only so much to what is written: a file that repeats one anchor thousands of times
+        // builds as much as a file many times its size.
         if text.utf8.contains(UInt8(ascii: "*")) {
-            let counts = DocumentNode.nodeCounts(yaml, limit: nodeBudget, memo: &expansions)
             if counts.expanded > nodeBudget {
                 reportedNodeLimit = true
                 report(line: 1, column: 1, nodeLimitMessage)
@@ -171,12 +163,12 @@ open class DocumentReader {
                 return nil
             }
         }
-        do {
-            return try DocumentNode.fromYAML(yaml, budget: &budget)
-        } catch {
-            reportDocumentError(error)
+        // Without aliases every node is written: past the budget, the first node over it is named.
+        if counts.written > nodeBudget {
+            reportDocumentError(DocumentError(position: counts.overflow ?? TextPosition(line: 1, column: 1), message: nil))
             return nil
         }
+        return root
     }
 
     public func reportDocumentError(_ error: DocumentError) {
@@ -184,59 +176,37 @@ open class DocumentReader {
         report(error.position, error.message ?? nodeLimitMessage)
     }
 
-    func reportYAMLError(_ error: YamlError, in text: String) {
+    func reportYAMLError(_ error: YAMLDocument.YAMLReadError, in text: String) {
         switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-            let .composer(context, problem, mark, _):
-            if let tab = DocumentReader.tab(near: mark.line, column: mark.column, in: text) {
-                report(line: tab.line, column: tab.column,
-                       "a tab character: YAML indents with spaces only; replace the tab with spaces")
-                return
+        case .libyaml(let error):
+            switch error.kind {
+            case .scanner, .parser:
+                reportSyntaxError(problem: error.problem, line: error.mark.line, column: error.mark.column,
+                                  context: error.context.map { ($0.text, $0.mark.line, $0.mark.column) }, in: text)
+            case .reader:
+                // The offset as a count of characters, when it falls on one's start.
+                let index = text.utf8.index(text.utf8.startIndex, offsetBy: error.offset, limitedBy: text.utf8.endIndex)?.samePosition(in: text)
+                let offset = index.map { text.distance(from: text.startIndex, to: $0) }
+                report(line: 1, column: 1, "cannot read the file: \(error.problem)\(offset.map { " at byte \($0)" } ?? "")")
+            case .memory:
+                report(line: 1, column: 1, "cannot read the file as YAML: Memory error")
             }
-            let contextText = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
-            report(line: mark.line, column: mark.column, "invalid YAML: \(problem)\(contextText)")
-        case let .duplicatedKeysInMapping(duplicates, context):
-            // Yams says where the mapping starts; the second use of the key is what to correct.
-            let names = duplicates.map { "\($0)" }
-            if let second = DocumentReader.secondKey(names, mappingLine: context.mark.line, column: context.mark.column, in: text) {
-                report(line: second.line, column: second.column,
-                       "duplicate key '\(second.key)' in one mapping (first at line \(second.firstLine)); each key may appear once")
-            } else {
-                report(line: context.mark.line, column: context.mark.column,
-                       "duplicate key \(names.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; each key may appear once")
-            }
-        case let .reader(problem, offset, _, _):
-            report(line: 1, column: 1, "cannot read the file: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
-        default:
-            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
+        case let .composer(problem, position, context):
+            reportSyntaxError(problem: problem, line: Int(position.line), column: Int(position.column),
+                              context: context.map { ($0.text, Int($0.position.line), Int($0.position.column)) }, in: text)
+        case let .duplicateKey(key, position, firstLine):
+            report(position, "duplicate key '\(key)' in one mapping (first at line \(firstLine)); each key may appear once")
         }
     }
 
-    /// Where a key of a block mapping (its keys at `column`, from `mappingLine` on) is given the
-    /// second time; nil when the mapping is not written one key per line.
-    static func secondKey(_ keys: [String], mappingLine: Int, column: Int, in text: String) -> (key: String, line: Int, column: Int, firstLine: Int)? {
-        var firstLines = [String: Int]()
-        var number = 0
-        // Lines split on the scalar \n: a CRLF ending is one Character, and must still end a line.
-        for line in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            guard number >= mappingLine else { continue }
-            let content = String(String.UnicodeScalarView(line))
-            let scalars = Array(line)
-            let indentation = scalars.prefix { $0 == " " || $0 == "-" }.count
-            // A line less indented than the mapping's keys ends it (comments and blank lines do not).
-            let rest = String(String.UnicodeScalarView(scalars.dropFirst(column - 1)))
-            if number > mappingLine, indentation < column - 1, !content.allSatisfy({ $0 == " " || $0 == "\r" }),
-               !content.drop { $0 == " " }.hasPrefix("#") { return nil }
-            guard scalars.count >= column, indentation <= column - 1 || number == mappingLine else { continue }
-            for key in keys {
-                let quoted = ["\(key):", "\"\(key)\":", "'\(key)':"]
-                guard quoted.contains(where: { rest.hasPrefix($0) }) else { continue }
-                if let first = firstLines[key] { return (key, number, column, first) }
-                firstLines[key] = number
-            }
+    private func reportSyntaxError(problem: String, line: Int, column: Int, context: (String, Int, Int)?, in text: String) {
+        if let tab = DocumentReader.tab(near: line, column: column, in: text) {
+            report(line: tab.line, column: tab.column,
+                   "a tab character: YAML indents with spaces only; replace the tab with spaces")
+            return
         }
-        return nil
+        let contextText = context.map { " (\($0.0) at line \($0.1), column \($0.2))" } ?? ""
+        report(line: line, column: column, "invalid YAML: \(problem)\(contextText)")
     }
 
     /// A tab that explains a YAML error at `line`, `column`: one in the indentation of that line

@@ -1,5 +1,6 @@
 import AccessibilityModel
 import Documents
+import Foundation
 
 /// Turns the text of a scene file into a `Scene`, or reports every problem found, each with
 /// file, line and column. It does no I/O: callers read the file.
