@@ -370,13 +370,15 @@ open class DocumentReader {
     }
 
     public func numberList(_ node: DocumentNode, count: Int, _ what: String, _ shape: String, in range: ClosedRange<Double>? = nil) -> [Double]? {
-        guard let items = sequence(node, "\(what) \(shape)") else { return nil }
+        // Made once: a large scene reads a frame per element.
+        let described = "\(what) \(shape)"
+        guard let items = sequence(node, described) else { return nil }
         guard items.count == count else {
             report(node, "\(what) has \(items.count) numbers; expected \(count): \(shape)")
             return nil
         }
         let numbers = items.compactMap { item -> Double? in
-            guard let value = number(item, "\(what) \(shape)") else { return nil }
+            guard let value = number(item, described) else { return nil }
             if let range, !range.contains(value) {
                 report(item, "a number of \(what) \(shape) must be from \(NumberText.format(range.lowerBound)) to \(NumberText.format(range.upperBound)); found \(written(item))")
                 return nil
@@ -388,7 +390,15 @@ open class DocumentReader {
 
     /// A number as written in a file: starting with a digit, a sign or a point, finite.
     public static func parseNumber(_ text: String) -> Double? {
-        guard let first = text.first, first.isNumber || first == "-" || first == "+" || first == "." else { return nil }
+        // An ASCII first byte is decided without Character properties (every frame of a large
+        // scene is four numbers); any other first character as before.
+        guard let lead = text.utf8.first else { return nil }
+        if lead < 0x80 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lead) || lead == UInt8(ascii: "-")
+                || lead == UInt8(ascii: "+") || lead == UInt8(ascii: ".") else { return nil }
+        } else {
+            guard let first = text.first, first.isNumber else { return nil }
+        }
         guard text.utf8.count <= 400, let value = Double(text), value.isFinite else { return nil }
         return value
     }

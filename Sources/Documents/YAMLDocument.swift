@@ -31,6 +31,14 @@ enum YAMLDocument {
         case duplicateKey(String, TextPosition, firstLine: Int)
     }
 
+    /// What makes two keys the same: a scalar's explicit tag (nil: a string, as a plain or quoted
+    /// scalar without one is) and text; for a collection, its contents written out.
+    struct KeyIdentity: Hashable {
+        var tag: String?
+        var text: String
+        var isCollection = false
+    }
+
     /// Nodes of a collection key compared for duplicates, at most.
     static let identityLimit = 1000
 
@@ -43,7 +51,7 @@ enum YAMLDocument {
         var pairs: [(key: DocumentNode, value: DocumentNode)] = []
         var pendingKey: DocumentNode?
         /// Keys as compared for duplicates (their text and tag), beside `pairs`.
-        var keyIdentities: [String] = []
+        var keyIdentities: [KeyIdentity] = []
         /// Where each key is written (an alias's own place, not its anchor's).
         var keyPositions: [TextPosition] = []
         var expanded = 1
@@ -65,7 +73,7 @@ enum YAMLDocument {
             if counts.written == budget + 1 { counts.overflow = position }
         }
         /// Puts a finished node into its parent (or makes it the root).
-        func add(_ node: DocumentNode, identity: String, at written: TextPosition, expanded: Int) {
+        func add(_ node: DocumentNode, identity: KeyIdentity?, at written: TextPosition, expanded: Int) {
             guard !stack.isEmpty else {
                 root = node
                 counts.expanded = expanded
@@ -78,7 +86,7 @@ enum YAMLDocument {
                     stack[stack.count - 1].pendingKey = nil
                 } else {
                     stack[stack.count - 1].pendingKey = node
-                    stack[stack.count - 1].keyIdentities.append(identity)
+                    stack[stack.count - 1].keyIdentities.append(identity ?? KeyIdentity(text: ""))
                     stack[stack.count - 1].keyPositions.append(written)
                 }
             } else {
@@ -89,8 +97,8 @@ enum YAMLDocument {
         /// tag (a plain or quoted scalar without a tag is a string), or are equal collections.
         /// A collection key is compared by its first `identityLimit` nodes only (an alias bomb as a
         /// key must not be walked); a larger one is its own key.
-        func identity(of node: DocumentNode, tag: String?) -> String {
-            if case .scalar(let text, _, _) = node { return (tag ?? "tag:yaml.org,2002:str") + "\u{0}" + text }
+        func identity(of node: DocumentNode, tag: String?) -> KeyIdentity {
+            if case .scalar(let text, _, _) = node { return KeyIdentity(tag: tag == "tag:yaml.org,2002:str" ? nil : tag, text: text) }
             var remaining = YAMLDocument.identityLimit
             var text = ""
             func walk(_ node: DocumentNode) -> Bool {
@@ -107,19 +115,33 @@ enum YAMLDocument {
                 }
                 return true
             }
-            if walk(node) { return text }
-            return "\u{1}\(node.position.line):\(node.position.column)"
+            if walk(node) { return KeyIdentity(text: text, isCollection: true) }
+            return KeyIdentity(tag: "\(node.position.line):\(node.position.column)", text: "", isCollection: true)
+        }
+        func name(_ key: DocumentNode) -> String {
+            switch key {
+            case .scalar(let text, _, _): return text
+            case .sequence: return "[…]"
+            case .mapping: return "{…}"
+            }
         }
         /// The second use of a key given twice, the earliest in the file; nil when none is.
         func duplicate(in frame: Frame) -> YAMLReadError? {
             let keys = frame.keyIdentities
             guard keys.count > 1 else { return nil }
-            var firstIndex = [String: Int](minimumCapacity: keys.count)
+            // A handful of keys (an element's) are compared pairwise; more through a dictionary.
+            if keys.count <= 12 {
+                for index in 1..<keys.count {
+                    for first in 0..<index where keys[first] == keys[index] {
+                        return .duplicateKey(name(frame.pairs[index].key), frame.keyPositions[index], firstLine: Int(frame.keyPositions[first].line))
+                    }
+                }
+                return nil
+            }
+            var firstIndex = [KeyIdentity: Int](minimumCapacity: keys.count)
             for (index, key) in keys.enumerated() {
                 if let first = firstIndex[key] {
-                    let name: String
-                    if case .scalar(let text, _, _) = frame.pairs[index].key { name = text } else { name = "\(frame.pairs[index].key)" }
-                    return .duplicateKey(name, frame.keyPositions[index], firstLine: Int(frame.keyPositions[first].line))
+                    return .duplicateKey(name(frame.pairs[index].key), frame.keyPositions[index], firstLine: Int(frame.keyPositions[first].line))
                 }
                 firstIndex[key] = index
             }
@@ -141,7 +163,7 @@ enum YAMLDocument {
                     let node = DocumentNode.scalar(text, isPlain: isPlain, at)
                     if let anchor { anchors[anchor] = (node, 1) }
                     let isKey = stack.last.map { $0.isMapping && $0.pendingKey == nil } ?? false
-                    add(node, identity: isKey ? identity(of: node, tag: tag) : "", at: at, expanded: 1)
+                    add(node, identity: isKey ? identity(of: node, tag: tag) : nil, at: at, expanded: 1)
                 case .alias(let anchor, let mark):
                     let at = position(mark)
                     count(at)
@@ -149,7 +171,7 @@ enum YAMLDocument {
                         throw .composer(problem: "found undefined alias", position(mark), context: nil)
                     }
                     let isKey = stack.last.map { $0.isMapping && $0.pendingKey == nil } ?? false
-                    add(anchored.node, identity: isKey ? identity(of: anchored.node, tag: nil) : "", at: at, expanded: anchored.expanded)
+                    add(anchored.node, identity: isKey ? identity(of: anchored.node, tag: nil) : nil, at: at, expanded: anchored.expanded)
                 case .sequenceStart(let anchor, _, let mark):
                     let at = position(mark)
                     count(at)
@@ -164,7 +186,7 @@ enum YAMLDocument {
                     let node: DocumentNode = frame.isMapping ? .mapping(frame.pairs, frame.position) : .sequence(frame.items, frame.position)
                     if let anchor = frame.anchor { anchors[anchor] = (node, frame.expanded) }
                     let isKey = stack.last.map { $0.isMapping && $0.pendingKey == nil } ?? false
-                    add(node, identity: isKey ? identity(of: node, tag: nil) : "", at: frame.position, expanded: frame.expanded)
+                    add(node, identity: isKey ? identity(of: node, tag: nil) : nil, at: frame.position, expanded: frame.expanded)
                 case .streamStart, .streamEnd, .documentStart, .documentEnd:
                     // libyaml gives these only around a document's root, never inside it.
                     return .empty
