@@ -150,7 +150,9 @@ open class DocumentReader {
         // An alias bomb is refused by its size, counted as read, not expanded. Aliases may also
         // add only so much to what is written: a file that repeats one anchor thousands of times
         // builds as much as a file many times its size.
-        if text.utf8.contains(UInt8(ascii: "*")) {
+        // (Without an alias both counts are equal: the text is searched for a `*` only to word a
+        // refusal as the count of a text with aliases would be.)
+        if counts.aliases > 0 || (counts.written > nodeBudget && text.utf8.contains(UInt8(ascii: "*"))) {
             if counts.expanded > nodeBudget {
                 reportedNodeLimit = true
                 report(line: 1, column: 1, nodeLimitMessage)

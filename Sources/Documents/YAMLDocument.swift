@@ -19,6 +19,8 @@ enum YAMLDocument {
     struct Counts {
         var written = 0
         var expanded = 0
+        /// Aliases read (each counts one in `written`).
+        var aliases = 0
         var overflow: TextPosition?
     }
 
@@ -37,6 +39,15 @@ enum YAMLDocument {
         var tag: String?
         var text: String
         var isCollection = false
+    }
+
+    /// Lists and mappings nested deeper than this are refused where the next one starts (as the
+    /// libyaml Yams bundled did; Debian's libyaml has no limit, and the readers walk nodes
+    /// recursively).
+    static let maxNesting = 1000
+
+    static func nestingError(_ at: TextPosition) -> YAMLReadError {
+        .composer(problem: "lists and mappings nested deeper than \(maxNesting) levels; the file is refused", at, context: nil)
     }
 
     /// Nodes of a collection key compared for duplicates, at most.
@@ -165,6 +176,7 @@ enum YAMLDocument {
                     let isKey = stack.last.map { $0.isMapping && $0.pendingKey == nil } ?? false
                     add(node, identity: isKey ? identity(of: node, tag: tag) : nil, at: at, expanded: 1)
                 case .alias(let anchor, let mark):
+                    counts.aliases += 1
                     let at = position(mark)
                     count(at)
                     guard let anchored = anchors[anchor] else {
@@ -175,10 +187,12 @@ enum YAMLDocument {
                 case .sequenceStart(let anchor, _, let mark):
                     let at = position(mark)
                     count(at)
+                    if stack.count >= YAMLDocument.maxNesting { throw YAMLDocument.nestingError(at) }
                     stack.append(Frame(isMapping: false, position: at, anchor: anchor))
                 case .mappingStart(let anchor, _, let mark):
                     let at = position(mark)
                     count(at)
+                    if stack.count >= YAMLDocument.maxNesting { throw YAMLDocument.nestingError(at) }
                     stack.append(Frame(isMapping: true, position: at, anchor: anchor))
                 case .sequenceEnd, .mappingEnd:
                     guard let frame = stack.popLast() else { return .empty }

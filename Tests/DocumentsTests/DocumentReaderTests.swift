@@ -36,6 +36,15 @@ struct DocumentReaderTests {
         #expect(problems("1: a\n!!int 1: b\n").isEmpty)
     }
 
+    @Test("lists and mappings nested deeper than 1000 levels are refused where the 1001st starts, however deep")
+    func nesting() {
+        let refusal = "error: invalid YAML: lists and mappings nested deeper than 1000 levels; the file is refused"
+        // The top mapping is the first level.
+        #expect(problems("a: " + String(repeating: "[", count: 999) + String(repeating: "]", count: 999) + "\n").isEmpty)
+        #expect(problems("a: " + String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000) + "\n") == ["f.yaml:1:1003: " + refusal])
+        #expect(problems("a: " + String(repeating: "{b: ", count: 100_000)) == ["f.yaml:1:4000: " + refusal])
+    }
+
     @Test("the node budget comes from the document's own size")
     func nodeBudget() {
         #expect(DocumentReader.nodeBudget(byteCount: 316, limit: 20_000_000) == 10_316)
