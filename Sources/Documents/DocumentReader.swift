@@ -276,7 +276,9 @@ open class DocumentReader {
         var keys = MappingKeys()
         keys.entries.reserveCapacity(pairs.count)
         for (key, keyNode, value) in pairs {
-            if allowed.contains(key) { keys.entries.append((key, value)) } else {
+            // Kept under the allowed name itself, so that lookups (by those names) compare a
+            // string with itself.
+            if let known = allowed.firstIndex(of: key) { keys.entries.append((allowed[known], value)) } else {
                 report(keyNode, "unknown key '\(key)' in \(what)\(suggestion(key, among: allowed)); expected one of: \(allowed.joined(separator: ", "))")
             }
         }
@@ -419,7 +421,10 @@ public struct MappingKeys {
     public init() {}
 
     public subscript(_ key: String) -> DocumentNode? {
-        entries.first { $0.key == key }?.value
+        // Entries hold the allowed names (`checkKeys`), which callers look up by: a name of
+        // another length is another name, told apart without comparing the text.
+        let length = key.utf8.count
+        return entries.first { $0.key.utf8.count == length && $0.key == key }?.value
     }
 }
 
