@@ -14,7 +14,6 @@ let package = Package(
         .library(name: "Scenes", targets: ["Scenes"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
@@ -23,7 +22,7 @@ let package = Package(
         // Pure: the one typed reader of YAML and JSON documents (positions, UTF-8 checked with
         // line and column, duplicate keys, node budgets from the document's size) that scenes,
         // settings files and device profiles share.
-        .target(name: "Documents", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "Documents", dependencies: ["YAMLEvents"]),
         // Pure: the scene file contract → model + behaviour (state, bindings, effects), and the guideline audit.
         .target(name: "Scenes", dependencies: ["AccessibilityModel", "SwitchInput", "Documents"]),
         // Pure: accessibility dumps of real iOS and Android screens (bytes already read) → scene text,
@@ -44,11 +43,14 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CBrlAPI", providers: [.apt(["libbrlapi-dev"])]),
         .systemLibrary(name: "CLouis", pkgConfig: "liblouis", providers: [.apt(["liblouis-dev"])]),
+        // libyaml's event stream, read directly into `DocumentNode`s (no intermediate tree).
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // Linux interfaces Glibc does not import (signalfd, inotify), for the runtime.
         .systemLibrary(name: "CLinux"),
         .target(name: "Evdev", dependencies: ["CEvdev"]),
         .target(name: "BrlAPI", dependencies: ["CBrlAPI"]),
         .target(name: "Louis", dependencies: ["CLouis"]),
+        .target(name: "YAMLEvents", dependencies: ["CYAML"]),
         // Live applications: AT-SPI snapshots and their mapping to elements (pure), libatspi wrapped once.
         .target(name: "LiveTree", dependencies: ["AccessibilityModel"]),
         .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),

@@ -198,7 +198,7 @@ func runScaleBenchmark(arguments: [String]) {
         Generated scenes (`generateScene` in the benchmark): containers with \
         `shouldGroupAccessibilityChildren` of 100 buttons each (10 rows of 10; every button with \
         an id, a label bound to `unread`, a hint, two traits and a frame), under a row of five \
-        controls. Load: the scene file (YAML through Yams, JSON through the strict-JSON fast \
+        controls. Load: the scene file (YAML from libyaml's events, JSON through the strict-JSON fast \
         path) parsed into a scene, the start screen resolved against the state, its reading \
         order (`scanNodes`) and automatic grouping (`AutomaticGrouping.group`); medians of 20 \
         runs (1k), 5 (10k), 3 (100k). Peak memory: VmHWM of the measuring child process \

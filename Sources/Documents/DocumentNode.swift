@@ -1,5 +1,3 @@
-import Yams
-
 /// A position in a document: 1-based line and column (columns count Unicode scalars, as
 /// libyaml does).
 public struct TextPosition: Hashable, Sendable {
@@ -14,7 +12,7 @@ public struct TextPosition: Hashable, Sendable {
 
 /// The parsed document every typed reader walks (scenes, settings files, switch and braille
 /// display profiles): scalars keep their text, whether they were plain (unquoted: `true`, `5`
-/// are then a boolean and a number) and where they are. YAML comes from Yams; JSON, the usual
+/// are then a boolean and a number) and where they are. YAML comes from libyaml's events (`YAMLDocument`); JSON, the usual
 /// form of generated scenes, from `JSONDocument`, which is several times faster on large files.
 /// Both give the same nodes, so the readers have one code path.
 /// Not `indirect`: children live in arrays, so no node needs a box of its own.
@@ -56,67 +54,5 @@ public struct DocumentError: Error, Sendable {
     public init(position: TextPosition, message: String?) {
         self.position = position
         self.message = message
-    }
-}
-
-extension DocumentNode {
-    /// Converts a Yams node. Aliases were expanded by Yams into shared subtrees; each use counts
-    /// against `budget`, so an alias bomb stops with an error instead of exhausting memory.
-    static func fromYAML(_ node: Node, budget: inout Int) throws(DocumentError) -> DocumentNode {
-        budget -= 1
-        let position = TextPosition(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
-        guard budget >= 0 else {
-            throw DocumentError(position: position, message: nil)
-        }
-        switch node {
-        case .scalar(let scalar):
-            return .scalar(scalar.string, isPlain: scalar.style == .plain, position)
-        case .mapping(let mapping):
-            var pairs = [(key: DocumentNode, value: DocumentNode)]()
-            pairs.reserveCapacity(mapping.count)
-            for (key, value) in mapping {
-                pairs.append((try fromYAML(key, budget: &budget), try fromYAML(value, budget: &budget)))
-            }
-            return .mapping(pairs, position)
-        case .sequence(let sequence):
-            var items = [DocumentNode]()
-            items.reserveCapacity(sequence.count)
-            for item in sequence { items.append(try fromYAML(item, budget: &budget)) }
-            return .sequence(items, position)
-        case .alias:
-            throw DocumentError(position: position, message: "an alias that Yams did not resolve")
-        }
-    }
-
-    struct ExpansionKey: Hashable {
-        var line: Int, column: Int, isMapping: Bool, count: Int
-    }
-
-    /// The number of nodes with every alias expanded, and as written (an alias counts one),
-    /// counted without expanding them: Yams gives an alias the anchored node itself (same kind,
-    /// position and size), so each collection is counted once and its count reused. Counting
-    /// stops past `limit`.
-    static func nodeCounts(_ node: Node, limit: Int, memo: inout [ExpansionKey: Int]) -> (expanded: Int, written: Int) {
-        let children: [Node]
-        let isMapping: Bool
-        switch node {
-        case .scalar, .alias: return (1, 1)
-        case .mapping(let mapping):
-            children = mapping.flatMap { [$0.key, $0.value] }
-            isMapping = true
-        case .sequence(let sequence):
-            children = Array(sequence)
-            isMapping = false
-        }
-        let key = node.mark.map { ExpansionKey(line: $0.line, column: $0.column, isMapping: isMapping, count: children.count) }
-        if let key, let known = memo[key] { return (known, 1) }
-        var expanded = 1, written = 1
-        for child in children where expanded <= limit {
-            let counts = nodeCounts(child, limit: limit, memo: &memo)
-            expanded += counts.expanded
-            written += counts.written
-        }
-        if let key { memo[key] = expanded }
-        return (expanded, written)
     }
 }

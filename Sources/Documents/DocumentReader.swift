@@ -1,5 +1,3 @@
-import Yams
-
 /// One problem in a file: where, and what was expected. Lines and columns are 1-based, as
 /// editors count them.
 public struct DocumentProblem: Error, Hashable, Sendable, CustomStringConvertible {
@@ -118,9 +116,9 @@ open class DocumentReader {
     // MARK: The document
 
     /// The file's root node: strict JSON through the fast JSON reader, anything else through
-    /// Yams. Refused (with its message) when larger than `maxBytes`, empty (unless
-    /// `emptyAllowed`: then an empty mapping), not YAML, or expanding past the node budget;
-    /// `expected` says what the file should hold.
+    /// libyaml's events (`YAMLDocument`). Refused (with its message) when larger than
+    /// `maxBytes`, empty (unless `emptyAllowed`: then an empty mapping), not YAML, or expanding
+    /// past the node budget; `expected` says what the file should hold.
     public func readDocument(_ text: String, maxBytes: Int, expected: String, emptyAllowed: Bool = false) -> DocumentNode? {
         let byteCount = text.utf8.count
         guard byteCount <= maxBytes else {
@@ -135,30 +133,26 @@ open class DocumentReader {
             reportDocumentError(error)
             return nil
         }
-        budget = nodeBudget
-        let yaml: Node
-        do {
-            // The basic resolver (no tag rules): the readers type scalars themselves, and Yams's
-            // default rules run regular expressions on every key, which made loading ~20× slower.
-            guard let node = try Yams.compose(yaml: text, .basic) else {
-                if emptyAllowed { return .mapping([], TextPosition(line: 1, column: 1)) }
-                report(line: 1, column: 1, "the file is empty; expected \(expected)")
-                return nil
-            }
-            yaml = node
-        } catch let error as YamlError {
+        // libyaml's events, straight into nodes: errors first (as libyaml meets them), then the
+        // node budget.
+        let root: DocumentNode, counts: YAMLDocument.Counts
+        switch YAMLDocument.read(text, budget: nodeBudget) {
+        case .empty:
+            if emptyAllowed { return .mapping([], TextPosition(line: 1, column: 1)) }
+            report(line: 1, column: 1, "the file is empty; expected \(expected)")
+            return nil
+        case .yamlError(let error):
             reportYAMLError(error, in: text)
             return nil
-        } catch {
-            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
-            return nil
+        case .node(let node, let nodeCounts):
+            (root, counts) = (node, nodeCounts)
         }
-        // An alias bomb is refused before it is walked: its expanded size is counted, not expanded.
-        // Aliases may also add only so much to what is written: a file that repeats one anchor
-        // thousands of times builds as much as a file many times its size.
-        var expansions = [DocumentNode.ExpansionKey: Int]()
-        if text.utf8.contains(UInt8(ascii: "*")) {
-            let counts = DocumentNode.nodeCounts(yaml, limit: nodeBudget, memo: &expansions)
+        // An alias bomb is refused by its size, counted as read, not expanded. Aliases may also
+        // add only so much to what is written: a file that repeats one anchor thousands of times
+        // builds as much as a file many times its size.
+        // (Without an alias both counts are equal: the text is searched for a `*` only to word a
+        // refusal as the count of a text with aliases would be.)
+        if counts.aliases > 0 || (counts.written > nodeBudget && text.utf8.contains(UInt8(ascii: "*"))) {
             if counts.expanded > nodeBudget {
                 reportedNodeLimit = true
                 report(line: 1, column: 1, nodeLimitMessage)
@@ -171,12 +165,12 @@ open class DocumentReader {
                 return nil
             }
         }
-        do {
-            return try DocumentNode.fromYAML(yaml, budget: &budget)
-        } catch {
-            reportDocumentError(error)
+        // Without aliases every node is written: past the budget, the first node over it is named.
+        if counts.written > nodeBudget {
+            reportDocumentError(DocumentError(position: counts.overflow ?? TextPosition(line: 1, column: 1), message: nil))
             return nil
         }
+        return root
     }
 
     public func reportDocumentError(_ error: DocumentError) {
@@ -184,59 +178,37 @@ open class DocumentReader {
         report(error.position, error.message ?? nodeLimitMessage)
     }
 
-    func reportYAMLError(_ error: YamlError, in text: String) {
+    func reportYAMLError(_ error: YAMLDocument.YAMLReadError, in text: String) {
         switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-            let .composer(context, problem, mark, _):
-            if let tab = DocumentReader.tab(near: mark.line, column: mark.column, in: text) {
-                report(line: tab.line, column: tab.column,
-                       "a tab character: YAML indents with spaces only; replace the tab with spaces")
-                return
+        case .libyaml(let error):
+            switch error.kind {
+            case .scanner, .parser:
+                reportSyntaxError(problem: error.problem, line: error.mark.line, column: error.mark.column,
+                                  context: error.context.map { ($0.text, $0.mark.line, $0.mark.column) }, in: text)
+            case .reader:
+                // The offset as a count of characters, when it falls on one's start.
+                let index = text.utf8.index(text.utf8.startIndex, offsetBy: error.offset, limitedBy: text.utf8.endIndex)?.samePosition(in: text)
+                let offset = index.map { text.distance(from: text.startIndex, to: $0) }
+                report(line: 1, column: 1, "cannot read the file: \(error.problem)\(offset.map { " at byte \($0)" } ?? "")")
+            case .memory:
+                report(line: 1, column: 1, "cannot read the file as YAML: Memory error")
             }
-            let contextText = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
-            report(line: mark.line, column: mark.column, "invalid YAML: \(problem)\(contextText)")
-        case let .duplicatedKeysInMapping(duplicates, context):
-            // Yams says where the mapping starts; the second use of the key is what to correct.
-            let names = duplicates.map { "\($0)" }
-            if let second = DocumentReader.secondKey(names, mappingLine: context.mark.line, column: context.mark.column, in: text) {
-                report(line: second.line, column: second.column,
-                       "duplicate key '\(second.key)' in one mapping (first at line \(second.firstLine)); each key may appear once")
-            } else {
-                report(line: context.mark.line, column: context.mark.column,
-                       "duplicate key \(names.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; each key may appear once")
-            }
-        case let .reader(problem, offset, _, _):
-            report(line: 1, column: 1, "cannot read the file: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
-        default:
-            report(line: 1, column: 1, "cannot read the file as YAML: \(error)")
+        case let .composer(problem, position, context):
+            reportSyntaxError(problem: problem, line: Int(position.line), column: Int(position.column),
+                              context: context.map { ($0.text, Int($0.position.line), Int($0.position.column)) }, in: text)
+        case let .duplicateKey(key, position, firstLine):
+            report(position, "duplicate key '\(key)' in one mapping (first at line \(firstLine)); each key may appear once")
         }
     }
 
-    /// Where a key of a block mapping (its keys at `column`, from `mappingLine` on) is given the
-    /// second time; nil when the mapping is not written one key per line.
-    static func secondKey(_ keys: [String], mappingLine: Int, column: Int, in text: String) -> (key: String, line: Int, column: Int, firstLine: Int)? {
-        var firstLines = [String: Int]()
-        var number = 0
-        // Lines split on the scalar \n: a CRLF ending is one Character, and must still end a line.
-        for line in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            guard number >= mappingLine else { continue }
-            let content = String(String.UnicodeScalarView(line))
-            let scalars = Array(line)
-            let indentation = scalars.prefix { $0 == " " || $0 == "-" }.count
-            // A line less indented than the mapping's keys ends it (comments and blank lines do not).
-            let rest = String(String.UnicodeScalarView(scalars.dropFirst(column - 1)))
-            if number > mappingLine, indentation < column - 1, !content.allSatisfy({ $0 == " " || $0 == "\r" }),
-               !content.drop { $0 == " " }.hasPrefix("#") { return nil }
-            guard scalars.count >= column, indentation <= column - 1 || number == mappingLine else { continue }
-            for key in keys {
-                let quoted = ["\(key):", "\"\(key)\":", "'\(key)':"]
-                guard quoted.contains(where: { rest.hasPrefix($0) }) else { continue }
-                if let first = firstLines[key] { return (key, number, column, first) }
-                firstLines[key] = number
-            }
+    private func reportSyntaxError(problem: String, line: Int, column: Int, context: (String, Int, Int)?, in text: String) {
+        if let tab = DocumentReader.tab(near: line, column: column, in: text) {
+            report(line: tab.line, column: tab.column,
+                   "a tab character: YAML indents with spaces only; replace the tab with spaces")
+            return
         }
-        return nil
+        let contextText = context.map { " (\($0.0) at line \($0.1), column \($0.2))" } ?? ""
+        report(line: line, column: column, "invalid YAML: \(problem)\(contextText)")
     }
 
     /// A tab that explains a YAML error at `line`, `column`: one in the indentation of that line
@@ -304,7 +276,9 @@ open class DocumentReader {
         var keys = MappingKeys()
         keys.entries.reserveCapacity(pairs.count)
         for (key, keyNode, value) in pairs {
-            if allowed.contains(key) { keys.entries.append((key, value)) } else {
+            // Kept under the allowed name itself, so that lookups (by those names) compare a
+            // string with itself.
+            if let known = allowed.firstIndex(of: key) { keys.entries.append((allowed[known], value)) } else {
                 report(keyNode, "unknown key '\(key)' in \(what)\(suggestion(key, among: allowed)); expected one of: \(allowed.joined(separator: ", "))")
             }
         }
@@ -400,13 +374,15 @@ open class DocumentReader {
     }
 
     public func numberList(_ node: DocumentNode, count: Int, _ what: String, _ shape: String, in range: ClosedRange<Double>? = nil) -> [Double]? {
-        guard let items = sequence(node, "\(what) \(shape)") else { return nil }
+        // Made once: a large scene reads a frame per element.
+        let described = "\(what) \(shape)"
+        guard let items = sequence(node, described) else { return nil }
         guard items.count == count else {
             report(node, "\(what) has \(items.count) numbers; expected \(count): \(shape)")
             return nil
         }
         let numbers = items.compactMap { item -> Double? in
-            guard let value = number(item, "\(what) \(shape)") else { return nil }
+            guard let value = number(item, described) else { return nil }
             if let range, !range.contains(value) {
                 report(item, "a number of \(what) \(shape) must be from \(NumberText.format(range.lowerBound)) to \(NumberText.format(range.upperBound)); found \(written(item))")
                 return nil
@@ -418,7 +394,15 @@ open class DocumentReader {
 
     /// A number as written in a file: starting with a digit, a sign or a point, finite.
     public static func parseNumber(_ text: String) -> Double? {
-        guard let first = text.first, first.isNumber || first == "-" || first == "+" || first == "." else { return nil }
+        // An ASCII first byte is decided without Character properties (every frame of a large
+        // scene is four numbers); any other first character as before.
+        guard let lead = text.utf8.first else { return nil }
+        if lead < 0x80 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lead) || lead == UInt8(ascii: "-")
+                || lead == UInt8(ascii: "+") || lead == UInt8(ascii: ".") else { return nil }
+        } else {
+            guard let first = text.first, first.isNumber else { return nil }
+        }
         guard text.utf8.count <= 400, let value = Double(text), value.isFinite else { return nil }
         return value
     }
@@ -437,7 +421,10 @@ public struct MappingKeys {
     public init() {}
 
     public subscript(_ key: String) -> DocumentNode? {
-        entries.first { $0.key == key }?.value
+        // Entries hold the allowed names (`checkKeys`), which callers look up by: a name of
+        // another length is another name, told apart without comparing the text.
+        let length = key.utf8.count
+        return entries.first { $0.key.utf8.count == length && $0.key == key }?.value
     }
 }
 

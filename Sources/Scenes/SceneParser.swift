@@ -1,5 +1,6 @@
 import AccessibilityModel
 import Documents
+import Foundation
 
 /// Turns the text of a scene file into a `Scene`, or reports every problem found, each with
 /// file, line and column. It does no I/O: callers read the file.
@@ -256,7 +257,7 @@ final class SceneReader: DocumentReader {
         var id = path
         var hasDeclaredID = false
         if let idNode = keys["id"], let declared = string(idNode, "id") {
-            if declared.isEmpty || declared.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+            if declared.isEmpty || SceneReader.hasWhitespace(declared) {
                 report(idNode, "id '\(declared)' must be non-empty and contain no spaces")
             } else {
                 id = declared
@@ -853,6 +854,15 @@ final class SceneReader: DocumentReader {
     }
 
     // MARK: Scene-specific readers
+
+    /// Whether `text` holds a white space character; ASCII text (nearly every id) is checked by
+    /// its bytes (tab to carriage return, and space).
+    static func hasWhitespace(_ text: String) -> Bool {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return text.utf8.contains { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        }
+        return text.unicodeScalars.contains { $0.properties.isWhitespace }
+    }
 
     func template(_ node: DocumentNode, _ what: String) -> TextTemplate? {
         guard let text = string(node, what) else { return nil }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The scanning settings a scene test (and later a configuration file) may set, with the shape
 /// of their values. Names are those of `shared/design/scanning.md`.
 public enum SettingShape: Sendable, Equatable {

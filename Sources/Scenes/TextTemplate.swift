@@ -43,6 +43,10 @@ public struct TextTemplate: Hashable, Sendable {
             self.parts = text.isEmpty ? [] : [.literal(text)]
             return
         }
+        if let parts = TextTemplate.valueParts(text) {
+            self.parts = parts
+            return
+        }
         do {
             self.parts = try TextTemplate.parseParts(Array(text.unicodeScalars))
         } catch {
@@ -51,6 +55,37 @@ public struct TextTemplate: Hashable, Sendable {
             let at = scalars.index(scalars.startIndex, offsetBy: min(error.offset, scalars.count))
             throw SyntaxError(offset: text.distance(from: text.startIndex, to: at), message: error.message)
         }
+    }
+
+    /// The parts of a text whose only braces are `{name}` values (a label showing a count), read
+    /// by bytes; nil for anything else (escaped braces, choices, mistakes), which `parseParts`
+    /// reads and words the errors of.
+    static func valueParts(_ text: String) -> [Part]? {
+        let bytes = text.utf8
+        var parts = [Part]()
+        var literalStart = bytes.startIndex
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "}") { return nil }
+            guard byte == UInt8(ascii: "{") else {
+                index = bytes.index(after: index)
+                continue
+            }
+            let nameStart = bytes.index(after: index)
+            guard let close = bytes[nameStart...].firstIndex(where: { $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "{") }),
+                  bytes[close] == UInt8(ascii: "}") else { return nil }
+            // Sliced by bytes: the braces are ASCII, so every cut falls between scalars (a String
+            // slice would round to a character, and `}` followed by a combining mark is one).
+            let name = String(decoding: bytes[nameStart..<close], as: UTF8.self)
+            guard isValidName(name) else { return nil }
+            if literalStart != index { parts.append(.literal(String(decoding: bytes[literalStart..<index], as: UTF8.self))) }
+            parts.append(.value(name))
+            index = bytes.index(after: close)
+            literalStart = index
+        }
+        if literalStart != bytes.endIndex { parts.append(.literal(String(decoding: bytes[literalStart...], as: UTF8.self))) }
+        return parts
     }
 
     static func parseParts(_ characters: [Unicode.Scalar]) throws(SyntaxError) -> [Part] {
@@ -173,6 +208,16 @@ public struct TextTemplate: Hashable, Sendable {
     }
 
     static func isValidName(_ name: String) -> Bool {
+        // ASCII names (nearly all) are checked by their bytes: an ASCII scalar is alphabetic
+        // exactly when it is a letter.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+            guard let first = name.utf8.first, isLetter(first) else { return false }
+            return name.utf8.allSatisfy {
+                isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_")
+                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            }
+        }
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic else { return false }
         return name.unicodeScalars.allSatisfy {
             $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "."

@@ -27,6 +27,22 @@ struct DocumentReaderTests {
         #expect(problems("{\"a\": {\"b\": 1, \"b\": 2}}") == ["f.yaml:1:16: error: duplicate key 'b' in one mapping (first at line 1); each key may appear once"])
         // The same key in two mappings is fine.
         #expect(problems("{\"a\": {\"b\": 1}, \"c\": {\"b\": 2}}").isEmpty)
+        // YAML flow mappings, quoted keys and keys given by an alias are named at the second use
+        // too; of two keys given twice, the one given again first in the file.
+        #expect(problems("{a: 1, b: 2, 'a': 3}\n") == ["f.yaml:1:14: error: duplicate key 'a' in one mapping (first at line 1); each key may appear once"])
+        #expect(problems("b: 1\na: 1\nx: 0\na: 2\nb: 2\n") == ["f.yaml:4:1: error: duplicate key 'a' in one mapping (first at line 2); each key may appear once"])
+        #expect(problems("k: &name n\nm:\n  n: 1\n  *name : 2\n") == ["f.yaml:4:3: error: duplicate key 'n' in one mapping (first at line 3); each key may appear once"])
+        // A key written plain and the same text with an explicit other tag are different keys.
+        #expect(problems("1: a\n!!int 1: b\n").isEmpty)
+    }
+
+    @Test("lists and mappings nested deeper than 1000 levels are refused where the 1001st starts, however deep")
+    func nesting() {
+        let refusal = "error: invalid YAML: lists and mappings nested deeper than 1000 levels; the file is refused"
+        // The top mapping is the first level.
+        #expect(problems("a: " + String(repeating: "[", count: 999) + String(repeating: "]", count: 999) + "\n").isEmpty)
+        #expect(problems("a: " + String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000) + "\n") == ["f.yaml:1:1003: " + refusal])
+        #expect(problems("a: " + String(repeating: "{b: ", count: 100_000)) == ["f.yaml:1:4000: " + refusal])
     }
 
     @Test("the node budget comes from the document's own size")
