@@ -259,6 +259,9 @@ private struct Execution {
 
     mutating func run() -> ScriptFailure? {
         var settings = baseSettings
+        // Deterministic tests: no learnt weights unless the test itself turns learning on (then
+        // from empty counts, in memory: a session never reads or writes the user's state).
+        settings.learnSelections = false
         for setting in test.settings {
             do {
                 try settings.set(setting.name, setting.value)
