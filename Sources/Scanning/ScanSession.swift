@@ -137,7 +137,9 @@ public struct ScanSession: Sendable {
     // MARK: Learning what the user selects
 
     /// What the user selected, per screen key (`selectionKey`), as the grouping weighs it:
-    /// loaded by the host at the start (`useSelections`), or empty (scripted tests).
+    /// loaded by the host at the start (`useSelections`), or empty (a scripted test that sets
+    /// `learnSelections`). A session whose host never called `useSelections` learns nothing,
+    /// whatever the setting (a benchmark's, `switchscan cost`'s: the plain grouping).
     public private(set) var selections = SelectionCounts()
     /// Selections made since the host last took them (`takeUnsavedSelections`) to store them.
     public private(set) var unsavedSelections: [(screen: String, id: ElementID)] = []
@@ -149,12 +151,19 @@ public struct ScanSession: Sendable {
         selectionScope.isEmpty ? screen : selectionScope + "#" + screen
     }
 
-    /// Starts from stored counts (call before `start()`): `scope` names the scene file.
-    public mutating func useSelections(_ counts: SelectionCounts, scope: String) {
+    /// Learns from `counts` on (call before `start()`; `learnSelections` still decides): `scope`
+    /// names the scene file; `stored`: the host takes the selections made to store them.
+    public mutating func useSelections(_ counts: SelectionCounts, scope: String, stored: Bool = true) {
         selections = counts
         selectionScope = scope
-        storesSelections = true
+        storesSelections = stored
+        learningEnabled = true
     }
+
+    /// The host asked for learning (`useSelections`).
+    private var learningEnabled = false
+    /// Selections are counted and weigh in the structure: the host asked, and the setting is on.
+    public var learnsSelections: Bool { learningEnabled && settings.learnSelections }
 
     /// A host stores the selections (`useSelections` was called): they are kept for it until taken.
     private var storesSelections = false
@@ -167,7 +176,7 @@ public struct ScanSession: Sendable {
 
     /// Records a selection of `element` on the current screen (learning on, a scene file).
     private mutating func recordSelection(_ command: ElementCommand, on element: Element?) {
-        guard settings.learnSelections, let element, content is SceneContent else { return }
+        guard learnsSelections, let element, content is SceneContent else { return }
         switch command {
         case .activate, .increment, .decrement, .customAction: break
         case .escape, .magicTap, .switchTo: return  // not a choice of this item
@@ -182,9 +191,10 @@ public struct ScanSession: Sendable {
     /// was built with, so nothing moves under the highlight while the user scans a screen.
     private mutating func takeLearnedWeights() {
         guard var scene = content as? SceneContent else { return }
-        let learned = settings.learnSelections
-            ? LearnedWeights(counts: selections.screens[selectionKey(scene.screenName)] ?? [:], orderByFrequency: settings.orderByFrequency)
-            : nil
+        // A screen without counts keeps the plain grouping (the same structure as equal weights,
+        // built with the grouping memo).
+        let counts = learnsSelections ? selections.screens[selectionKey(scene.screenName)] ?? [:] : [:]
+        let learned = counts.isEmpty ? nil : LearnedWeights(counts: counts, orderByFrequency: settings.orderByFrequency)
         guard learned != scene.learned else { return }
         scene.learned = learned
         content = scene

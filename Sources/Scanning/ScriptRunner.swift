@@ -296,6 +296,8 @@ private struct Execution {
         }
         var session = ScanSession(
             scene: scene, settings: settings, bindings: bindings, pulseOnlySwitches: naming.pulseSwitches, screen: test.screen)
+        // A test that sets learnSelections learns from empty counts, in memory only.
+        if settings.learnSelections { session.useSelections(SelectionCounts(), scope: "", stored: false) }
         trace += session.start()
         self.session = session
         for (index, step) in test.steps.enumerated() {

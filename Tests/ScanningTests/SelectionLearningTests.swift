@@ -45,6 +45,14 @@ import Testing
         return settings
     }
 
+    /// A session learning from empty counts, in memory (as a scripted test's), unless `host` is false.
+    static func session(learn: Bool, orderByFrequency: Bool = false, host: Bool = true) throws -> ScanSession {
+        var session = ScanSession(scene: try scene(), settings: try settings(learn: learn, orderByFrequency: orderByFrequency))
+        if host { session.useSelections(SelectionCounts(), scope: "", stored: false) }
+        _ = session.start()
+        return session
+    }
+
     /// A press of the virtual switch for `action`, 0.2 s after the last.
     static func press(_ session: inout ScanSession, _ action: SwitchAction) {
         let start = session.time + 0.2
@@ -86,8 +94,7 @@ import Testing
     }
 
     @Test func aFrequentItemsPathGetsShorterAfterLearning() throws {
-        var session = ScanSession(scene: try Self.scene(), settings: try Self.settings(learn: true))
-        _ = session.start()
+        var session = try Self.session(learn: true)
         let initial = session.currentStructure()
         let before = try #require(Self.selectSteps(of: "k15", session))
         let pressesBefore = try Self.select("k15", in: &session)
@@ -112,8 +119,7 @@ import Testing
     }
 
     @Test func withLearningOffNothingIsCountedAndTheStructureStays() throws {
-        var session = ScanSession(scene: try Self.scene(), settings: try Self.settings(learn: false))
-        _ = session.start()
+        var session = try Self.session(learn: false)
         let initial = session.currentStructure()
         for _ in 0..<10 { try Self.select("k15", in: &session) }
         try Self.select("go", in: &session)
@@ -124,8 +130,7 @@ import Testing
     }
 
     @Test func orderByFrequencyPutsTheFrequentItemFirst() throws {
-        var session = ScanSession(scene: try Self.scene(), settings: try Self.settings(learn: true, orderByFrequency: true))
-        _ = session.start()
+        var session = try Self.session(learn: true, orderByFrequency: true)
         for _ in 0..<10 { try Self.select("k15", in: &session) }
         try Self.select("go", in: &session)
         try Self.select("back", in: &session)
@@ -142,16 +147,28 @@ import Testing
         var learnt = ScanSession(scene: try Self.scene(), settings: try Self.settings(learn: true))
         learnt.useSelections(counts, scope: "/scenes/learning.yaml")
         _ = learnt.start()
-        var fresh = ScanSession(scene: try Self.scene(), settings: try Self.settings(learn: true))
-        _ = fresh.start()
+        var fresh = try Self.session(learn: true)
         #expect(try #require(Self.selectSteps(of: "k16", learnt)) < (try #require(Self.selectSteps(of: "k16", fresh))))
         try Self.select("k2", in: &learnt)
         let unsaved = learnt.takeUnsavedSelections()
         #expect(unsaved.map(\.screen) == ["/scenes/learning.yaml#keys"])
         #expect(unsaved.map(\.id) == ["k2"])
         #expect(learnt.unsavedSelections.isEmpty)
-        // A session without a host keeps none waiting (a scripted test's).
+        // A session whose host does not store them keeps none waiting (a scripted test's).
         try Self.select("k2", in: &fresh)
         #expect(fresh.unsavedSelections.isEmpty)
+        #expect(fresh.selections.screens["keys"]?["k2"] != nil)
+    }
+
+    @Test func withoutAHostAskingNothingIsLearntWhateverTheSetting() throws {
+        // A benchmark's or switchscan cost's session: learnSelections is on by default, but
+        // nothing asked for learning, so the plain grouping stays.
+        var session = try Self.session(learn: true, host: false)
+        let initial = session.currentStructure()
+        for _ in 0..<10 { try Self.select("k15", in: &session) }
+        try Self.select("go", in: &session)
+        try Self.select("back", in: &session)
+        #expect(session.selections.screens.isEmpty)
+        #expect(session.currentStructure() == initial)
     }
 }
