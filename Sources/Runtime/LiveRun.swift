@@ -135,7 +135,7 @@ public final class LiveRun {
             let (_, problem) = try store.record(selections)
             if let problem { say(problem.description) }
             let micros = Int(((MonotonicClock.now() - started) * 1e6).rounded())
-            record([TraceEvent(time: now, kind: .status(text: "\(selections.count) selections stored in \(store.path) (\(micros) µs)"))])
+            record([TraceEvent(time: now, kind: .status(text: "selections stored in \(store.path): \(selections.count) (\(micros) µs)"))])
         } catch {
             say("the selections could not be stored in \(store.path): \(error)")
         }

@@ -12,6 +12,11 @@ struct SelectionLearningRunTests {
 
     /// Runs the scene with `keys` piped in and returns the trace's events.
     static func run(_ folder: TemporaryFolder, state: String, keys: String, _ settings: [String]) throws -> [[String: Any]] {
+        try run(folder, state: state, chunks: [keys], settings)
+    }
+
+    /// `chunks` written 0.1 s apart (each read on its own).
+    static func run(_ folder: TemporaryFolder, state: String, chunks: [String], _ settings: [String]) throws -> [[String: Any]] {
         let trace = folder.url.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
         let process = Process()
         process.executableURL = try CLI.binary()
@@ -25,7 +30,10 @@ struct SelectionLearningRunTests {
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        input.fileHandleForWriting.write(Data(keys.utf8))
+        for (index, chunk) in chunks.enumerated() {
+            if index > 0 { Thread.sleep(forTimeInterval: 0.1) }
+            input.fileHandleForWriting.write(Data(chunk.utf8))
+        }
         try input.fileHandleForWriting.close()  // the end of input ends the run
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -56,8 +64,7 @@ struct SelectionLearningRunTests {
         let scenePath = folder.url.appendingPathComponent("learn.yaml").standardizedFileURL.path
         #expect(fields.prefix(2) == [scenePath + "#list", "k8"])
         #expect(Double(fields[2]).map { $0 > 2.9 && $0 <= 3 } == true)
-        let stored = first.filter { ($0["text"] as? String)?.contains("selections stored") == true }
-        #expect(stored.count == 1)  // written once, at the end (fewer than 16 waited)
+        #expect(Self.writes(first) == [3])  // written once, at the end (fewer than 16 waited)
 
         // The next run orders by frequency: K8 is highlighted first.
         let ordered = try Self.run(folder, state: state, keys: "", ["groupItems=false", "orderByFrequency=true"])
@@ -71,6 +78,25 @@ struct SelectionLearningRunTests {
         // Runs that select nothing write nothing.
         #expect(try String(contentsOfFile: state + "/switchscan/selections.tsv", encoding: .utf8) == file)
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("fresh").path))
+    }
+
+    /// The "selections stored" statuses' counts.
+    static func writes(_ events: [[String: Any]]) -> [Int] {
+        events.compactMap { $0["text"] as? String }.filter { $0.hasPrefix("selections stored in ") }
+            .compactMap { Int($0.split(separator: ":").last!.split(separator: " ").first!) }
+    }
+
+    @Test func selectionsAreWrittenSixteenAtATimeAndAtTheEnd() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("learn.yaml", Self.scene)
+        let state = folder.url.appendingPathComponent("state").path
+        let events = try Self.run(folder, state: state, chunks: Array(repeating: String(repeating: "\r", count: 7) + " ", count: 17),
+                                  ["tapBehavior=alwaysTap", "groupItems=false"])
+        #expect(events.filter { $0["kind"] as? String == "perform" }.count == 17)
+        #expect(Self.writes(events) == [16, 1])
+        let file = try String(contentsOfFile: state + "/switchscan/selections.tsv", encoding: .utf8)
+        let count = Double(try #require(file.split(separator: "\n").last?.split(separator: "\t").last))
+        #expect(count.map { $0 > 16.5 && $0 <= 17 } == true, "\(file)")
     }
 
     @Test func withLearningOffNothingIsWritten() throws {
