@@ -186,18 +186,21 @@ public struct ScanSession: Sendable {
         if storesSelections { unsavedSelections.append((key, element.id)) }
     }
 
-    /// A calm point (the start, a new screen, the learning settings changed): the scene's
-    /// structure takes the counts as they are now. Between calm points it keeps the weights it
-    /// was built with, so nothing moves under the highlight while the user scans a screen.
-    private mutating func takeLearnedWeights() {
-        guard var scene = content as? SceneContent else { return }
+    /// A calm point (the start, a new screen, scanning stopped by itself, the learning settings
+    /// changed): the scene's structure takes the counts as they are now. Between calm points it
+    /// keeps the weights it was built with, so nothing moves under the highlight while the user
+    /// scans a screen. True when the weights changed.
+    @discardableResult
+    private mutating func takeLearnedWeights() -> Bool {
+        guard var scene = content as? SceneContent else { return false }
         // A screen without counts keeps the plain grouping (the same structure as equal weights,
         // built with the grouping memo).
         let counts = learnsSelections ? selections.screens[selectionKey(scene.screenName)] ?? [:] : [:]
         let learned = counts.isEmpty ? nil : LearnedWeights(counts: counts, orderByFrequency: settings.orderByFrequency)
-        guard learned != scene.learned else { return }
+        guard learned != scene.learned else { return false }
         scene.learned = learned
         content = scene
+        return true
     }
 
     /// The earliest pending timer, which the host must fire with `advance(to:)`.
@@ -393,6 +396,12 @@ public struct ScanSession: Sendable {
                 timers[.engine(timer)] = nil
             case .scanning(let running):
                 trace.append(TraceEvent(time: time, kind: .scanning(running: running)))
+                // Scanning stopped by itself (its loops ran out; not paused): the highlight is
+                // hidden and the next switch starts again from the top, a calm point.
+                if !running, learnsSelections, !engine.isRunning, !engine.isPaused, !engine.isEmpty,
+                   takeLearnedWeights() {
+                    trace += apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
+                }
             case .ignored(let action, let reason):
                 trace.append(TraceEvent(time: time, kind: .ignored(action: action.rawValue, reason: reason)))
             }

@@ -160,6 +160,44 @@ import Testing
         #expect(fresh.selections.screens["keys"]?["k2"] != nil)
     }
 
+    @Test func whenAutoScanningStopsByItselfTheNewWeightsApply() throws {
+        // One screen, auto scanning: the selections apply once the loops run out (the highlight
+        // is hidden), not while the user scans.
+        var settings = try Self.settings(learn: true, orderByFrequency: true)
+        try settings.set("scanning", .string("auto"))
+        try settings.set("loops", .number(1))
+        var session = ScanSession(scene: try Self.scene(), settings: settings)
+        session.useSelections(SelectionCounts(), scope: "", stored: false)
+        _ = session.start()
+        let initial = session.currentStructure()
+        // Select k15's row, then k15, the auto way: wait until highlighted, then select.
+        let path = try #require(Self.path(to: "k15", in: initial.nodes))
+        for node in path {
+            var waited = 0
+            while session.focusID != node.id {
+                _ = session.advance(to: session.time + 0.5)
+                waited += 1
+                try #require(waited < 200)
+            }
+            Self.press(&session, .select)
+        }
+        #expect(session.state["last"] == .string("K15"))
+        #expect(session.currentStructure() == initial)
+        #expect(session.isScanning)
+        var waited = 0
+        while session.isScanning {
+            _ = session.advance(to: session.time + 0.5)
+            waited += 1
+            try #require(waited < 400)
+        }
+        #expect(session.focusID == nil)
+        #expect(session.currentStructure().nodes.flatMap(\.items).first?.id == "k15")
+        // Any switch starts again from the top: on k15's new place.
+        Self.press(&session, .select)
+        #expect(session.isScanning)
+        #expect(session.focusID.map { Self.path(to: "k15", in: session.currentStructure().nodes)?.first?.id == $0 } == true)
+    }
+
     @Test func withoutAHostAskingNothingIsLearntWhateverTheSetting() throws {
         // A benchmark's or switchscan cost's session: learnSelections is on by default, but
         // nothing asked for learning, so the plain grouping stays.
