@@ -36,6 +36,10 @@ public final class LiveRun {
         public var content: (any ScanContent)?
         /// The highlight drawn on the screen (register it in `sources` too, for its connection).
         public var highlightOverlay: HighlightOverlay?
+        /// Where what the user selects is kept (`learnSelections`), and the scene file's absolute
+        /// path that names its screens there; nil: nothing is read or written.
+        public var selectionStore: SelectionStore?
+        public var selectionScope: String?
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
@@ -88,6 +92,15 @@ public final class LiveRun {
         session = ScanSession(
             content: options.content ?? SceneContent(scene: options.scene), settings: options.settings, bindings: bindings,
             pulseOnlySwitches: pulses)
+        if let store = options.selectionStore, let scope = options.selectionScope, options.content == nil {
+            switch store.load() {
+            case .success(let counts): session.useSelections(counts, scope: scope)
+            case .failure(let problem):
+                // Not a reason to stop a switch user's scan: said, and learning starts afresh.
+                session.useSelections(SelectionCounts(halfLife: store.halfLife), scope: scope)
+                loadProblem = "\(problem); selections are learnt afresh"
+            }
+        }
         origin = MonotonicClock.now()
         signals = try SignalDescriptor()
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
@@ -98,6 +111,35 @@ public final class LiveRun {
 
     /// Whether the screen is drawn (a view was asked for and standard output is a terminal).
     private let drawsScreen: Bool
+
+    /// The selection store could not be read as the run started (said then).
+    private var loadProblem: String?
+    /// When the selections were last written (session time).
+    private var selectionsSaved = 0.0
+    /// Selections are written when this many are waiting, or the oldest has waited
+    /// `selectionSaveSeconds`, and when the run ends: a write locks, reads and renames a file
+    /// (about a millisecond), which a press must not wait for every time.
+    public static let selectionSaveCount = 16
+    public static let selectionSaveSeconds = 30.0
+
+    /// Writes the waiting selections (when `force`, or when due).
+    private func saveSelections(force: Bool) {
+        guard let store = options.selectionStore, !session.unsavedSelections.isEmpty else { return }
+        let time = now
+        guard force || session.unsavedSelections.count >= Self.selectionSaveCount
+            || time - selectionsSaved >= Self.selectionSaveSeconds else { return }
+        selectionsSaved = time
+        let selections = session.takeUnsavedSelections()
+        let started = MonotonicClock.now()
+        do {
+            let (_, problem) = try store.record(selections)
+            if let problem { say(problem.description) }
+            let micros = Int(((MonotonicClock.now() - started) * 1e6).rounded())
+            record([TraceEvent(time: now, kind: .status(text: "selections stored in \(store.path): \(selections.count) (\(micros) µs)"))])
+        } catch {
+            say("the selections could not be stored in \(store.path): \(error)")
+        }
+    }
 
     private var now: Double { MonotonicClock.now() - origin }
 
@@ -114,6 +156,7 @@ public final class LiveRun {
             terminal?.restore()
             for source in options.sources { source.close() }
             options.settingsWatcher?.close()
+            saveSelections(force: true)
             flushTrace()
         }
         if trace != nil {
@@ -127,7 +170,7 @@ public final class LiveRun {
             }
         }
         record(session.start())
-        for text in options.startupStatus + [options.settingsWatcher?.startupStatus].compactMap({ $0 }) {
+        for text in options.startupStatus + [options.settingsWatcher?.startupStatus, loadProblem].compactMap({ $0 }) {
             say(text)
         }
         output()
@@ -228,6 +271,7 @@ public final class LiveRun {
                 }
             }
             record(session.advance(to: now, lateness: Self.stallLateness))
+            saveSelections(force: false)
             if let duration = options.duration, now >= duration { return .durationElapsed }
             // Without the terminal: a run whose every switch input failed cannot be operated;
             // otherwise it ends when every source has ended.

@@ -39,9 +39,14 @@ public struct ContentUpdate: Hashable, Sendable {
 extension ScanStructure {
     /// The scan structure of a resolved screen: the visibility rules, reading order and
     /// navigation styles, automatic grouping when `groupItems` is on (what a scene's screen gets).
-    public static func of(_ screen: Screen, groupItems: Bool) -> ScanStructure {
+    /// With `learned`: arranged for the weights (`LearnedWeights.arrange`).
+    public static func of(_ screen: Screen, groupItems: Bool, learned: LearnedWeights? = nil) -> ScanStructure {
         var nodes = screen.scanNodes(groupAutomatic: groupItems)
-        if groupItems { nodes = AutomaticGrouping.group(nodes) }
+        if let learned {
+            nodes = learned.arrange(nodes, groupItems: groupItems)
+        } else if groupItems {
+            nodes = AutomaticGrouping.group(nodes)
+        }
         return ScanSession.structure(of: screen, nodes: nodes)
     }
 }
@@ -52,6 +57,9 @@ public struct SceneContent: ScanContent {
     public private(set) var state: SceneState
     /// The structure last handed out and what it was built from.
     private var cache: StructureCache?
+    /// The learnt weights the structure is arranged with (`learnSelections`); set by the session
+    /// at calm points only, so a structure never changes under the user's highlight for it.
+    public var learned: LearnedWeights?
 
     public init(scene: Scene, screen: String? = nil) {
         self.scene = scene
@@ -65,23 +73,24 @@ public struct SceneContent: ScanContent {
     public var language: String { scene.language }
 
     public func currentStructure(groupItems: Bool) -> ScanStructure {
-        if let cache, cache.screen == state.screen, cache.groupItems == groupItems, cache.currentValues(state.values) == cache.values {
+        if let cache, cache.screen == state.screen, cache.groupItems == groupItems, cache.learned == learned,
+           cache.currentValues(state.values) == cache.values {
             return cache.structure
         }
-        return ScanSession.buildStructure(scene: scene, state: state, groupItems: groupItems)
+        return ScanSession.buildStructure(scene: scene, state: state, groupItems: groupItems, learned: learned)
     }
 
     /// The structure for the current state, reusing the last one as far as the change allows
     /// (`StructureCache`), and kept for the next rebuild.
     public mutating func rebuildStructure(groupItems: Bool) -> ScanStructure {
-        if var cache, cache.screen == state.screen, cache.groupItems == groupItems,
+        if var cache, cache.screen == state.screen, cache.groupItems == groupItems, cache.learned == learned,
            let template = scene.screenTemplate(named: state.screen) {
             self.cache = nil  // the cache is changed in place, without a second reference
             let structure = cache.update(to: state.values, scene: scene, template: template)
             self.cache = cache
             return structure
         }
-        cache = StructureCache(scene: scene, state: state, groupItems: groupItems)
+        cache = StructureCache(scene: scene, state: state, groupItems: groupItems, learned: learned)
         return cache?.structure ?? ScanStructure(nodes: [])
     }
 

@@ -134,6 +134,75 @@ public struct ScanSession: Sendable {
         return search(Visibility.presentTree(screen.root))
     }
 
+    // MARK: Learning what the user selects
+
+    /// What the user selected, per screen key (`selectionKey`), as the grouping weighs it:
+    /// loaded by the host at the start (`useSelections`), or empty (a scripted test that sets
+    /// `learnSelections`). A session whose host never called `useSelections` learns nothing,
+    /// whatever the setting (a benchmark's, `switchscan cost`'s: the plain grouping).
+    public private(set) var selections = SelectionCounts()
+    /// Selections made since the host last took them (`takeUnsavedSelections`) to store them.
+    public private(set) var unsavedSelections: [(screen: String, id: ElementID)] = []
+    /// What screen keys start with: the scene file's absolute path (empty: keys are screen names).
+    public private(set) var selectionScope = ""
+
+    /// A screen's key in the selection counts: the scene file's path and the screen's name.
+    public func selectionKey(_ screen: String) -> String {
+        selectionScope.isEmpty ? screen : selectionScope + "#" + screen
+    }
+
+    /// Learns from `counts` on (call before `start()`; `learnSelections` still decides): `scope`
+    /// names the scene file; `stored`: the host takes the selections made to store them.
+    public mutating func useSelections(_ counts: SelectionCounts, scope: String, stored: Bool = true) {
+        selections = counts
+        selectionScope = scope
+        storesSelections = stored
+        learningEnabled = true
+    }
+
+    /// The host asked for learning (`useSelections`).
+    private var learningEnabled = false
+    /// Selections are counted and weigh in the structure: the host asked, and the setting is on.
+    public var learnsSelections: Bool { learningEnabled && settings.learnSelections }
+
+    /// A host stores the selections (`useSelections` was called): they are kept for it until taken.
+    private var storesSelections = false
+
+    /// The selections not yet stored, and forgets them (the host writes them out).
+    public mutating func takeUnsavedSelections() -> [(screen: String, id: ElementID)] {
+        defer { unsavedSelections = [] }
+        return unsavedSelections
+    }
+
+    /// Records a selection of `element` on the current screen (learning on, a scene file).
+    private mutating func recordSelection(_ command: ElementCommand, on element: Element?) {
+        guard learnsSelections, let element, content is SceneContent else { return }
+        switch command {
+        case .activate, .increment, .decrement, .customAction: break
+        case .escape, .magicTap, .switchTo: return  // not a choice of this item
+        }
+        let key = selectionKey(content.screenName)
+        selections.record(element.id, screen: key)
+        if storesSelections { unsavedSelections.append((key, element.id)) }
+    }
+
+    /// A calm point (the start, a new screen, scanning stopped by itself, the learning settings
+    /// changed): the scene's structure takes the counts as they are now. Between calm points it
+    /// keeps the weights it was built with, so nothing moves under the highlight while the user
+    /// scans a screen. True when the weights changed.
+    @discardableResult
+    private mutating func takeLearnedWeights() -> Bool {
+        guard var scene = content as? SceneContent else { return false }
+        // A screen without counts keeps the plain grouping (the same structure as equal weights,
+        // built with the grouping memo).
+        let counts = learnsSelections ? selections.screens[selectionKey(scene.screenName)] ?? [:] : [:]
+        let learned = counts.isEmpty ? nil : LearnedWeights(counts: counts, orderByFrequency: settings.orderByFrequency)
+        guard learned != scene.learned else { return false }
+        scene.learned = learned
+        content = scene
+        return true
+    }
+
     /// The earliest pending timer, which the host must fire with `advance(to:)`.
     public var nextDeadline: Double? { timers.values.min() }
 
@@ -142,6 +211,7 @@ public struct ScanSession: Sendable {
     /// Shows the start screen.
     public mutating func start() -> [TraceEvent] {
         var trace = [TraceEvent(time: time, kind: .screen(name: content.screenName))]
+        takeLearnedWeights()
         let structure = rebuildStructure()
         summaryToAnnounce = engine.summaryText(of: structure)
         trace += apply(engine.handle(.structureChanged(structure, .initial, time: time)))
@@ -310,6 +380,7 @@ public struct ScanSession: Sendable {
                 trace.append(TraceEvent(time: time, kind: .menu(entries: [], focus: nil)))
             case .perform(let command, let element):
                 trace.append(TraceEvent(time: time, kind: .perform(id: element?.id, action: command.description)))
+                recordSelection(command, on: element)
                 trace += perform(command, on: element)
             case .flash(let text, _):
                 if text == summaryToAnnounce {
@@ -325,6 +396,12 @@ public struct ScanSession: Sendable {
                 timers[.engine(timer)] = nil
             case .scanning(let running):
                 trace.append(TraceEvent(time: time, kind: .scanning(running: running)))
+                // Scanning stopped by itself (its loops ran out; not paused): the highlight is
+                // hidden and the next switch starts again from the top, a calm point.
+                if !running, learnsSelections, !engine.isRunning, !engine.isPaused, !engine.isEmpty,
+                   takeLearnedWeights() {
+                    trace += apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
+                }
             case .ignored(let action, let reason):
                 trace.append(TraceEvent(time: time, kind: .ignored(action: action.rawValue, reason: reason)))
             }
@@ -366,6 +443,7 @@ public struct ScanSession: Sendable {
         var trace = [TraceEvent]()
         if let screen = update.screen {
             trace.append(TraceEvent(time: time, kind: .screen(name: screen)))
+            takeLearnedWeights()
         }
         // One structure change for the whole behaviour: a screen change wins over a layout change.
         var change = StructureChange.refreshed
@@ -405,9 +483,9 @@ public struct ScanSession: Sendable {
     }
 
     /// The whole structure, built from the scene's templates.
-    static func buildStructure(scene: Scene, state: SceneState, groupItems: Bool) -> ScanStructure {
+    static func buildStructure(scene: Scene, state: SceneState, groupItems: Bool, learned: LearnedWeights? = nil) -> ScanStructure {
         guard let screen = state.resolvedScreen(in: scene) else { return ScanStructure(nodes: []) }
-        return .of(screen, groupItems: groupItems)
+        return .of(screen, groupItems: groupItems, learned: learned)
     }
 
     /// The structure of `screen` with its scan nodes: which items have an escape handler, and
@@ -510,7 +588,11 @@ extension ScanSession {
         formatter = BrailleFormatter(showHints: new.brailleHints, language: content.language, roleFirst: new.brailleRoleFirst)
         brailleSource = nil
         trace += apply(engine.updateSettings(new, at: time))
-        if old.groupItems != new.groupItems || old.tapBehavior != new.tapBehavior {
+        if (old.learnSelections, old.orderByFrequency) != (new.learnSelections, new.orderByFrequency) {
+            takeLearnedWeights()
+        }
+        if old.groupItems != new.groupItems || old.tapBehavior != new.tapBehavior
+            || (old.learnSelections, old.orderByFrequency) != (new.learnSelections, new.orderByFrequency) {
             trace += apply(engine.handle(.structureChanged(currentStructure(), .refreshed, time: time)))
         }
         trace += updateBraille()

@@ -30,6 +30,15 @@ public struct ScanSettings: Hashable, Sendable {
     public var focusedItemAfterTap: FocusAfterTap = .first
     /// Automatic grouping on/off.
     public var groupItems: Bool = true
+    /// Learn what the user selects (issue 17, part 2): `switchscan run` on a scene records each
+    /// item acted on, per screen, in `$XDG_STATE_HOME/switchscan/selections.tsv` (ids and counts
+    /// only), and with `groupItems` on groups for the expected steps under those counts (the
+    /// weighted contiguous optimum, reading order kept). Scripted tests start with it off; a
+    /// test that sets it learns from empty counts, in memory only.
+    public var learnSelections: Bool = true
+    /// With `learnSelections`: also put the items most often selected first (faster, but the
+    /// layout moves as habits change).
+    public var orderByFrequency: Bool = false
     /// `singleSwitchStep`: staying still this long selects.
     public var dwellTime: Double = 2.0
     /// State flips closer than this to the previous edge are contact bounce.
@@ -127,6 +136,8 @@ public struct ScanSettings: Hashable, Sendable {
         case "autoTapTime": autoTapTime = try seconds()
         case "focusedItemAfterTap": focusedItemAfterTap = try choice(FocusAfterTap.self)
         case "groupItems": groupItems = try bool()
+        case "learnSelections": learnSelections = try bool()
+        case "orderByFrequency": orderByFrequency = try bool()
         case "dwellTime": dwellTime = try seconds()
         case "debounceTime": debounceTime = try secondsOrOff()
         case "minimumDisplayTime": minimumDisplayTime = try secondsOrOff()

@@ -259,6 +259,9 @@ private struct Execution {
 
     mutating func run() -> ScriptFailure? {
         var settings = baseSettings
+        // Deterministic tests: no learnt weights unless the test itself turns learning on (then
+        // from empty counts, in memory: a session never reads or writes the user's state).
+        settings.learnSelections = false
         for setting in test.settings {
             do {
                 try settings.set(setting.name, setting.value)
@@ -293,6 +296,8 @@ private struct Execution {
         }
         var session = ScanSession(
             scene: scene, settings: settings, bindings: bindings, pulseOnlySwitches: naming.pulseSwitches, screen: test.screen)
+        // A test that sets learnSelections learns from empty counts, in memory only.
+        if settings.learnSelections { session.useSelections(SelectionCounts(), scope: "", stored: false) }
         trace += session.start()
         self.session = session
         for (index, step) in test.steps.enumerated() {

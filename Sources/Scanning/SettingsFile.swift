@@ -173,6 +173,8 @@ extension ScanSettings {
         case "autoTapTime": return .number(autoTapTime)
         case "focusedItemAfterTap": return .string(focusedItemAfterTap.rawValue)
         case "groupItems": return .bool(groupItems)
+        case "learnSelections": return .bool(learnSelections)
+        case "orderByFrequency": return .bool(orderByFrequency)
         case "dwellTime": return .number(dwellTime)
         case "debounceTime": return seconds(debounceTime)
         case "minimumDisplayTime": return seconds(minimumDisplayTime)

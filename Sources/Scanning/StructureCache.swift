@@ -15,6 +15,8 @@ import Scenes
 struct StructureCache: Sendable {
     var screen: String
     var groupItems: Bool
+    /// The learnt weights the structure is arranged with (nil: none, the equal-likelihood grouping).
+    var learned: LearnedWeights?
     var reads: ScreenReads
     /// The values of `reads.names` when `structure` was last built or patched.
     var values: [StateValue?]
@@ -37,10 +39,11 @@ struct StructureCache: Sendable {
     }
 
     /// A cache for `state`'s screen, built in full.
-    init?(scene: Scene, state: SceneState, groupItems: Bool) {
+    init?(scene: Scene, state: SceneState, groupItems: Bool, learned: LearnedWeights? = nil) {
         guard let template = scene.screenTemplate(named: state.screen) else { return nil }
         self.screen = state.screen
         self.groupItems = groupItems
+        self.learned = learned
         self.reads = ScreenReads(template)
         self.values = []
         self.structure = ScanStructure(nodes: [])
@@ -111,7 +114,11 @@ struct StructureCache: Sendable {
             return
         }
         var nodes = screen.scanNodes(groupAutomatic: groupItems, memo: &order)
-        if groupItems { nodes = AutomaticGrouping.group(nodes, memo: &grouping) }
+        if let learned {
+            nodes = learned.arrange(nodes, groupItems: groupItems)
+        } else if groupItems {
+            nodes = AutomaticGrouping.group(nodes, memo: &grouping)
+        }
         // Escape's and magic tap's reach, per top-level element (as `ScanSession.structure(of:nodes:)`
         // finds them).
         let rootHandles = screen.root.escape != nil

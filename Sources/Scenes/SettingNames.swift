@@ -44,6 +44,8 @@ public enum SettingNames {
         ("autoTapTime", .seconds),
         ("focusedItemAfterTap", .choice(["first", "current"])),
         ("groupItems", .bool),
+        ("learnSelections", .bool),
+        ("orderByFrequency", .bool),
         ("dwellTime", .seconds),
         ("debounceTime", .secondsOrOff),
         ("minimumDisplayTime", .secondsOrOff),

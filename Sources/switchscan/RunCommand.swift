@@ -146,6 +146,16 @@ struct RunCommand: ParsableCommand {
             tracePath: trace, duration: duration, brailleCells: brailleCells,
             sources: inputs.sources + brailleOutputs.sources + (live.map { [$0] } ?? []), brailleSinks: brailleOutputs.sinks)
         options.content = live
+        // Learning what the user selects (learnSelections): per screen of this scene file, named
+        // by its absolute path, in the state folder; scenes only (a live window's items have no
+        // stable ids across runs).
+        if live == nil, let given = self.scene,
+           let store = SelectionStore.defaultPath(environment: ProcessInfo.processInfo.environment) {
+            // The scene file itself (a tests file names its scene), so both share the counts.
+            let path = scene.file.isEmpty ? given : scene.file
+            options.selectionStore = SelectionStore(path: store)
+            options.selectionScope = URL(fileURLWithPath: path).standardizedFileURL.path
+        }
         // The highlight on the screen, for a sighted switch user: X11 only, and not asked away.
         var startupStatus = settingsSetup.startupStatus
         if let live, !noOverlay {

@@ -25,7 +25,21 @@ enum CLI {
         return folders
     }
 
+    /// Every switchscan the tests start keeps what it learns of the user's selections
+    /// (`learnSelections`, on by default in `switchscan run`) in this scratch folder, never in the
+    /// user's state folder: set once in this process's environment, which they inherit (a test
+    /// that gives its own XDG_STATE_HOME wins). Else a run's selections would change the
+    /// structure the next test run sees.
+    static let scratchStateHome: String = {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchscan-cli-tests-state-\(getpid())", isDirectory: true).path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        setenv("XDG_STATE_HOME", path, 1)
+        return path
+    }()
+
     static func binary() throws -> URL {
+        _ = scratchStateHome
         for folder in candidateDirectories {
             let candidate = folder.appendingPathComponent("switchscan")
             var isDirectory: ObjCBool = false
