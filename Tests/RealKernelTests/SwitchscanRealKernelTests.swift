@@ -213,7 +213,18 @@ actor SwitchscanRun {
 
     /// The switchscan program of this build: beside the test bundle, else the package's
     /// `.build/debug`.
+    /// What the runs learn of the selections (`learnSelections`) goes to a scratch folder, never
+    /// the user's state folder, where it would change the next test run's grouping.
+    static let scratchStateHome: String = {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchscan-realkernel-state-\(getpid())", isDirectory: true).path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        setenv("XDG_STATE_HOME", path, 1)
+        return path
+    }()
+
     static func program() throws -> String {
+        _ = scratchStateHome
         var folders = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
         if let executable = CommandLine.arguments.first {
             folders.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
