@@ -360,9 +360,9 @@ private struct InputBenchmark {
         let hold = 0.012, gap = 0.012
         let options = LiveRun.Options(
             scene: scene, settings: settings, terminalInput: false, terminalView: false, tracePath: nil,
-            // No duration: the run ends when the writer closes the FIFO (it always does, also after
-            // a failed write), as `switchscan run --input raw:FIFO` does.
-            duration: nil, sources: made.sources, brailleSinks: [sink])
+            // A FIFO whose writer closes waits for the next writer (the live loop's fault rule), so
+            // the run is given the stream's length and three seconds more.
+            duration: Double(presses) * (hold + gap) + 3, sources: made.sources, brailleSinks: [sink])
         let live: LiveRun
         do {
             live = try LiveRun(options)
@@ -385,7 +385,7 @@ private struct InputBenchmark {
         }
         writer.finished.wait()
         let elapsed = MonotonicClock.now() - started
-        if ending != .endOfInput { progress("the live run ended with \(ending), not at the end of the stream") }
+        if ending != .durationElapsed { progress("the live run ended with \(ending), not after the stream's length") }
         if let problem = writer.problem { progress(problem); exit(1) }
 
         // Each press's action is the first line handed over at or after its timestamp and before
