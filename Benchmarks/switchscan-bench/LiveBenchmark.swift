@@ -83,15 +83,16 @@ private struct LiveBenchmark {
                 let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
                 if parts.count == 2 { environment[parts[0]] = parts[1] }
             }
-            guard let output = environment["APP_OUTPUT"], environment["DISPLAY"] != nil else {
+            // The application's output: FOLDER/SCRIPT.out (live-session.sh).
+            guard let folder = environment["APP_FOLDER"], environment["DISPLAY"] != nil else {
                 throw BenchFailure("live-session.sh did not start a desktop: \(text)")
             }
             self.environment = environment
-            appOutput = output
+            appOutput = folder + "/gtk3_long_list.py.out"
             // The window is shown when the application says "ready ROWS PID".
             let end = benchNow() + 120
             while benchNow() < end {
-                let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                let said = (try? String(contentsOfFile: appOutput, encoding: .utf8)) ?? ""
                 if let line = said.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }) {
                     let fields = line.split(separator: " ")
                     if fields.count == 3, let rows = Int(fields[1]), let pid = Int32(fields[2]), pid > 0 {

@@ -57,6 +57,26 @@ struct AccessibleMappingTests {
         #expect(items[1].traits.contains(.notEnabled))
     }
 
+    @Test("a relayout's changes in one walk: each node found is updated; a container that moved is named, one only resized is not")
+    func updateManyInPlace() {
+        var window = demoWindow()
+        func properties(_ id: String, _ name: String, _ frame: Rect) -> AccessibleNode {
+            AccessibleNode(id: id, role: "push button", name: name, extents: frame, actions: ["click"])
+        }
+        // Button 0 grows (same origin), Button 2 moves down; a label (no children) moves too.
+        let result = window.updateProperties(from: [
+            ":1.5/button0": properties(":1.5/button0", "Button 0", Rect(x: 10, y: 10, width: 140, height: 30)),
+            ":1.5/button2": properties(":1.5/button2", "Button 2", Rect(x: 10, y: 130, width: 100, height: 30)),
+            ":1.5/button1/label": AccessibleNode(id: ":1.5/button1/label", role: "label", name: "One", extents: Rect(x: 12, y: 52, width: 20, height: 10)),
+            ":1.5/gone": properties(":1.5/gone", "Gone", Rect(x: 0, y: 0, width: 1, height: 1)),
+        ])
+        #expect(result.found == [":1.5/button0", ":1.5/button2", ":1.5/button1/label"])
+        #expect(result.movedContainers == [":1.5/button2"])
+        #expect(window.node(withID: ":1.5/button0")?.extents?.width == 140)
+        #expect(window.node(withID: ":1.5/button2")?.children.map(\.id) == [":1.5/button2/label"])
+        #expect(window.node(withID: ":1.5/button1/label")?.name == "One")
+    }
+
     @Test("roles and states give traits: button, adjustable, selected when checked, not enabled when insensitive")
     func traits() {
         let items = AccessibleMapping.screen(of: demoWindow(checked: true)).scanItems()
