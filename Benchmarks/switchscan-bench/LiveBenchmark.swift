@@ -231,7 +231,8 @@ private struct LiveBenchmark {
             kill(desktop.appPID, SIGUSR1)
             while true {
                 let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
-                if text.contains("\"text\":\"\(expected)\"") { latencies.append(benchNow() - sent); break }
+                // The braille line: the label, then the traits ("Row 0, change 1 sel").
+                if ["\"", " "].contains(where: { text.contains("\"text\":\"\(expected)\($0)") }) { latencies.append(benchNow() - sent); break }
                 guard benchNow() - sent < 600 else { throw BenchFailure("'\(expected)' never reached switchscan's trace") }
                 benchSleep(0.002)
             }

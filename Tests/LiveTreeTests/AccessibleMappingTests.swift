@@ -57,6 +57,23 @@ struct AccessibleMappingTests {
         #expect(items[1].traits.contains(.notEnabled))
     }
 
+    @Test("objects off screen (GTK 3 gives them x = y = G_MININT) have no frame: a list scans from its first row")
+    func offScreenRows() {
+        let rows = (0..<40).map { n in
+            AccessibleNode(id: ":1.0/row\(n)", role: "list item",
+                           extents: n < 29 ? Rect(x: 0, y: 21 * Double(n), width: 400, height: 21)
+                                           : Rect(x: -2_147_483_648, y: -2_147_483_648, width: 400, height: 21),
+                           children: [AccessibleNode(id: ":1.0/label\(n)", role: "label", name: "Row \(n)")])
+        }
+        let window = AccessibleNode(id: ":1.0/window", role: "frame", name: "Long list",
+                                    extents: Rect(x: 0, y: 0, width: 400, height: 600),
+                                    children: [AccessibleNode(id: ":1.0/list", role: "list box", extents: Rect(x: 0, y: 0, width: 400, height: 840), children: rows)])
+        let items = AccessibleMapping.screen(of: window).scanItems()
+        #expect(items.map(\.label) == (0..<40).map { "Row \($0)" })
+        #expect(items[29].frame == nil)
+        #expect(items[28].frame == Rect(x: 0, y: 588, width: 400, height: 21))
+    }
+
     @Test("a relayout's changes in one walk: each node found is updated; a container that moved is named, one only resized is not")
     func updateManyInPlace() {
         var window = demoWindow()
