@@ -354,9 +354,9 @@ private struct LiveBenchmark {
             "",
         ]
         let all = results.flatMap(\.changeLatencies).map { String(format: "%.3f", $0) }.joined(separator: ", ")
-        lines.append("Every change event, in seconds: \(all). switchscan reads a renamed object alone, but GTK 3's relayout "
-            + "after a rename sends bounds changes that re-read the whole window; a change arriving meanwhile waits for that "
-            + "re-read. The pyatspi listener only reads the changed object's name.")
+        lines.append("Every change event, in seconds: \(all). switchscan reads the renamed object and the objects of GTK 3's "
+            + "relayout (bounds changes) alone, the events that arrived together as one batch; the pyatspi listener only "
+            + "reads the changed object's name.")
         if !markdown { lines = lines.filter { !$0.hasPrefix("|---") } }
         print(lines.joined(separator: "\n"))
     }
