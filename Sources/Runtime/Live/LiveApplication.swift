@@ -1,6 +1,6 @@
 import AccessibilityModel
-import Foundation
 import Atspi
+import Foundation
 import LiveTree
 import Scanning
 import SwitchInput
