@@ -100,6 +100,15 @@ public final class MainContextPoll: @unchecked Sendable {
         return timeout < 0 ? nil : Double(timeout) / 1000
     }
 
+    /// Dispatches everything that has arrived, without waiting (at most `most` dispatches):
+    /// libatspi hands over one D-Bus message a dispatch, so a burst of events (a relayout sends
+    /// dozens) would otherwise come one loop turn at a time. Returns how many dispatches ran.
+    @discardableResult
+    public func drain(most: Int = 100_000) -> Int {
+        dispatch()
+        return Int(catspi_context_drain(Int32(clamping: max(0, most))))
+    }
+
     /// Dispatches what is ready (event callbacks run here), after a wait.
     public func dispatch() {
         guard prepared else { return }

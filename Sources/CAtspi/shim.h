@@ -146,6 +146,17 @@ static inline void catspi_context_dispatch(catspi_poll_state *state) {
   g_main_context_release(context);
 }
 
+/* Runs the default context's ready sources without waiting, at most `most` times; returns how
+ * many turns dispatched something. libatspi's D-Bus source hands over one message a dispatch
+ * (and messages that arrived during a blocking call wait in the connection's queue): this takes
+ * in everything that has arrived, so that events arriving together become one update. Only
+ * between a dispatch and the next prepare (the context is not held then). */
+static inline int catspi_context_drain(int most) {
+  int turns = 0;
+  while (turns < most && g_main_context_iteration(NULL, FALSE)) turns++;
+  return turns;
+}
+
 static inline int catspi_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
 #endif

@@ -54,8 +54,10 @@ public final class LiveDesktop: @unchecked Sendable {
 
     /// Starts a desktop running `apps` (scripts in Tests/LiveApps). A test that runs switchscan
     /// as a process may start one of its own and hand it `environment`.
-    public init(apps: [String]) throws {
+    /// `environment` is added to the applications' (LONG_LIST_OBJECTS for the long list).
+    public init(apps: [String], environment extra: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        if !extra.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new } }
         process.arguments = [Self.appsFolder.appendingPathComponent("live-session.sh").path]
             + apps.map { Self.appsFolder.appendingPathComponent($0).path }
         let output = Pipe()

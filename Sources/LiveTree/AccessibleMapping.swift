@@ -81,12 +81,26 @@ public enum AccessibleMapping {
             value: node.value.map { format($0.current) },
             hint: hint,
             traits: traits,
-            frame: node.extents,
+            frame: frame(of: node),
             isAccessibilityElement: isItem ? true : false,
             accessibilityViewIsModal: node.states.contains(.modal),
             isPresent: node.states.contains(.visible),
             children: isItem ? [] : node.children.map(element),
             customActions: node.actions.filter { $0 != tap }.map { CustomAction(name: $0, effects: []) })
+    }
+
+    /// Coordinates at or beyond this are no position: GTK 3 reports x = y = G_MININT
+    /// (-2147483648) for an object that is not on screen (a list's rows scrolled out of view).
+    public static let noPosition = -1_073_741_824.0
+
+    /// The element's frame: the extents, or none when they have no position (an object off
+    /// screen). A frame of G_MININT would sort first in reading order (a long list's first
+    /// highlight was its first row out of view, "Row 29"); with none the object comes after
+    /// those on screen, in the window's order, as Orca reads it.
+    public static func frame(of node: AccessibleNode) -> Rect? {
+        guard let extents = node.extents, extents.x > noPosition, extents.y > noPosition,
+              extents.x.isFinite, extents.y.isFinite else { return nil }
+        return extents
     }
 
     /// The names of a subtree's objects, in order (the text inside a button or a row).

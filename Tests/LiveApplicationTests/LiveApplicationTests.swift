@@ -92,10 +92,16 @@ struct DemoWindow {
         // Count changes the label beside it: the highlight stays on Count.
         while driver.highlightedLabel != "Count", driver.session.menuTitles == nil { driver.press(.next); if driver.time > 20 { break } }
         #expect(driver.highlightedLabel == "Count")
+        try driver.pump(timeout: 0.5) { _ in false }
+        let readsBefore = app.windowReads
         driver.press(.select)
         try driver.pump(timeout: 3) { session in items(session).contains { $0.label == "Count 1" } }
         #expect(items(driver.session).contains { $0.label == "Count 1" })
         #expect(driver.highlightedLabel == "Count")
+        // The label's rename and the relayout it causes are read in place, in one batch: a window
+        // read at most (once, each of the relayout's events read the whole window again).
+        try driver.pump(timeout: 0.5) { _ in false }
+        #expect(app.windowReads - readsBefore <= 1, "the window was read \(app.windowReads - readsBefore) times for one label change")
 
         // Open dialog: the modal dialog is the screen now, its OK button highlighted.
         driver.press(.next); driver.press(.next)

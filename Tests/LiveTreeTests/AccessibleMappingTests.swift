@@ -57,6 +57,43 @@ struct AccessibleMappingTests {
         #expect(items[1].traits.contains(.notEnabled))
     }
 
+    @Test("objects off screen (GTK 3 gives them x = y = G_MININT) have no frame: a list scans from its first row")
+    func offScreenRows() {
+        let rows = (0..<40).map { n in
+            AccessibleNode(id: ":1.0/row\(n)", role: "list item",
+                           extents: n < 29 ? Rect(x: 0, y: 21 * Double(n), width: 400, height: 21)
+                                           : Rect(x: -2_147_483_648, y: -2_147_483_648, width: 400, height: 21),
+                           children: [AccessibleNode(id: ":1.0/label\(n)", role: "label", name: "Row \(n)")])
+        }
+        let window = AccessibleNode(id: ":1.0/window", role: "frame", name: "Long list",
+                                    extents: Rect(x: 0, y: 0, width: 400, height: 600),
+                                    children: [AccessibleNode(id: ":1.0/list", role: "list box", extents: Rect(x: 0, y: 0, width: 400, height: 840), children: rows)])
+        let items = AccessibleMapping.screen(of: window).scanItems()
+        #expect(items.map(\.label) == (0..<40).map { "Row \($0)" })
+        #expect(items[29].frame == nil)
+        #expect(items[28].frame == Rect(x: 0, y: 588, width: 400, height: 21))
+    }
+
+    @Test("a relayout's changes in one walk: each node found is updated; a container that moved is named, one only resized is not")
+    func updateManyInPlace() {
+        var window = demoWindow()
+        func properties(_ id: String, _ name: String, _ frame: Rect) -> AccessibleNode {
+            AccessibleNode(id: id, role: "push button", name: name, extents: frame, actions: ["click"])
+        }
+        // Button 0 grows (same origin), Button 2 moves down; a label (no children) moves too.
+        let result = window.updateProperties(from: [
+            ":1.5/button0": properties(":1.5/button0", "Button 0", Rect(x: 10, y: 10, width: 140, height: 30)),
+            ":1.5/button2": properties(":1.5/button2", "Button 2", Rect(x: 10, y: 130, width: 100, height: 30)),
+            ":1.5/button1/label": AccessibleNode(id: ":1.5/button1/label", role: "label", name: "One", extents: Rect(x: 12, y: 52, width: 20, height: 10)),
+            ":1.5/gone": properties(":1.5/gone", "Gone", Rect(x: 0, y: 0, width: 1, height: 1)),
+        ])
+        #expect(result.found == [":1.5/button0", ":1.5/button2", ":1.5/button1/label"])
+        #expect(result.movedContainers == [":1.5/button2"])
+        #expect(window.node(withID: ":1.5/button0")?.extents?.width == 140)
+        #expect(window.node(withID: ":1.5/button2")?.children.map(\.id) == [":1.5/button2/label"])
+        #expect(window.node(withID: ":1.5/button1/label")?.name == "One")
+    }
+
     @Test("roles and states give traits: button, adjustable, selected when checked, not enabled when insensitive")
     func traits() {
         let items = AccessibleMapping.screen(of: demoWindow(checked: true)).scanItems()

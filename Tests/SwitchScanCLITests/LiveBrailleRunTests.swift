@@ -39,7 +39,10 @@ struct LiveBrailleRunTests {
         try rig.expect(Self.button1, "Button 1 after Enter (next)", run: run)
         #expect(run.finish() == 0, "\(run.stderr)")
         // The trace says the same: the highlight on the window's Button 0, then Button 1.
+        // (A layout change while the window settles says the highlight again where it is: the
+        // same label twice in a row is one place.)
         let highlights = run.events.filter { $0["kind"] as? String == "highlight" }.compactMap { $0["label"] as? String }
-        #expect(highlights.prefix(2) == ["Button 0", "Button 1"], "\(highlights)")
+        let places = highlights.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(places.prefix(2) == ["Button 0", "Button 1"], "\(highlights)")
     }
 }

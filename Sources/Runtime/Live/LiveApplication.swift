@@ -1,5 +1,6 @@
 import AccessibilityModel
 import Atspi
+import Foundation
 import LiveTree
 import Scanning
 import SwitchInput
@@ -199,9 +200,16 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         return candidates.last
     }
 
+    /// How many times the whole window was read (a test's and the status's measure of the cost
+    /// of changes: a rename is one object read, a relayout at most one window read a loop turn).
+    public private(set) var windowReads = 0
+    /// How many event batches were handled (each one loop turn's events, drained together).
+    public private(set) var eventBatches = 0
+
     /// Reads the window again.
     private func reread() {
         guard let window else { return }
+        windowReads += 1
         var objects: [String: AccessibleObject]? = [:]
         guard let node = try? window.snapshot(limit: Self.maxObjects, objects: &objects) else {
             self.window = nil
@@ -228,14 +236,18 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         return Rect(x: origin.x + frame.x, y: origin.y + frame.y, width: frame.width, height: frame.height)
     }
 
-    /// Events that change only their source's own properties, read again alone: a name, a
-    /// description, a state other than those that show, hide or remove a subtree or make a
-    /// dialog modal. Bounds (a container's move its children's window coordinates too) and
-    /// children changes re-read the window. (Reading bounds events in place was tried: GTK 3
-    /// sends them for every container at each relayout, and on the 10,000-object benchmark window
-    /// the run then stayed busy for over a minute without showing the change; not understood yet.)
-    static func changesOnlyItsSource(_ type: String) -> Bool {
-        if type.hasPrefix("object:property-change:accessible-name") || type.hasPrefix("object:property-change:accessible-description") {
+    /// SWITCHSCAN_LIVE_DEBUG set: each event batch is said on standard error.
+    static let debug = ProcessInfo.processInfo.environment["SWITCHSCAN_LIVE_DEBUG"] != nil
+    static func say(_ text: String) { if debug { try? FileIO.writeAll(STDERR_FILENO, "live: \(text)\n") } }
+
+    /// Events read in place, at their source alone: a name, a description, a state other than
+    /// those that show, hide or remove a subtree or make a dialog modal, and bounds (a relayout
+    /// sends one for each object whose allocation changed; a container that moved is the
+    /// exception, read with the window, as its children moved with it unannounced).
+    /// Children changes and the rest re-read the window.
+    static func readsInPlace(_ type: String) -> Bool {
+        if type.hasPrefix("object:property-change:accessible-name") || type.hasPrefix("object:property-change:accessible-description")
+            || type.hasPrefix("object:bounds-changed") {
             return true
         }
         guard type.hasPrefix("object:state-changed:") else { return type.hasPrefix("object:announcement") }
@@ -243,19 +255,33 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         return !["showing", "visible", "defunct", "modal"].contains { state.hasPrefix($0) }
     }
 
-    /// Applies events that change only their sources' own properties to the snapshot, reading
-    /// each source alone (a label renamed in a window of 10,000 objects is one object read, not
-    /// 10,000), and maps the window again. False (nothing changed) when another kind of event
-    /// is among them, or a source is not in the snapshot or cannot be read: the caller re-reads.
+    /// Most sources one batch reads in place: past it the window is read whole (as cheap then,
+    /// and it catches what the events did not say).
+    static let mostReadInPlace = 500
+
+    /// Applies events read in place (`readsInPlace`) to the snapshot, reading each source
+    /// alone (a label renamed in a window of 10,000 objects is one object read, not 10,000) in
+    /// one walk of the tree, and maps the window again. False (nothing changed) when a source is
+    /// not in the snapshot or cannot be read, too many changed, or a container moved: the
+    /// caller re-reads.
     private func updateInPlace(_ events: [AccessibleEvent]) -> Bool {
-        guard var updated = snapshot, events.allSatisfy({ Self.changesOnlyItsSource($0.type) }) else { return false }
-        var seen = Set<String>()
+        guard var updated = snapshot else { return false }
+        var read = [String: AccessibleNode]()
         for event in events where !event.type.hasPrefix("object:announcement") {
             guard let source = event.source else { return false }
             let id = source.id
-            guard seen.insert(id).inserted else { continue }
-            guard objects?[id] != nil, let properties = try? source.properties(),
-                  updated.updateProperties(of: id, from: properties) else { return false }
+            guard read[id] == nil else { continue }
+            guard read.count < Self.mostReadInPlace, objects?[id] != nil, let properties = try? source.properties() else {
+                Self.say("read in place: \(event.type) from \(id) not read (\(objects?[id] == nil ? "not in the snapshot" : "no answer")): the window is read")
+                return false
+            }
+            read[id] = properties
+        }
+        guard !read.isEmpty else { return true }
+        let result = updated.updateProperties(from: read)
+        guard result.found.count == read.count, result.movedContainers.isEmpty else {
+            Self.say("read in place: \(read.count) sources, \(result.found.count) found, \(result.movedContainers.count) containers moved: the window is read")
+            return false
         }
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
@@ -271,13 +297,19 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     public var deadline: Double? {
         // The loop asks before each wait: a context prepared last turn but not dispatched (its
-        // descriptor was not ready) is dispatched first, so nothing is left pending.
-        context.dispatch()
-        if !pendingEvents.isEmpty { return MonotonicClock.now() }
+        // descriptor was not ready) is dispatched first, so nothing is left pending, and what
+        // has arrived meanwhile is taken in with it (libatspi's D-Bus source hands over one
+        // message a dispatch: left to one a turn, a burst keeps the loop turning at once).
+        context.drain()
+        // Events waiting: due at once. A moment already past, not `now()`: the loop asks again
+        // after its poll and compares with the moment it took before (a `now()` read later is
+        // after it, and the events were left waiting, the loop turning at once, until the bus
+        // sent something more: seconds of a busy core after a relayout).
         pendingEvents += listener.take()
-        if !pendingEvents.isEmpty { return MonotonicClock.now() }
+        if !pendingEvents.isEmpty { return Self.dueAtOnce }
         do {
-            return try context.prepare().map { MonotonicClock.now() + $0 }
+            let wait = try context.prepare()
+            return wait.map { MonotonicClock.now() + $0 }
         } catch {
             // A context that cannot be prepared (held by another thread, too many descriptors)
             // is tried again in a second, and said.
@@ -286,6 +318,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     }
 
     private var pendingEvents: [AccessibleEvent] = []
+    /// The window read that the last batch left to this turn (once: a steady trickle of
+    /// in-place events must not put it off for ever).
+    private var deferredWindowRead = false
+    /// A deadline that is always past (the monotonic clock's start).
+    static let dueAtOnce = 0.0
 
     public func readable(at now: Double) -> [RuntimeInput] {
         context.dispatch()
@@ -300,9 +337,18 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// The events since the last turn as one update: a new window or dialog is a screen
     /// change, anything else in the window a layout change, announcements flash.
     private func handleEvents() -> [RuntimeInput] {
+        // Everything that has arrived, not only the one message this turn's dispatch handed
+        // over: a relayout's dozens of events are one update, one window read at most.
+        context.drain()
         let events = pendingEvents + listener.take()
         pendingEvents.removeAll()
         guard !events.isEmpty else { return [] }
+        eventBatches += 1
+        if Self.debug {
+            var counts: [String: Int] = [:]
+            for event in events { counts[event.type, default: 0] += 1 }
+            Self.say("batch \(eventBatches) of \(events.count) events, \(windowReads) window reads so far: \(counts.sorted { $0.key < $1.key })")
+        }
         var notifications = [AccessibilityNotification]()
         let previous = window
         let windowEvent = events.contains { $0.type.hasPrefix("window:") || $0.type.hasPrefix("object:state-changed:modal") }
@@ -325,7 +371,22 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 notifications.append(AccessibilityNotification(kind: .announcement, text: text))
             }
         }
-        if !updateInPlace(events) { reread() }
+        // What reads in place is shown first: when the batch also needs the window read again
+        // (children changed, a subtree shown or hidden), that read is left to the next turn,
+        // after this update is out (a rename in a window of 10,000 objects shows in
+        // milliseconds, not after the seconds of a whole read). One window read a turn at most.
+        let inPlace = events.filter { Self.readsInPlace($0.type) }
+        let rest = events.filter { !Self.readsInPlace($0.type) }
+        if rest.isEmpty {
+            if !updateInPlace(events) { reread() }
+        } else if !deferredWindowRead, inPlace.contains(where: { !$0.type.hasPrefix("object:announcement") }), updateInPlace(inPlace) {
+            pendingEvents = rest
+            deferredWindowRead = true
+            return [.content(ContentUpdate(notifications: [AccessibilityNotification(kind: .layoutChanged)] + notifications))]
+        } else {
+            reread()
+        }
+        deferredWindowRead = false
         // The window went away while it was read: the next one is a new screen.
         if window == nil, findWindow() {
             return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]))]
