@@ -74,6 +74,8 @@ public final class LiveRun {
     private let options: Options
     private var session: ScanSession
     private let origin: Double
+    /// The session time of each source's last edge (its edges never go back in time).
+    private var lastEdgeTime: [String: Double] = [:]
     private let signals: SignalDescriptor
     private let terminal: TerminalSession?
     private let trace: TraceWriter?
@@ -246,15 +248,26 @@ public final class LiveRun {
                 var inputs = [RuntimeInput]()
                 if let descriptor = source.descriptor, ready.contains(descriptor) { inputs += source.readable(at: moment) }
                 if let due = source.deadline, due <= moment { inputs += source.deadlineReached(at: moment) }
+                // A batch dated before the start (a file or FIFO written before the run began, read
+                // at once) is moved as a whole to begin at the start: clamping each edge to 0 alone
+                // squeezed its first press into a bounce (seen: an Enter held 100 ms whose release
+                // was dated 20 ms after its press).
+                let earliest = inputs.compactMap { input -> Double? in
+                    if case .edge(let edge) = input, edge.time.isFinite { return edge.time } else { return nil }
+                }.min()
+                let batchShift = earliest.map { max(0, origin - $0) } ?? 0
                 for input in inputs {
                     switch input {
                     case .edge(var edge):
                         // The source's own timestamp, kept for the trace; the session gets it
                         // since the start. Sources date their edges on the monotonic clock
                         // (evdev's timestamps; a raw stream re-dates a clock that jumps; a fast
-                        // replay dates ahead on purpose, in virtual time).
+                        // replay dates ahead on purpose, in virtual time). A source's edges never
+                        // go back in time, also after a moved batch.
                         let timestamp = edge.time
-                        edge.time = timestamp.isFinite ? max(0, timestamp - origin) : now
+                        let previous = lastEdgeTime[source.name] ?? 0
+                        edge.time = timestamp.isFinite ? max(previous, timestamp - origin + batchShift) : now
+                        lastEdgeTime[source.name] = edge.time
                         record(session.advance(to: edge.time, lateness: Self.stallLateness))
                         record(session.input(edge), timestamp: timestamp)
                     case .devicesLost:

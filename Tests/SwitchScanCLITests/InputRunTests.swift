@@ -403,3 +403,24 @@ struct InputRunTests {
         #expect(noProfile.stderr.contains("--profile no-such-profile: no such file, and no profile"), "\(noProfile)")
     }
 }
+
+extension InputRunTests {
+    /// A file of records written before the run began, read at once at the start: its first press
+    /// keeps its length (100 ms here), instead of its press being dated at the start and its
+    /// release a few milliseconds later, which the stabiliser took for contact bounce.
+    @Test func aPressReadAtTheStartKeepsItsLength() throws {
+        let folder = try TemporaryFolder()
+        let raw = folder.url.appendingPathComponent("press.raw")
+        let record = CLI.inputEventRecord
+        try (record(10, 1, 28, 1) + record(10, 0, 0, 0) + record(10.1, 1, 28, 0) + record(10.1, 0, 0, 0))
+            .write(to: raw)
+        let trace = folder.url.appendingPathComponent("trace.jsonl").path
+        let result = try CLI.run(["run", Self.scene, "--input", "raw:\(raw.path)", "--no-view", "--braille", "none",
+                                  "--settings", "none", "--set", "scanning=manual", "--trace", trace])
+        #expect(result.status == 0, "\(result)")
+        let inputs = try RunCommandTests.traceEvents(trace).filter { $0["kind"] as? String == "input" }
+        #expect(inputs.map { "\($0["edge"] as? String ?? "?") \($0["accepted"] as? Bool == true)" } == ["down true", "up true"], "\(inputs)")
+        let times = inputs.compactMap { ($0["time"] as? NSNumber)?.doubleValue }
+        #expect(times.count == 2 && abs(times[1] - times[0] - 0.1) < 0.001, "press and release at \(times)")
+    }
+}
