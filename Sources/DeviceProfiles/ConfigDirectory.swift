@@ -4,14 +4,20 @@
 /// `settings.yaml`, `switches/*.yaml` (switch profiles) and `braille/*.yaml` (braille display
 /// profiles). Pure: it reads no file; the caller passes its process's environment.
 public func configDirectory(environment: [String: String]) -> String? {
+    xdgPath(variable: "XDG_CONFIG_HOME", homeFallback: ".config", tail: "switchscan", environment: environment)
+}
+
+/// `$VARIABLE/tail` when the variable is an absolute path (the XDG Base Directory rule: a
+/// relative one is ignored), else `$HOME/homeFallback/tail`; nil when neither is usable. Pure.
+public func xdgPath(variable: String, homeFallback: String, tail: String, environment: [String: String]) -> String? {
     func joined(_ base: String, _ tail: String) -> String {
         (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/" + tail
     }
-    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-        return joined(config, "switchscan")
+    if let base = environment[variable], base.hasPrefix("/") {
+        return joined(base, tail)
     }
     if let home = environment["HOME"], home.hasPrefix("/") {
-        return joined(home, ".config/switchscan")
+        return joined(home, homeFallback + "/" + tail)
     }
     return nil
 }

@@ -1,4 +1,5 @@
 import AccessibilityModel
+import DeviceProfiles
 import Scanning
 
 /// The file that keeps what the user selects (issue 17, part 2): `SelectionCounts`' text at
@@ -20,16 +21,7 @@ public struct SelectionStore: Sendable {
 
     /// The store's place from the environment alone; nil when neither variable is usable.
     public static func defaultPath(environment: [String: String]) -> String? {
-        func joined(_ base: String, _ tail: String) -> String {
-            (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/" + tail
-        }
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return joined(state, "switchscan/selections.tsv")
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return joined(home, ".local/state/switchscan/selections.tsv")
-        }
-        return nil
+        xdgPath(variable: "XDG_STATE_HOME", homeFallback: ".local/state", tail: "switchscan/selections.tsv", environment: environment)
     }
 
     public struct Problem: Error, Equatable, CustomStringConvertible {
