@@ -1,7 +1,8 @@
 // Latency against the floor (issue 7 part 2; issue 6's "end-to-end time from a switch edge's
 // timestamp to the braille write"): the same raw input stream, the same BRLTTY and emulated Baum
 // display, read by the C reference (Benchmarks/reference/reference.c) and by the real
-// `switchscan run` (release build), from each event's timestamp to the BrlAPI write returning.
+// `switchscan run` (release build), from each event's timestamp to the new cells arriving at the
+// emulated display (its frames are timestamped; issue 17 part 3) and to the BrlAPI write returning.
 //
 //   swift build -c release --product switchscan --product switchscan-bench
 //   .build/release/switchscan-bench latency [--presses N] [--markdown]
@@ -68,6 +69,34 @@ private struct LatencyBenchmark {
         var preemptions = 0
         /// The BrlAPI call alone (switchscan's trace says how long each write took).
         var calls: [Double] = []
+        /// Per press, event timestamp → the first frame at the emulated display showing the
+        /// press's new cells (the emulator's arrival time, CLOCK_MONOTONIC).
+        var toDisplay: [Double] = []
+    }
+
+    /// Each press's time to the display: the first frame after its stamp (and before the next
+    /// press's) whose cells differ from those shown at the stamp. Both programs change the line on
+    /// every press (switchscan moves the highlight; the reference alternates two lines).
+    static func displayLatencies(stamps: [Double], frames: [BaumDisplayEmulator.Frame], initial: [UInt8]) -> [Double] {
+        var result = [Double]()
+        var shown = initial
+        var index = 0
+        for (number, stamp) in stamps.enumerated() {
+            while index < frames.count, frames[index].time <= stamp {
+                shown = frames[index].cells
+                index += 1
+            }
+            let next = number + 1 < stamps.count ? stamps[number + 1] : .infinity
+            var probe = index
+            while probe < frames.count, frames[probe].time < next {
+                if frames[probe].cells != shown {
+                    result.append(frames[probe].time - stamp)
+                    break
+                }
+                probe += 1
+            }
+        }
+        return result
     }
 
     func run() throws {
@@ -91,16 +120,16 @@ private struct LatencyBenchmark {
         var ours = Outcome(), floor = Outcome()
         for (round, presses) in schedule().enumerated() {
             benchProgress("latency: round \(round + 1): the C reference, \(presses.count) presses")
-            try measureReference(reference, host: brltty.host, presses: presses, scratch: scratch, round: round, into: &floor)
+            try measureReference(reference, host: brltty.host, emulator: emulator, presses: presses, scratch: scratch, round: round, into: &floor)
             benchProgress("latency: round \(round + 1): switchscan run, \(presses.count) presses")
-            try measureSwitchscan(switchscan, host: brltty.host, scene: scene, presses: presses, scratch: scratch, round: round, into: &ours)
+            try measureSwitchscan(switchscan, host: brltty.host, emulator: emulator, scene: scene, presses: presses, scratch: scratch, round: round, into: &ours)
         }
         try report(ours: ours, reference: floor)
     }
 
     // MARK: The two programs
 
-    func measureReference(_ executable: String, host: String, presses: [Press], scratch: String, round: Int,
+    func measureReference(_ executable: String, host: String, emulator: BaumDisplayEmulator, presses: [Press], scratch: String, round: Int,
                           into outcome: inout Outcome) throws {
         let fifo = scratch + "/reference-\(round).fifo", output = scratch + "/reference-\(round).out"
         let errors = scratch + "/reference-\(round).err"
@@ -110,7 +139,10 @@ private struct LatencyBenchmark {
         try waitFor(child, errors: errors, what: "its \"ready\" line", timeout: 10) {
             ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").hasPrefix("ready")
         }
+        let initial = emulator.cells
+        emulator.startRecordingFrames()
         let (stamps, preemptions) = try drive(fifo: fifo, reader: child, presses: presses)
+        outcome.toDisplay += Self.displayLatencies(stamps: stamps, frames: emulator.stopRecordingFrames(), initial: initial)
         outcome.preemptions += preemptions
         guard child.wait(timeout: 10) == 0 else {
             throw BenchFailure("the C reference failed (status \(child.status.map(String.init) ?? "running")): \(contents(errors))")
@@ -129,7 +161,7 @@ private struct LatencyBenchmark {
         }
     }
 
-    func measureSwitchscan(_ executable: String, host: String, scene: String, presses: [Press], scratch: String, round: Int,
+    func measureSwitchscan(_ executable: String, host: String, emulator: BaumDisplayEmulator, scene: String, presses: [Press], scratch: String, round: Int,
                            into outcome: inout Outcome) throws {
         let fifo = scratch + "/switchscan-\(round).fifo", trace = scratch + "/switchscan-\(round).jsonl"
         let errors = scratch + "/switchscan-\(round).err"
@@ -144,9 +176,15 @@ private struct LatencyBenchmark {
         try waitFor(child, errors: errors, what: "its first braille write (brailleWritten in the trace)", timeout: 15) {
             contents(trace).contains("\"brailleWritten\"")
         }
+        let initial = emulator.cells
+        emulator.startRecordingFrames()
         let (stamps, preemptions) = try drive(fifo: fifo, reader: child, presses: presses)
+        outcome.toDisplay += Self.displayLatencies(stamps: stamps, frames: emulator.stopRecordingFrames(), initial: initial)
         outcome.preemptions += preemptions
-        guard child.wait(timeout: 10) == 0 else {
+        // A raw FIFO's writer closing leaves `switchscan run` waiting for the next writer: it is
+        // stopped with SIGTERM (its trace is flushed as it ends; 128 + 15 is its status then).
+        if child.wait(timeout: 0.2) == nil { child.stop() }
+        guard let status = child.status, status == 0 || status == 128 + SIGTERM else {
             throw BenchFailure("switchscan run failed (status \(child.status.map(String.init) ?? "running")): \(contents(errors))")
         }
         var writes = [(returned: Double, call: Double)]()
@@ -211,43 +249,61 @@ private struct LatencyBenchmark {
         guard let mine = BenchSample(ours.latencies), let floor = BenchSample(reference.latencies) else {
             throw BenchFailure("no samples (switchscan: \(ours.latencies.count), reference: \(reference.latencies.count))")
         }
+        guard let mineShown = BenchSample(ours.toDisplay), let floorShown = BenchSample(reference.toDisplay) else {
+            throw BenchFailure("no frames matched at the display (switchscan: \(ours.toDisplay.count), reference: \(reference.toDisplay.count))")
+        }
         let calls = BenchSample(ours.calls)
-        let ratio = mine.median / floor.median, ratioP99 = mine.p99 / floor.p99
+        let ratio = mineShown.median / floorShown.median, ratioP99 = mineShown.p99 / floorShown.p99
+        let writeRatio = mine.median / floor.median, writeRatioP99 = mine.p99 / floor.p99
         let target = 1.5
         let met = ratio <= target
-        func row(_ name: String, _ outcome: Outcome, _ sample: BenchSample) -> String {
-            "| \(name) | \(outcome.latencies.count) of \(outcome.pressesSent) | \(benchMilliseconds(sample.median)) | \(benchMilliseconds(sample.p99)) | \(benchMilliseconds(sample.maximum)) | \(String(format: "%.2f", Double(outcome.preemptions) / Double(max(1, outcome.pressesSent)))) |"
+        func row(_ name: String, _ measured: Int, _ outcome: Outcome, _ sample: BenchSample, preemptions: Bool) -> String {
+            let perPress = preemptions ? String(format: "%.2f", Double(outcome.preemptions) / Double(max(1, outcome.pressesSent))) : ""
+            return "| \(name) | \(measured) of \(outcome.pressesSent) | \(benchMilliseconds(sample.median)) | \(benchMilliseconds(sample.p99)) | \(benchMilliseconds(sample.maximum)) | \(perPress) |"
+        }
+        func ratioRow(_ name: String, _ median: Double, _ p99: Double) -> String {
+            "| \(name) | | \(String(format: "%.2f", median)) | \(String(format: "%.2f", p99)) | | |"
         }
         var lines = [
-            "## Latency: a switch event to the braille write, against a C reference",
+            "## Latency: a switch event to the cells at the display, against a C reference",
             "",
             "`switchscan-bench latency`: one BRLTTY (Baum driver) driving the Baum display emulator of `BrailleTestSupport` "
                 + "(40 cells, on a pseudo-terminal); the same generated stream of \(presses) key presses for each program "
                 + "(Enter as `struct input_event` records through a FIFO, each stamped with CLOCK_MONOTONIC as it is written, "
                 + "presses 100–200 ms apart and held 30–60 ms, in \(rounds) rounds taking turns). The reference "
-                + "(`Benchmarks/reference/reference.c`) blocks in read(2) and writes a fixed line with `brlapi_write`; "
-                + "`switchscan run SCENE --input raw:FIFO --braille brlapi:HOST --no-view` (release build, manual scanning, "
-                + "a 40-button scene: each press moves the highlight, the line is translated by liblouis and written through "
-                + "BrlAPI) reports when each write returned in its trace (`brailleWritten`, CLOCK_MONOTONIC). "
-                + "Latency: from the event's timestamp to the BrlAPI write returning.",
+                + "(`Benchmarks/reference/reference.c`) blocks in read(2) and writes one of two fixed lines, alternately, with "
+                + "`brlapi_write`; `switchscan run SCENE --input raw:FIFO --braille brlapi:HOST --no-view` (release build, manual "
+                + "scanning, a 40-button scene: each press moves the highlight, the line is translated by liblouis and written "
+                + "through BrlAPI) reports when each write returned in its trace (`brailleWritten`, CLOCK_MONOTONIC). "
+                + "**Cells at the display**: the emulator stamps each cell frame it receives from BRLTTY with CLOCK_MONOTONIC "
+                + "when it reads the frame's bytes; a press's figure runs from the event's timestamp to the first frame after it "
+                + "whose cells differ from those shown at the press (before the next press). **Write returned**: from the event's "
+                + "timestamp to the BrlAPI write returning.",
             "",
             "| program | presses measured | median | p99 | max | preemptions per press |",
             "|---|---:|---:|---:|---:|---:|",
-            row("C reference", reference, floor),
-            row("`switchscan run`", ours, mine),
-            "| ratio switchscan / reference | | \(String(format: "%.2f", ratio)) | \(String(format: "%.2f", ratioP99)) | | |",
+            row("C reference: cells at the display", reference.toDisplay.count, reference, floorShown, preemptions: true),
+            row("`switchscan run`: cells at the display", ours.toDisplay.count, ours, mineShown, preemptions: true),
+            ratioRow("**ratio switchscan / reference, cells at the display**", ratio, ratioP99),
+            row("C reference: write returned", reference.latencies.count, reference, floor, preemptions: false),
+            row("`switchscan run`: write returned", ours.latencies.count, ours, mine, preemptions: false),
+            ratioRow("ratio switchscan / reference, write returned", writeRatio, writeRatioP99),
         ]
         if let calls {
             lines.append("| `brlapi__write` call alone, in switchscan | \(calls.count) | \(benchMilliseconds(calls.median)) | \(benchMilliseconds(calls.p99)) | \(benchMilliseconds(calls.maximum)) | |")
         }
         lines.append("")
         let figure = String(format: "%.2f at the median", ratio)
-        lines.append("Target ratio switchscan / reference at most \(target) at the median: " + (met ? "met (\(figure))." : "missed (\(figure)): switchscan's own work between the read and the write adds "
-                + benchMilliseconds(mine.median - floor.median) + " at the median (decoding the record through the switch profile, "
-                + "the stabiliser and the engine, the braille line's formatting, its liblouis translation and window), "
-                + "where the reference only reads and writes; both are preempted alike by BRLTTY (last column)."))
+        lines.append("Target ratio switchscan / reference on the cells at the display at most \(target) at the median: "
+            + (met ? "met (\(figure))." : "missed (\(figure))."))
+        lines.append("Switchscan's own work between the read and the write (decoding the record through the switch profile, "
+            + "the stabiliser and the engine, the braille line's formatting, its liblouis translation and window) adds "
+            + benchMilliseconds(mine.median - floor.median) + " at the median to the write's return, and "
+            + benchMilliseconds(mineShown.median - floorShown.median) + " to the cells at the display; both programs are "
+            + "preempted alike by BRLTTY (last column).")
         lines.append("")
-        lines.append(String(format: "Issue 6's end-to-end figure (switch edge timestamp → braille write returned): median %@, p99 %@.", benchMilliseconds(mine.median), benchMilliseconds(mine.p99)))
+        lines.append(String(format: "Issue 6's end-to-end figure (switch edge timestamp → braille write returned): median %@, p99 %@; to the cells at the display: median %@, p99 %@.",
+                            benchMilliseconds(mine.median), benchMilliseconds(mine.p99), benchMilliseconds(mineShown.median), benchMilliseconds(mineShown.p99)))
         if !markdown {
             lines = lines.filter { !$0.hasPrefix("|---") }
         }

@@ -39,6 +39,8 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
     private var _finished = false
     private var _cells: [UInt8]
     private var _cellWrites = 0
+    private var _frames: [Frame] = []
+    private var _recordingFrames = false
     private var _probes = 0
     private var _requests: [(code: UInt8, data: [UInt8])] = []
     private var _failure: String?
@@ -121,6 +123,35 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
 
     /// How many cell writes arrived.
     public var cellWriteCount: Int { locked { _cellWrites } }
+
+    /// One cell write as it arrived: when its last byte was read (CLOCK_MONOTONIC, the clock of
+    /// evdev and raw input timestamps) and its cells.
+    public struct Frame: Sendable, Equatable {
+        public var time: Double
+        public var cells: [UInt8]
+    }
+
+    /// The cell writes received since `startRecordingFrames()`, in order, with their times.
+    public var frames: [Frame] { locked { _frames } }
+
+    /// Starts keeping every cell write with its arrival time (forgets those kept before), so that
+    /// a latency benchmark can find when given cells reached the display.
+    public func startRecordingFrames() {
+        locked {
+            _frames = []
+            _recordingFrames = true
+        }
+    }
+
+    /// Stops keeping cell writes; returns those kept.
+    @discardableResult
+    public func stopRecordingFrames() -> [Frame] {
+        locked {
+            _recordingFrames = false
+            defer { _frames = [] }
+            return _frames
+        }
+    }
 
     /// How many probes (`01 00`, BRLTTY asking for the cell count) arrived.
     public var probeCount: Int { locked { _probes } }
@@ -250,6 +281,9 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
     // MARK: - I/O thread
 
     static let escape: UInt8 = 0x1B
+    /// The most frames kept while recording (about 4 MB at 40 cells): a runaway writer cannot
+    /// exhaust memory.
+    static let maximumFrames = 100_000
 
     /// One round of the I/O thread: waits up to 50 ms for bytes and handles them; false once
     /// stopped.
@@ -258,9 +292,11 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
         guard pollDescriptor(master, events: Int16(POLLIN), timeout: 0.05) else { return true }
         let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
         if count > 0 {
+            // The moment the bytes were read: a frame's arrival (the read follows poll's wake-up).
+            let arrived = monotonicNow()
             let cellCount = locked { _cellCount }
             for byte in buffer[0..<count] {
-                if let packet = parser.feed(byte, cellCount: cellCount) { handle(packet) }
+                if let packet = parser.feed(byte, cellCount: cellCount) { handle(packet, arrived: arrived) }
             }
         } else if count < 0, errno != EAGAIN, errno != EINTR {
             // EIO: no slave side open (cannot happen while `slave` is held); back off.
@@ -276,12 +312,13 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
         }
     }
 
-    private func handle(_ packet: Parser.Packet) {
+    private func handle(_ packet: Parser.Packet, arrived: Double) {
         switch packet {
         case .cells(let cells):
             locked {
                 _cells = cells
                 _cellWrites += 1
+                if _recordingFrames, _frames.count < Self.maximumFrames { _frames.append(Frame(time: arrived, cells: cells)) }
                 condition.broadcast()
             }
         case .request(let code, let data):

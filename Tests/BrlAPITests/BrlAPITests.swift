@@ -25,6 +25,28 @@ struct BrlAPIAgainstBRLTTY {
         #expect(rig.emulator.waitForCells(pattern, timeout: 2), "shown: \(rig.emulator.text)")
     }
 
+    @Test("Recorded frames carry each write's cells and the moment they arrived, on CLOCK_MONOTONIC")
+    func recordedFrames() throws {
+        let rig = try BaumRig(cells: 40)
+        let connection = try connectWhenDisplayReady(host: rig.brltty.host, timeout: 5)
+        let first = (0..<40).map { UInt8(($0 * 5 + 3) & 0xFF) }, second = (0..<40).map { UInt8(($0 * 11 + 7) & 0xFF) }
+        try connection.write(text: BrailleCells.text(first), cursor: nil)
+        #expect(rig.emulator.waitForCells(first, timeout: 2))
+        rig.emulator.startRecordingFrames()
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        let before = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        try connection.write(text: BrailleCells.text(second), cursor: nil)
+        #expect(rig.emulator.waitForCells(second, timeout: 2), "shown: \(rig.emulator.text)")
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        let after = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        let frames = rig.emulator.stopRecordingFrames()
+        let shown = try #require(frames.first { $0.cells == second }, "frames: \(frames.map { BrailleCells.text($0.cells) })")
+        #expect(shown.time >= before && shown.time <= after, "arrived at \(shown.time), written in \(before)...\(after)")
+        #expect(!frames.contains { $0.cells == first }, "the frame before recording started is not kept")
+        #expect(rig.emulator.frames.isEmpty, "nothing is kept once recording stopped")
+    }
+
     @Test("The display's identity selects BRLTTY's key table for the model")
     func identity() throws {
         let rig = try BaumRig(cells: 18, identity: "Refreshabraille 18")
