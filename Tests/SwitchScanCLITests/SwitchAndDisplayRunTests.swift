@@ -79,13 +79,22 @@ struct SwitchAndDisplayRunTests {
         // Opening for writing waits for switchscan, which opened the FIFO for reading at start.
         let writer = try #require(FileHandle(forWritingAtPath: fifo))
         let base = 7000.0
-        writer.write(Self.tap(Self.keyEnter, at: base))
+        // Each tap is written when its timestamp says, on the test's clock (as a device sends
+        // them): written sooner, as soon as the display changed, the stream runs ahead of its
+        // own timestamps and is re-dated, which once turned a release into a bounce in a full run.
+        let firstWrite = Date()
+        func write(_ code: UInt16, after seconds: Double) {
+            let due = firstWrite.addingTimeInterval(seconds)
+            if due > Date() { Thread.sleep(until: due) }
+            writer.write(Self.tap(code, at: base + seconds))
+        }
+        write(Self.keyEnter, after: 0)
         expect(BrailleRunTests.button1, "Btn 1 after the switch bound to next (KEY_ENTER)")
-        writer.write(Self.tap(Self.keySpace, at: base + 0.5))
+        write(Self.keySpace, after: 0.5)
         expect(BrailleRunTests.tapMenu, "the menu's first entry after select (KEY_SPACE)")
-        writer.write(Self.tap(Self.keyEnter, at: base + 1.0))
+        write(Self.keyEnter, after: 1.0)
         expect(Self.exitMenu, "the menu's second entry after next")
-        writer.write(Self.tap(Self.keySpace, at: base + 1.5))
+        write(Self.keySpace, after: 1.5)
         expect(BrailleRunTests.button1, "Btn 1 again once the menu is closed")
 
         // The trace: each edge accepted, in order, and what it did.
