@@ -36,17 +36,14 @@ enum ProfileSources {
         return folders.filter { seen.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.path).inserted }
     }
 
-    /// The braille display profile folders, as `switchscan run` reads them: the shipped ones,
-    /// then the user's (a user file replaces the shipped file of the same name).
+    /// The braille display profile folders, in the order `switchscan run` reads them
+    /// (`BrailleOutputs.profileDirectories`), each with its origin.
     static func brailleFolders() -> [Folder] {
-        var folders = [Folder]()
-        if let found = ShippedData.directory(.braille) {
-            folders.append(Folder(path: found.path, origin: shipped(found.origin), exists: true))
+        let shippedFolder = ShippedData.directory(.braille)
+        return BrailleOutputs.profileDirectories().map { path in
+            let origin = path == shippedFolder?.path ? shippedFolder.map { shipped($0.origin) } ?? yours : yours
+            return Folder(path: path, origin: origin, exists: ShippedData.isDirectory(path))
         }
-        if let user = BrailleOutputs.userProfilesDirectory(environment: ProcessInfo.processInfo.environment) {
-            folders.append(Folder(path: user, origin: yours, exists: ShippedData.isDirectory(user)))
-        }
-        return folders
     }
 
     /// Where shipped data was looked for when none was found (for a clear message).
