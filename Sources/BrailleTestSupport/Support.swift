@@ -153,3 +153,14 @@ enum PseudoTerminalCalls {
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+/// What /proc says of a process the tests started.
+public enum ProcessStat {
+    /// The state letter of /proc/PID/stat (R running, S sleeping, T stopped, Z zombie…); nil when
+    /// the process is gone.
+    public static func state(_ pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
+    }
+}

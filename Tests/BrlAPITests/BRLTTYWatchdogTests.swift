@@ -13,8 +13,8 @@ import Testing
 struct BRLTTYWatchdogTests {
     static func alive(_ pid: pid_t) -> Bool {
         // A zombie (exited, not yet reaped by its new parent) counts as gone.
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-        return !status.contains(") Z ")
+        guard let state = ProcessStat.state(pid) else { return false }
+        return state != "Z"
     }
 
     static func waitUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {

@@ -120,14 +120,14 @@ struct BrailleDisplayOutputTests {
         for attempt in 1...2 {
             #expect(kill(pid, SIGSTOP) == 0)
             let stoppedBy = Date(timeIntervalSinceNow: 2)
-            while Self.processState(pid) != "T", Date() < stoppedBy { Thread.sleep(forTimeInterval: 0.01) }
-            #expect(Self.processState(pid) == "T", "BRLTTY is not stopped")
+            while ProcessStat.state(pid) != "T", Date() < stoppedBy { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(ProcessStat.state(pid) == "T", "BRLTTY is not stopped")
             let output = BrailleDisplayOutput(.init(host: rig.brltty.host, auth: "none", reconnectDelay: 0.1,
                                                     maximumReconnectDelay: 0.2, connectTimeout: 0.5))
             defer { output.close() }
             let started = MonotonicClock.now()
             let statuses = rig.pump(output, timeout: 1.2) { false }
-            let stateAfter = Self.processState(pid)
+            let stateAfter = ProcessStat.state(pid)
             if attempt == 1, stateAfter != "T" {
                 // Resumed from outside: not what this test is about; try once more.
                 continue
@@ -142,13 +142,6 @@ struct BrailleDisplayOutputTests {
             #expect(output.isConnected)
             return
         }
-    }
-
-    /// The state letter of /proc/PID/stat (R, S, T…), nil if unreadable.
-    static func processState(_ pid: pid_t) -> String? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
     }
 
     @Test("--braille auto says nothing while no BRLTTY answers; brlapi:HOST says it once")

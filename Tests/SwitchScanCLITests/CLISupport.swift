@@ -94,15 +94,28 @@ enum CLI {
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        if let environment { process.environment = environment }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        var attempts = 0
+        var process: Process
+        while true {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.currentDirectoryURL = directory
+            if let environment { process.environment = environment }
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            do {
+                try process.run()
+                break
+            } catch let error as NSError where attempts < 50
+                && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
+                // A program the test just copied or unpacked: a child another test forks meanwhile
+                // may hold it open for writing until that child execs. Again, a moment later.
+                attempts += 1
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
         process.waitUntilExit()
         try out.close()
         try err.close()

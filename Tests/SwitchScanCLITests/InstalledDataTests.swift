@@ -13,7 +13,11 @@ struct InstalledDataTests {
         let bin = prefix.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let binary = bin.appendingPathComponent("switchscan").path
-        try FileManager.default.copyItem(atPath: try CLI.binary().path, toPath: binary)
+        // Copied by cp, not by this process: a file this process held open for writing would be
+        // inherited by whatever another test forks meanwhile (a tmux server lives on), and
+        // running the copy would fail with ETXTBSY for as long as that child lives.
+        let copied = try CLI.runProgram("/bin/cp", [try CLI.binary().path, binary])
+        try #require(copied.status == 0, "\(copied)")
         if share {
             let data = prefix.appendingPathComponent("share/switchscan")
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -30,33 +34,10 @@ struct InstalledDataTests {
     }
 
     func run(_ binary: String, _ arguments: [String], in work: URL, home: URL, dataDirs: String) throws -> CLI.Result {
-        // The copy was just written: a child another test forks meanwhile may hold it open for
-        // writing until that child execs (ETXTBSY). A new attempt, a moment later, then.
-        var attempts = 0
-        while true {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-            process.currentDirectoryURL = work
-            process.environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
-                                   "XDG_DATA_DIRS": dataDirs, "PATH": "/usr/bin:/bin"]
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle.nullDevice
-            do {
-                try process.run()
-            } catch let error as NSError where attempts < 50
-                && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
-                attempts += 1
-                Thread.sleep(forTimeInterval: 0.05)
-                continue
-            }
-            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return CLI.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
-        }
+        try CLI.runProgram(binary, arguments, in: work, environment: [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+            "XDG_DATA_DIRS": dataDirs, "PATH": "/usr/bin:/bin",
+        ])
     }
 
     @Test func anInstalledProgramFindsItsProfilesBesideIt() throws {

@@ -1,3 +1,4 @@
+import BrailleTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -99,13 +100,6 @@ struct TerminalViewTests {
     let seed = "Scenarios/switch-control-groups.yaml"
     let items = ["Test 1", "Test 2", "Btn 1", "Btn 2", "Btn 5", "Btn 6"]
 
-    /// The process state letter from /proc/PID/stat (`T`: stopped).
-    func processState(_ pid: pid_t) -> String? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
-    }
-
     /// `stty -a -F TTY` run from the test, outside the pane: the settings the program set.
     func sttySettings(_ tty: String) throws -> [String] {
         let folder = try TemporaryFolder()
@@ -146,7 +140,7 @@ struct TerminalViewTests {
         try shell.press("C-z")
         text = try shell.screen { $0.contains("Stopped") && shell.lines($0).last(where: { !$0.isEmpty }) == "shell$" }
         #expect(text.contains("Stopped"), "\(text)")
-        #expect(processState(pid) == "T")
+        #expect(ProcessStat.state(pid) == "T")
         #expect(try shell.value("#{alternate_on}") == "0")
         #expect(try shell.value("#{cursor_flag}") == "1")
         #expect(!text.contains("text: Btn 1 btn"), "the frame is gone with the alternate screen: \(text)")
@@ -164,7 +158,7 @@ struct TerminalViewTests {
             #expect(text.contains(part), "\(part) after fg:\n\(text)")
         }
         #expect(try shell.value("#{alternate_on}") == "1")
-        #expect(processState(pid) != "T")
+        #expect(ProcessStat.state(pid) != "T")
         let settings = try sttySettings(try shell.value("#{pane_tty}"))
         #expect(settings.contains("-icanon") && settings.contains("-echo"), "\(settings)")
         // Space alone acts (canonical input would hold it until Enter): Btn 1's menu opens.
@@ -223,7 +217,7 @@ struct TerminalViewTests {
         Thread.sleep(forTimeInterval: 1.0)
         // Running, not stopped by a terminal it may no longer touch (SIGTTOU, SIGTTIN), and not
         // drawing over the shell.
-        #expect(processState(pid) != "T", "\(processState(pid) ?? "gone")")
+        #expect(ProcessStat.state(pid) != "T", "\(ProcessStat.state(pid) ?? "gone")")
         let text = try shell.screen { _ in true }
         #expect(!text.contains("— screen main —") && !text.contains("q quit"), "\(text)")
         #expect(try shell.value("#{alternate_on}") == "0")
