@@ -5,7 +5,7 @@
 // emulated display (its frames are timestamped; issue 17 part 3) and to the BrlAPI write returning.
 //
 //   swift build -c release --product switchscan --product switchscan-bench
-//   .build/release/switchscan-bench latency [--presses N] [--markdown]
+//   .build/release/switchscan-bench latency [--presses N] [--markdown] [--keep]
 //
 // Presses (Enter, KEY_ENTER) go into a FIFO as `struct input_event` records stamped with
 // CLOCK_MONOTONIC when written, 100–200 ms apart and held 30–60 ms (a seeded generator: the same
@@ -32,9 +32,13 @@ private struct LatencyBenchmark {
     let markdown: Bool
     let presses: Int
     let rounds = 2
+    /// Leaves the scratch folder (scene, FIFOs, switchscan's traces, the reference's output) in
+    /// place and says where, for looking at single presses.
+    let keep: Bool
 
     init(arguments: [String]) throws {
         markdown = arguments.contains("--markdown")
+        keep = arguments.contains("--keep")
         presses = Int(try numberOption("--presses", in: arguments) ?? 300)
     }
 
@@ -104,7 +108,9 @@ private struct LatencyBenchmark {
         _ = FileManager.default.changeCurrentDirectoryPath(package.root)
         let switchscan = try package.switchscan()
         let scratch = try makeScratchFolder("latency")
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        defer {
+            if keep { benchProgress("latency: kept \(scratch)") } else { try? FileManager.default.removeItem(atPath: scratch) }
+        }
         signal(SIGPIPE, SIG_IGN)  // a reader that died gives EPIPE, not the end of the benchmark
         let reference = try package.reference(scratch: scratch)
         let (emulator, brltty) = try startEmulatedDisplay(cells: 40)
