@@ -99,12 +99,14 @@ int main(int argc, char **argv) {
     arguments.textSize = (int)strlen(lines[presses % 2]);
     arguments.charset = "UTF-8";
     arguments.cursor = BRLAPI_CURSOR_OFF;
+    struct timespec started;
+    clock_gettime(CLOCK_MONOTONIC, &started);
     if (brlapi_write(&arguments) < 0) fail_brlapi("brlapi_write");
     struct timespec returned;
     clock_gettime(CLOCK_MONOTONIC, &returned);
     presses++;
-    printf("%ld.%06ld %ld.%09ld\n", (long)event.input_event_sec, (long)event.input_event_usec,
-           (long)returned.tv_sec, returned.tv_nsec);
+    printf("%ld.%06ld %ld.%09ld %ld.%09ld\n", (long)event.input_event_sec, (long)event.input_event_usec,
+           (long)returned.tv_sec, returned.tv_nsec, (long)started.tv_sec, started.tv_nsec);
   }
   if (have != 0) fprintf(stderr, "reference: %s ends inside a record (%zu bytes)\n", path, have);
   fflush(stdout);

@@ -159,7 +159,7 @@ private struct LatencyBenchmark {
         var returned = [Int64: Double]()
         for line in contents(output).split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ").compactMap { Double($0) }
-            if fields.count == 2 { returned[microseconds(fields[0])] = fields[1] }
+            if fields.count >= 2 { returned[microseconds(fields[0])] = fields[1] }
         }
         outcome.pressesSent += stamps.count
         for stamp in stamps {

@@ -25,7 +25,10 @@ public struct DeviceEventTranslator: Sendable {
     public let profile: SwitchProfile
     private let switchByCode: [UInt16: SwitchID]
     /// The switches whose last edge was a down.
-    public private(set) var switchesDown: Set<SwitchID> = []
+    public var switchesDown: Set<SwitchID> { Set(down) }
+    /// The same, in the order they went down: a device has a few switches, and a short array
+    /// spares each edge hashing its id.
+    private var down: [SwitchID] = []
 
     public init(profile: SwitchProfile) {
         self.profile = profile
@@ -59,8 +62,8 @@ public struct DeviceEventTranslator: Sendable {
             return .unmapped(code: code, name: KeyCodes.name(for: code), value: value)
         }
         switch kind {
-        case .down: switchesDown.insert(id)
-        case .up: switchesDown.remove(id)
+        case .down: if !down.contains(id) { down.append(id) }
+        case .up: if let index = down.firstIndex(of: id) { down.remove(at: index) }
         case .repeat: break
         }
         return .edge(SwitchEdge(switchID: id, kind: kind, time: time))
@@ -68,7 +71,7 @@ public struct DeviceEventTranslator: Sendable {
 
     /// The device is gone: an up at `time` for every switch that was down, in id order.
     public mutating func releaseAll(at time: Double) -> [SwitchEdge] {
-        defer { switchesDown.removeAll() }
-        return switchesDown.sorted().map { SwitchEdge(switchID: $0, kind: .up, time: time) }
+        defer { down.removeAll() }
+        return down.sorted().map { SwitchEdge(switchID: $0, kind: .up, time: time) }
     }
 }

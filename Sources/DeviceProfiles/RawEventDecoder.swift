@@ -30,6 +30,18 @@ public struct RawEventDecoder: Sendable {
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [DeviceEvent] {
         guard error == nil else { return [] }
         pending.append(contentsOf: bytes)
+        return decodePending()
+    }
+
+    /// `feed` for bytes in memory (a read buffer): the same records, without going through a
+    /// generic sequence byte by byte.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [DeviceEvent] {
+        guard error == nil else { return [] }
+        pending.append(contentsOf: bytes)
+        return decodePending()
+    }
+
+    private mutating func decodePending() -> [DeviceEvent] {
         bytesFed = consumedBytes + pending.count
         let whole = pending.count / Self.recordSize
         var events = [DeviceEvent]()

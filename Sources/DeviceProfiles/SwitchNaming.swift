@@ -46,6 +46,11 @@ public struct SwitchNaming: Sendable {
     public func id(_ switchID: SwitchID, of profile: SwitchProfile) -> SwitchID {
         ids[Self.key(profile)]?[switchID] ?? switchID
     }
+
+    /// The session's ids for `profile`'s switches (an id missing from it stays as it is).
+    public func ids(of profile: SwitchProfile) -> [SwitchID: SwitchID] {
+        ids[Self.key(profile)] ?? [:]
+    }
 }
 
 /// A profile's translator with the source's switch ids: device events in, edges out.
@@ -53,11 +58,15 @@ public struct ProfileEdges: Sendable {
     public let profile: SwitchProfile
     public let naming: SwitchNaming
     public private(set) var translator: DeviceEventTranslator
+    /// `naming`'s ids for this profile, found once (looking the profile up joins its file and
+    /// name, on every edge otherwise).
+    private let sessionIDs: [SwitchID: SwitchID]
 
     public init(profile: SwitchProfile, naming: SwitchNaming) {
         self.profile = profile
         self.naming = naming
         self.translator = DeviceEventTranslator(profile: profile)
+        self.sessionIDs = naming.ids(of: profile)
     }
 
     /// The edge of one event (key events the profile maps), at `time` (seconds: monotonic live,
@@ -65,7 +74,7 @@ public struct ProfileEdges: Sendable {
     public mutating func edge(_ event: DeviceEvent, at time: Double) -> SwitchEdge? {
         guard event.type == DeviceEvent.EventType.key else { return nil }
         guard case .edge(var edge) = translator.translate(code: event.code, value: event.value, time: time) else { return nil }
-        edge.switchID = naming.id(edge.switchID, of: profile)
+        edge.switchID = sessionIDs[edge.switchID] ?? edge.switchID
         return edge
     }
 
@@ -73,7 +82,7 @@ public struct ProfileEdges: Sendable {
     public mutating func releaseAll(at time: Double) -> [SwitchEdge] {
         translator.releaseAll(at: time).map { edge in
             var edge = edge
-            edge.switchID = naming.id(edge.switchID, of: profile)
+            edge.switchID = sessionIDs[edge.switchID] ?? edge.switchID
             return edge
         }
     }

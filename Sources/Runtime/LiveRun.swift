@@ -166,8 +166,9 @@ public final class LiveRun {
             for case let display as BrailleDisplayOutput in options.brailleSinks {
                 display.writeObserver = { [weak self, weak display] started, returned in
                     guard let self else { return }
-                    pendingTrace.append(.line(TraceFormat.brailleWrittenLine(
-                        time: returned - origin, monotonic: returned, call: returned - started, text: display?.lastWrittenText ?? "")))
+                    // Kept as numbers: the line is made with the rest of the trace, once the
+                    // write has reached the display (`settleSeconds`).
+                    pendingTrace.append(.brailleWritten(started: started, returned: returned, text: display?.lastWrittenText ?? ""))
                 }
             }
         }
@@ -185,13 +186,25 @@ public final class LiveRun {
             if let duration = options.duration { deadline = min(deadline ?? duration, duration) }
             if let due = statusPageDue { deadline = min(deadline ?? .infinity, due - origin) }
             if inBackground { deadline = min(deadline ?? .infinity, now + Self.foregroundCheckSeconds) }
-            let timeout = deadline.map { max(0, $0 - now) }
+            // Work for idle moments (the trace written, lines made ahead) waits until the braille
+            // write has had `settleSeconds` to reach the display (BRLTTY and the display's driver
+            // need the CPU then, on a machine of two cores), and is done only when nothing is
+            // ready: the loop looks without waiting, and sleeps once the work is done.
+            let settled = MonotonicClock.now() >= lastWrite + Self.settleSeconds
+            let idleWork = preparationDue || !linesToPrepare.isEmpty || !pendingTrace.isEmpty
+            if idleWork, !settled { deadline = min(deadline ?? .infinity, lastWrite + Self.settleSeconds - origin) }
+            let timeout = idleWork && settled ? 0 : deadline.map { max(0, $0 - now) }
             var descriptors = [signals.descriptor]
             if readsKeys { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)
             if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
-            flushTrace()
+            // A long burst of events does not hold its trace back without bound.
+            if settled || pendingTrace.count >= Self.traceLinesHeld { flushTrace() }
             let ready = try Poll.readable(descriptors, timeout: timeout)
+            if idleWork, ready.isEmpty, MonotonicClock.now() >= lastWrite + Self.settleSeconds {
+                flushTrace()
+                prepareAhead()
+            }
 
             if ready.contains(signals.descriptor) {
                 for signal in signals.pending() {
@@ -284,6 +297,9 @@ public final class LiveRun {
                 }
             }
             record(session.advance(to: now, lateness: Self.stallLateness))
+            // What the turn changed is shown first; the rest (selections stored, endings checked)
+            // does not hold the braille write up.
+            output()
             saveSelections(force: false)
             if let duration = options.duration, now >= duration { return .durationElapsed }
             // Without the terminal: a run whose every switch input failed cannot be operated;
@@ -295,7 +311,6 @@ public final class LiveRun {
                     return .endOfInput
                 }
             }
-            output()
         }
     }
 
@@ -307,7 +322,11 @@ public final class LiveRun {
         options.highlightOverlay?.show(HighlightOverlay.frame(of: session.engine.highlight))
         if session.brailleLine != shownLine {
             shownLine = session.brailleLine
-            for sink in options.brailleSinks { sink.show(session.brailleLine, language: session.brailleLanguage, at: MonotonicClock.now()) }
+            for sink in options.brailleSinks { sink.show(session.brailleLine, language: session.brailleLineLanguage, at: MonotonicClock.now()) }
+            if !options.brailleSinks.isEmpty { lastWrite = MonotonicClock.now() }
+            // The lines the next edges may show are made (and translated) once the loop is idle.
+            preparationDue = true
+            linesToPrepare = []
         }
         // A reader panning away from the line's first window holds scanning until they are back
         // (a new line starts at its first window again).
@@ -324,6 +343,37 @@ public final class LiveRun {
 
     private var shownLine: BrailleLine?
 
+    /// When the braille line was last handed to the displays (monotonic seconds).
+    private var lastWrite = -Double.infinity
+    /// How long after a braille write the loop leaves the CPU to BRLTTY and the display before
+    /// writing its trace and preparing lines (both wait; nothing the user sees does).
+    static let settleSeconds = 0.002
+    /// Trace lines held while writes keep coming faster than `settleSeconds`: then written anyway.
+    static let traceLinesHeld = 256
+
+    /// How many lines of the highlights the scanner may show next are made ahead.
+    static let linesPreparedAhead = 6
+    /// The line shown changed: the lines that may come next are to be asked of the session.
+    private var preparationDue = false
+    /// Lines made by the session, still to be prepared by the displays (one per idle turn).
+    private var linesToPrepare: [(line: BrailleLine, language: String?)] = []
+
+    /// One piece of idle work: the session makes the lines of the highlights that may come next
+    /// (kept, so the edge that shows one does not make it again), then each display prepares one
+    /// of them (translation, window, rendering). A press that arrives meanwhile waits for at
+    /// most one such piece (a line's translation, about 0.1 ms).
+    private func prepareAhead() {
+        if preparationDue {
+            preparationDue = false
+            linesToPrepare = session.upcomingBrailleLines(limit: Self.linesPreparedAhead)
+            if options.brailleSinks.isEmpty { linesToPrepare = [] }
+            return
+        }
+        guard !linesToPrepare.isEmpty else { return }
+        let next = linesToPrepare.removeFirst()
+        for sink in options.brailleSinks { sink.prepare(next.line, language: next.language) }
+    }
+
     /// Trace lines of this turn of the loop, written after the outputs: tracing does not delay
     /// the braille write.
     private var pendingTrace: [PendingTraceLine] = []
@@ -332,6 +382,8 @@ public final class LiveRun {
         /// edge its source's own timestamp (CLOCK_MONOTONIC seconds).
         case event(TraceEvent, handled: Double, timestamp: Double?)
         case line(String)
+        /// A BrlAPI write's start and return (CLOCK_MONOTONIC seconds) and the text written.
+        case brailleWritten(started: Double, returned: Double, text: String)
     }
 
     /// Keeps the events for the trace; `timestamp` (a switch edge's own) goes on its input lines.
@@ -350,6 +402,8 @@ public final class LiveRun {
             switch $0 {
             case let .event(event, handled, timestamp): TraceFormat.jsonLine(event, handled: handled, timestamp: timestamp)
             case .line(let line): line
+            case let .brailleWritten(started, returned, text):
+                TraceFormat.brailleWrittenLine(time: returned - origin, monotonic: returned, call: returned - started, text: text)
             }
         })
         pendingTrace.removeAll(keepingCapacity: true)

@@ -50,4 +50,11 @@ extension RuntimeSource {
 public protocol BrailleSink: AnyObject {
     /// Shows `line` (the scanner's current line); `language` chooses the braille table.
     func show(_ line: BrailleLine, language: String?, at now: Double)
+    /// Makes `line` ready to be shown soon (a highlight the scanner may reach next), while the
+    /// loop is idle; shows nothing.
+    func prepare(_ line: BrailleLine, language: String?)
+}
+
+extension BrailleSink {
+    public func prepare(_ line: BrailleLine, language: String?) {}
 }

@@ -54,6 +54,9 @@ public struct ScanSession: Sendable {
     public private(set) var brailleText: String = ""
     /// The same line with its segments (what each part of it routes to).
     public private(set) var brailleLine: BrailleLine = .empty
+    /// `brailleLanguage` when `brailleLine` was made: stored, so that a host reads it without
+    /// the session being copied to compute it.
+    public private(set) var brailleLineLanguage: String?
 
     enum TimerKey: Hashable, Sendable {
         case engine(ScanTimer)
@@ -64,6 +67,9 @@ public struct ScanSession: Sendable {
     private var formatter: BrailleFormatter
     /// What `brailleLine` was made from (nil: make it again): the same again makes the same line.
     private var brailleSource: BrailleSource?
+    /// Entries' lines made ahead (`upcomingBrailleLines`), for the engine's structure of
+    /// `version` and the current formatter (emptied when the settings change).
+    private var preparedLines: (version: Int, lines: [ElementID: (node: ScanNode, line: BrailleLine)]) = (0, [:])
 
     private struct BrailleSource: Equatable {
         var flash: String?
@@ -514,6 +520,7 @@ public struct ScanSession: Sendable {
 
     /// Recomputes the braille line; a trace line when it changed.
     private mutating func updateBraille() -> [TraceEvent] {
+        brailleLineLanguage = brailleLanguage
         // Most edges (a release, a press the stabiliser holds back) change none of it.
         let menu = engine.menu
         let source = BrailleSource(
@@ -541,7 +548,7 @@ public struct ScanSession: Sendable {
                 line = formatter.status(ScannerWords.scanningStopped(language: brailleLanguage))
             case .none: line = .empty
             case .menuButton: line = formatter.menuButton()
-            case .entry(let node): line = formatter.line(for: node)
+            case .entry(let node): line = preparedLine(for: node) ?? formatter.line(for: node)
             case .groupExit(let node): line = formatter.outline(of: node)
             }
         }
@@ -557,9 +564,42 @@ public struct ScanSession: Sendable {
     /// The language of what the line shows (for the braille table): the highlighted element's.
     public var brailleLanguage: String? {
         switch engine.highlight {
-        case .entry(let node), .groupExit(let node): return node.element.language ?? node.firstItem?.language ?? content.language
+        case .entry(let node), .groupExit(let node): return language(of: node)
         default: return content.language
         }
+    }
+
+    private func language(of node: ScanNode) -> String? {
+        node.element.language ?? node.firstItem?.language ?? content.language
+    }
+
+    /// The braille lines of the entries the highlight may show next (`ScanningEngine.upcomingEntries`),
+    /// nearest first, with their languages: made now, while the host is idle, and kept, so that
+    /// the edge that highlights one of them does not make its line again; a display output
+    /// translates them ahead too. The lines are those `brailleLine` will show (the same
+    /// formatter); nothing else in the session changes.
+    public mutating func upcomingBrailleLines(limit: Int) -> [(line: BrailleLine, language: String?)] {
+        // Kept for one structure, and at most a few hundred (a long walk over a big screen).
+        if preparedLines.version != engine.structureVersion || preparedLines.lines.count > 256 {
+            preparedLines = (engine.structureVersion, [:])
+        }
+        return engine.upcomingEntries(limit: limit).map { node in
+            let line: BrailleLine
+            if let kept = preparedLines.lines[node.id], kept.node.isGroup == node.isGroup {
+                line = kept.line
+            } else {
+                line = formatter.line(for: node)
+                preparedLines.lines[node.id] = (node, line)
+            }
+            return (line, language(of: node))
+        }
+    }
+
+    /// The line made ahead for `node` in the current structure, if any.
+    private func preparedLine(for node: ScanNode) -> BrailleLine? {
+        guard preparedLines.version == engine.structureVersion, let kept = preparedLines.lines[node.id],
+              kept.node.isGroup == node.isGroup else { return nil }
+        return kept.line
     }
 }
 
@@ -587,6 +627,7 @@ extension ScanSession {
         settings = new
         formatter = BrailleFormatter(showHints: new.brailleHints, language: content.language, roleFirst: new.brailleRoleFirst)
         brailleSource = nil
+        preparedLines = (engine.structureVersion, [:])
         trace += apply(engine.updateSettings(new, at: time))
         if (old.learnSelections, old.orderByFrequency) != (new.learnSelections, new.orderByFrequency) {
             takeLearnedWeights()

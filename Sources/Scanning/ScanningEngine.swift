@@ -51,6 +51,9 @@ public struct ScanningEngine: Sendable {
     }
 
     private var structure = ScanStructure(nodes: [])
+    /// Counts the structures handed in (`structureChanged`): what was made for one structure's
+    /// entries (a braille line made ahead) holds while this stays the same.
+    public private(set) var structureVersion = 0
     private var levels: [Level] = []
     private var phase: Phase = .empty
     private var highlightTime = 0.0
@@ -326,6 +329,33 @@ public struct ScanningEngine: Sendable {
         if let group = level.group { return .groupExit(group) }
         if settings.tapBehavior == .alwaysTap { return .menuButton }
         return .none
+    }
+
+    /// The entries the highlight may show next, nearest first, at most `limit`: a group's first
+    /// entry (a select enters it), the entries after the highlight on its level (wrapping round
+    /// to the level's start), then the one before it. What an output prepares while it is idle
+    /// (a braille line made and translated ahead), never what the engine does. Empty while a
+    /// menu is open, the scan is stopped or there is nothing to scan.
+    public func upcomingEntries(limit: Int) -> [ScanNode] {
+        guard limit > 0, let level = levels.last, !level.entries.isEmpty else { return [] }
+        switch phase {
+        case .scanning, .paused, .autoTapPending: break
+        case .empty, .stopped, .menu: return []
+        }
+        let count = level.entries.count
+        var result = [ScanNode]()
+        if level.index < count, let first = level.entries[level.index].children.first { result.append(first) }
+        // Entry indices forward from the highlight, wrapping; the terminal position (`count`: a
+        // group's exit, the menu button) shows no entry and is passed over.
+        var taken: Set<Int> = level.index < count ? [level.index] : []
+        var index = level.index
+        while result.count < limit - 1, taken.count < count {
+            index = index + 1 >= count ? 0 : index + 1
+            if taken.insert(index).inserted { result.append(level.entries[index]) }
+        }
+        let before = level.index == 0 || level.index >= count ? count - 1 : level.index - 1
+        if result.count < limit, taken.insert(before).inserted { result.append(level.entries[before]) }
+        return result
     }
 
     /// Shows the current highlight and starts its timer.
@@ -613,6 +643,7 @@ public struct ScanningEngine: Sendable {
         let focusAfterTap = pendingFocusAfterTap
         pendingFocusAfterTap = nil
         structure = new
+        structureVersion &+= 1
 
         guard !new.nodes.isEmpty else {
             let menuWasOpen: Bool = { if case .menu = phase { return true } else { return false } }()

@@ -80,6 +80,35 @@ struct BrailleDisplayOutputTests {
                 "shown: \(rig.emulator.cells.prefix(6).map(BrailleCells.dotNumbers))")
     }
 
+    @Test("A line prepared ahead (the next highlight, made while the loop is idle) is written exactly as one that was not, also panned to its highlight")
+    func preparedLinesAreWrittenAsShown() throws {
+        let rig = try OutputRig(cells: 40)
+        // A short line, and one of 51 characters whose highlighted "cab" starts at 48: its first
+        // window is the one holding the highlight, not the line's start.
+        let short = BrailleLine(text: "ab cab", segments: [
+            .init(range: 0..<3, target: nil), .init(range: 3..<6, target: .element("x")),
+        ])
+        let long = BrailleLine(text: String(repeating: "ab ", count: 16) + "cab", segments: [
+            .init(range: 0..<48, target: nil), .init(range: 48..<51, target: .element("y")),
+        ])
+        let highlighted = [Self.c | Self.dots78, Self.a | Self.dots78, Self.b | Self.dots78]
+        var written: [Bool: [String]] = [:]
+        for prepared in [false, true] {
+            let output = rig.output(tables: Self.computerBraille, cursor: .segment)
+            defer { output.close() }
+            try rig.connect(output)
+            for line in [short, long, short] {
+                if prepared { output.prepare(line, language: nil) }
+                rig.show(line, on: output)
+                #expect(rig.emulator.waitForCells(timeout: 2, where: { $0.contains(highlighted) }) != nil,
+                        "prepared \(prepared): \(rig.emulator.cells.prefix(12).map(BrailleCells.dotNumbers))")
+                written[prepared, default: []].append(output.lastWrittenText ?? "(nothing)")
+            }
+        }
+        #expect(written[true] == written[false])
+        #expect(written[true]?.count == 3)
+    }
+
     @Test("The display shrinks: BRLTTY's exception, a reconnection, the line cut for the new width")
     func displayChangesSize() throws {
         let rig = try OutputRig(cells: 40)

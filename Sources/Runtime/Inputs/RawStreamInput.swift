@@ -37,6 +37,8 @@ public final class RawStreamInput: RuntimeSource {
     private var lastEdgeMoment = -Double.infinity
     private var saidClockJump = false
     private var pending: [RuntimeInput] = []
+    /// Where each read(2) lands (64 KiB, made once).
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
     private var ended = false
     public private(set) var failed = false
 
@@ -78,6 +80,10 @@ public final class RawStreamInput: RuntimeSource {
         deadline = MonotonicClock.now()
     }
 
+    deinit {
+        buffer.deallocate()
+    }
+
     public var descriptor: Int32? { fileDescriptor >= 0 ? fileDescriptor : nil }
     public var bindings: [SwitchID: SwitchBinding] { naming.bindings }
     public var pulseSwitches: Set<SwitchID> { naming.pulseSwitches }
@@ -94,14 +100,14 @@ public final class RawStreamInput: RuntimeSource {
         pending = []
         deadline = nil
         while true {
-            let bytes: [UInt8]?
+            let count: Int?
             do {
-                bytes = try FileIO.read(fileDescriptor, maxBytes: 1 << 16)
+                count = try FileIO.read(fileDescriptor, into: buffer)
             } catch {
                 return inputs + finish(problem: "\(name): \(error)", failed: true)
             }
-            guard let bytes else { return inputs }  // nothing more now
-            if bytes.isEmpty {
+            guard let count else { return inputs }  // nothing more now
+            if count == 0 {
                 // End of the stream: the last writer closed (a FIFO), or the end of a file.
                 var problem: String?
                 do {
@@ -112,8 +118,8 @@ public final class RawStreamInput: RuntimeSource {
                 if isFIFO { return inputs + waitForNextWriter(problem: problem) }
                 return inputs + finish(problem: problem, failed: false)
             }
-            let events = decoder.feed(bytes)
-            anchorBatch(events.map(\.time), readAt: now, inputs: &inputs)
+            let events = decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            anchorBatch(events, readAt: now, inputs: &inputs)
             for event in events {
                 if let edge = edges.edge(event, at: moment(of: event.time, readAt: now, inputs: &inputs)) {
                     inputs.append(.edge(edge))
@@ -122,6 +128,9 @@ public final class RawStreamInput: RuntimeSource {
             if let error = decoder.error {
                 return inputs + finish(problem: "\(name): \(error.description)", failed: true)
             }
+            // A FIFO read short has nothing more now (a writer adding more meanwhile makes it
+            // readable again for the next poll): no second read just to hear EAGAIN.
+            if isFIFO, count < buffer.count { return inputs }
         }
     }
 
@@ -134,9 +143,13 @@ public final class RawStreamInput: RuntimeSource {
     /// would be dated more than `clockJump` ahead of now, or whose oldest would fall more than
     /// that before the previous record, means the writer's clock jumped: said once, and the
     /// records are dated from now on.
-    private func anchorBatch(_ times: [Double], readAt now: Double, inputs: inout [RuntimeInput]) {
-        let finite = times.filter(\.isFinite)
-        guard let newest = finite.max(), let oldest = finite.min() else { return }
+    private func anchorBatch(_ events: [DeviceEvent], readAt now: Double, inputs: inout [RuntimeInput]) {
+        var newest = -Double.infinity, oldest = Double.infinity
+        for event in events where event.time.isFinite {
+            newest = max(newest, event.time)
+            oldest = min(oldest, event.time)
+        }
+        guard newest.isFinite, oldest.isFinite else { return }
         let span = newest - oldest
         guard let (moment, first) = anchor else {
             anchor = (now - span, oldest)

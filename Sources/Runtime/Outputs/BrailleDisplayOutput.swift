@@ -339,10 +339,38 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         if line == self.line, language == self.language, window != nil || !isConnected { return }
         self.line = line
         self.language = language
-        translation = translate(line, language: language)
-        rebuildWindow()
+        if let size = displaySize, let prepared = preparedLines.take(line, language: language, columns: size.columns, rows: size.rows) {
+            // Made ready while the loop was idle: nothing to translate, lay out or render now.
+            translation = prepared.translation
+            window = prepared.window
+            preparedRendering = prepared.rendering
+        } else {
+            translation = translate(line, language: language)
+            rebuildWindow()
+        }
         requestWrite(at: now)
     }
+
+    /// Makes `line` ready to show: translated, laid out in its first window for the connected
+    /// display and rendered as it would be written, so that showing it later (the next highlight,
+    /// made ahead while the loop is idle) only looks it up. Nothing is written; without a
+    /// connected display nothing is done.
+    public func prepare(_ line: BrailleLine, language: String?) {
+        guard let size = displaySize, !line.text.isEmpty,
+              !preparedLines.contains(line, language: language, columns: size.columns, rows: size.rows) else { return }
+        let translation = translate(line, language: language)
+        let window = Self.firstWindow(of: line, translation: translation, columns: size.columns, rows: size.rows)
+        let rendering = render(window.window, line: line, translated: window.translation != nil)
+        preparedLines.add(PreparedLines.Entry(
+            line: line, language: language, columns: size.columns, rows: size.rows,
+            translation: window.translation, window: window.window, rendering: rendering))
+    }
+
+    /// Lines made ready by `prepare`.
+    private var preparedLines = PreparedLines()
+    /// What the window shown from a prepared line writes while it stays at `index` (nil after
+    /// any other window was built).
+    private var preparedRendering: (index: Int, output: (text: String, cursor: Int?))?
 
     // MARK: The line
 
@@ -378,24 +406,42 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// On a display of several rows the line wraps across them, and a window is the whole
     /// display.
     private func rebuildWindow() {
+        preparedRendering = nil
         guard let size = displaySize else { window = nil; return }
+        let built = Self.firstWindow(of: line, translation: translation, columns: size.columns, rows: size.rows)
+        translation = built.translation
+        window = built.window
+    }
+
+    /// The window of `line` for a display of `columns` × `rows`, panned to the highlighted
+    /// segment; with the translation, or without it (the text) when it does not fit the line.
+    private static func firstWindow(of line: BrailleLine, translation: (cells: String, offsets: [Int])?, columns: Int, rows: Int)
+        -> (window: BrailleWindow, translation: (cells: String, offsets: [Int])?) {
         var built: BrailleWindow
+        var used = translation
         if let translation, let translated = BrailleWindow(line: line, cells: translation.cells, sourceOffsets: translation.offsets,
-                                                           width: size.columns, rows: size.rows) {
+                                                           width: columns, rows: rows) {
             built = translated
         } else {
-            translation = nil
-            built = BrailleWindow(line: line, width: size.columns, rows: size.rows)
+            used = nil
+            built = BrailleWindow(line: line, width: columns, rows: rows)
         }
         if let target = Self.highlightedTarget(of: line), let start = line.ranges(of: target).first?.lowerBound {
             built.pan(toCharacter: start)
         }
-        window = built
+        return (built, used)
     }
 
     /// The window's text and BrlAPI cursor (1-based) as written.
     private func rendered() -> (text: String, cursor: Int?)? {
         guard let window else { return nil }
+        if let prepared = preparedRendering, prepared.index == window.index { return prepared.output }
+        return render(window, line: line, translated: translation != nil)
+    }
+
+    /// What `window` of `line` writes: its text, and the cursor as configured (dots 7-8 under
+    /// the highlighted segment's cells, or the BrlAPI cursor on its first cell).
+    private func render(_ window: BrailleWindow, line: BrailleLine, translated: Bool) -> (text: String, cursor: Int?) {
         if configuration.cursor == .none { return (window.text, nil) }
         let marked = Self.highlightedTarget(of: line).map { window.cursorCells(for: $0) } ?? []
         switch configuration.cursor {
@@ -404,7 +450,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         case .firstCell:
             return (window.text, marked.min().map { $0 + 1 })
         case .segment:
-            guard translation != nil else { return (window.text, marked.min().map { $0 + 1 }) }
+            guard translated else { return (window.text, marked.min().map { $0 + 1 }) }
             var scalars = String.UnicodeScalarView()
             // `text` has one character per display cell, row by row (rows padded).
             for (index, cell) in window.text.enumerated() {
@@ -672,6 +718,57 @@ struct TranslationCache {
         entries[key] = made
         order.append(key)
         return made
+    }
+}
+
+/// Lines made ready ahead (`BrailleDisplayOutput.prepare`), the latest `capacity`: each with its
+/// translation, first window and rendering for one display size. Taking one leaves it there (the
+/// highlight comes back to the same items).
+struct PreparedLines {
+    struct Entry {
+        let line: BrailleLine
+        let language: String?
+        let columns: Int
+        let rows: Int
+        let translation: (cells: String, offsets: [Int])?
+        let window: BrailleWindow
+        let rendering: (text: String, cursor: Int?)
+
+        var prepared: (translation: (cells: String, offsets: [Int])?, window: BrailleWindow,
+                       rendering: (index: Int, output: (text: String, cursor: Int?))) {
+            (translation, window, (window.index, rendering))
+        }
+    }
+
+    let capacity: Int
+    /// Oldest first.
+    private var entries: [Entry] = []
+
+    init(capacity: Int = 32) {
+        self.capacity = max(1, capacity)
+    }
+
+    var count: Int { entries.count }
+
+    private func index(of line: BrailleLine, language: String?, columns: Int, rows: Int) -> Int? {
+        // Newest first: the lines about to be shown were prepared last. The text is compared
+        // first (cheap, and different for nearly every other line).
+        entries.lastIndex { $0.line.text == line.text && $0.line == line && $0.language == language
+            && $0.columns == columns && $0.rows == rows }
+    }
+
+    func contains(_ line: BrailleLine, language: String?, columns: Int, rows: Int) -> Bool {
+        index(of: line, language: language, columns: columns, rows: rows) != nil
+    }
+
+    func take(_ line: BrailleLine, language: String?, columns: Int, rows: Int)
+        -> (translation: (cells: String, offsets: [Int])?, window: BrailleWindow, rendering: (index: Int, output: (text: String, cursor: Int?)))? {
+        index(of: line, language: language, columns: columns, rows: rows).map { entries[$0].prepared }
+    }
+
+    mutating func add(_ entry: Entry) {
+        if entries.count >= capacity { entries.removeFirst() }
+        entries.append(entry)
     }
 }
 

@@ -64,6 +64,20 @@ public enum FileIO {
         }
     }
 
+    /// read(2) into `buffer` (kept by the caller and reused: an input read on every switch
+    /// event allocates nothing); the count read, 0 at end of file; nil when the descriptor would
+    /// block.
+    public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int? {
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            let error = Glibc.errno
+            if error == EINTR { continue }
+            if error == EAGAIN || error == EWOULDBLOCK { return nil }
+            throw SystemCallError(call: "read", errno: error, subject: "fd \(descriptor)")
+        }
+    }
+
     /// write(2) of all the bytes, retrying short writes and interrupts.
     public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
         var offset = 0
