@@ -400,5 +400,16 @@ public struct ShownAttributes: Hashable, Sendable {
 
         @inlinable
         public init(_ attributes: ShownAttributes) { self.attributes = attributes }
+
+        /// Made from the attributes themselves (built in place, not copied in).
+        @inlinable
+        public init(
+            label: String?, value: String?, hint: String?, traits: Traits, customActions: [CustomAction],
+            customContent: [CustomContent]
+        ) {
+            attributes = ShownAttributes(
+                label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+                customContent: customContent)
+        }
     }
 }

@@ -29,7 +29,7 @@ struct StructureCache: Sendable {
     /// patch after a build, kept while patches leave every element in place.
     var locations: [ElementID: [Int]]?
     /// For each element in `structure`, in the order `StructurePatch.Walk` meets them, its
-    /// reader's index in `reads` (-1: it shows nothing bound): found on the first patch of many
+    /// reader's index in `reads` and whether it has children (`StructurePatch.planEntry`): found on the first patch of many
     /// elements after a build, kept while patches leave every element in place. A relabel of
     /// every element then looks nothing up by id.
     var plan: [Int]?
@@ -291,12 +291,19 @@ enum StructurePatch {
         return result
     }
 
-    /// The reader index of every element of `nodes`, in the order `Walk` meets them (-1: none).
+    /// A plan's entry: the reader index plus one (0: none), times two, plus one when the element
+    /// has children (so the walk reads no leaf's storage to find out).
+    static func planEntry(reader: Int?, hasChildren: Bool) -> Int {
+        ((reader.map { $0 + 1 } ?? 0) << 1) | (hasChildren ? 1 : 0)
+    }
+
+    /// The entry (`planEntry`) of every element of `nodes`, in the order `Walk` meets them.
     static func plan(_ nodes: [ScanNode], readers: [ElementID: Int]) -> [Int] {
         var plan = [Int]()
         func visit(_ element: Element) {
-            plan.append(readers[element.id] ?? -1)
-            for child in element.children { visit(child) }
+            let children = element.children
+            plan.append(StructurePatch.planEntry(reader: readers[element.id], hasChildren: !children.isEmpty))
+            for child in children { visit(child) }
         }
         func walk(_ nodes: [ScanNode]) {
             for node in nodes {
@@ -343,12 +350,13 @@ enum StructurePatch {
 
         /// The element and its subtree with the fresh attributes, or nil when none changed.
         mutating func element(_ element: Element) -> Element? {
-            let reader = plan[position]
+            let entry = plan[position]
             position += 1
             var result: Element?
+            let reader = (entry >> 1) - 1
             if reader >= 0, case let index = renewedIndex[reader], index >= 0 { result = element.showing(renewed[Int(index)]) }
+            guard entry & 1 == 1 else { return result }
             let children = element.children
-            guard !children.isEmpty else { return result }
             var patchedChildren: [Element]?
             for index in children.indices {
                 guard let patched = self.element(children[index]) else { continue }

@@ -298,7 +298,7 @@ public struct ElementTemplate: Sendable {
         var reader = DirectStateReader(state: state)
         return ShownTemplate.render(
             label: label, value: value, hint: hint, traits: traits, customActions: customActions,
-            customContent: customContent, reading: &reader)
+            customContent: customContent, reading: &reader, make: ShownAttributes.init)
     }
 
     /// The templates `shownAttributes` renders, apart from the rest of the element.
@@ -366,7 +366,13 @@ public struct ShownTemplate: Sendable {
         var texts = StateTexts(state)
         var shared = [ShownAttributes.Shared]()
         shared.reserveCapacity(indices.count)
-        for index in indices { shared.append(ShownAttributes.Shared(templates[index].render(reading: &texts))) }
+        for index in indices {
+            let templates = templates[index].templates
+            shared.append(ShownTemplate.render(
+                label: templates.label, value: templates.value, hint: templates.hint, traits: templates.traits,
+                customActions: templates.customActions, customContent: templates.customContent, reading: &texts,
+                make: ShownAttributes.Shared.init))
+        }
         return shared
     }
 
@@ -374,23 +380,27 @@ public struct ShownTemplate: Sendable {
         let templates = self.templates
         return ShownTemplate.render(
             label: templates.label, value: templates.value, hint: templates.hint, traits: templates.traits,
-            customActions: templates.customActions, customContent: templates.customContent, reading: &reader)
+            customActions: templates.customActions, customContent: templates.customContent, reading: &reader,
+            make: ShownAttributes.init)
     }
 
-    /// What an element with these templates shows for the state `reader` reads.
-    static func render<Reader: StateReading>(
+    /// What an element with these templates shows for the state `reader` reads, made by `make`
+    /// (the attributes, or an object sharing them).
+    @inline(__always)
+    static func render<Reader: StateReading, Result>(
         label: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits entries: [TraitEntry],
-        customActions: [CustomActionTemplate], customContent: [CustomContentTemplate], reading reader: inout Reader
-    ) -> ShownAttributes {
+        customActions: [CustomActionTemplate], customContent: [CustomContentTemplate], reading reader: inout Reader,
+        make: (String?, String?, String?, Traits, [CustomAction], [CustomContent]) -> Result
+    ) -> Result {
         var traits = Traits()
         for entry in entries where entry.condition.map({ reader.isTruthy($0.name) != $0.negated }) ?? true {
             traits.insert(entry.trait)
         }
-        return ShownAttributes(
-            label: label?.render(reading: &reader), value: value?.render(reading: &reader),
-            hint: hint?.render(reading: &reader), traits: traits,
-            customActions: customActions.map { CustomAction(name: $0.name.render(reading: &reader), effects: $0.effects) },
-            customContent: customContent.map {
+        return make(
+            label?.render(reading: &reader), value?.render(reading: &reader),
+            hint?.render(reading: &reader), traits,
+            customActions.map { CustomAction(name: $0.name.render(reading: &reader), effects: $0.effects) },
+            customContent.map {
                 CustomContent(label: $0.label.render(reading: &reader), value: $0.value.render(reading: &reader), isImportant: $0.isImportant)
             })
     }
