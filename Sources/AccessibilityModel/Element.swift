@@ -79,7 +79,7 @@ public struct Element: Hashable, Sendable {
     /// Before a write: the storage is this value's own, and holds every attribute (a shown
     /// override is folded into it).
     private mutating func makeUnique() {
-        if let shown = shownOverride?.attributes {
+        if let shown = shownOverride {
             var fields = storage.fields
             fields.label = shown.label
             fields.value = shown.value
@@ -119,22 +119,22 @@ public struct Element: Hashable, Sendable {
         _modify { makeUnique(); yield &storage.fields.id }
     }
     public var label: String? {
-        get { if let shown = shownOverride { return shown.attributes.label }; return storage.fields.label }
+        get { if let shown = shownOverride { return shown.label }; return storage.fields.label }
         set { makeUnique(); storage.fields.label = newValue }
         _modify { makeUnique(); yield &storage.fields.label }
     }
     public var value: String? {
-        get { if let shown = shownOverride { return shown.attributes.value }; return storage.fields.value }
+        get { if let shown = shownOverride { return shown.value }; return storage.fields.value }
         set { makeUnique(); storage.fields.value = newValue }
         _modify { makeUnique(); yield &storage.fields.value }
     }
     public var hint: String? {
-        get { if let shown = shownOverride { return shown.attributes.hint }; return storage.fields.hint }
+        get { if let shown = shownOverride { return shown.hint }; return storage.fields.hint }
         set { makeUnique(); storage.fields.hint = newValue }
         _modify { makeUnique(); yield &storage.fields.hint }
     }
     public var traits: Traits {
-        get { if let shown = shownOverride { return shown.attributes.traits }; return storage.fields.traits }
+        get { if let shown = shownOverride { return shown.traits }; return storage.fields.traits }
         set { makeUnique(); storage.fields.traits = newValue }
         _modify { makeUnique(); yield &storage.fields.traits }
     }
@@ -210,12 +210,12 @@ public struct Element: Hashable, Sendable {
         _modify { makeUnique(); yield &storage.fields.children }
     }
     public var customActions: [CustomAction] {
-        get { if let shown = shownOverride { return shown.attributes.customActions }; return storage.fields.customActions }
+        get { if let shown = shownOverride { return shown.customActions }; return storage.fields.customActions }
         set { makeUnique(); storage.fields.customActions = newValue }
         _modify { makeUnique(); yield &storage.fields.customActions }
     }
     public var customContent: [CustomContent] {
-        get { if let shown = shownOverride { return shown.attributes.customContent }; return storage.fields.customContent }
+        get { if let shown = shownOverride { return shown.customContent }; return storage.fields.customContent }
         set { makeUnique(); storage.fields.customContent = newValue }
         _modify { makeUnique(); yield &storage.fields.customContent }
     }
@@ -314,7 +314,7 @@ public struct Element: Hashable, Sendable {
     /// The attributes in declaration order, as the synthesized conformance hashed them (what
     /// the element shows taken from the override when there is one).
     public func hash(into hasher: inout Hasher) {
-        guard let shown = shownOverride?.attributes else {
+        guard let shown = shownOverride else {
             storage.fields.hash(into: &hasher)
             return
         }
@@ -394,22 +394,41 @@ public struct ShownAttributes: Hashable, Sendable {
         self.customContent = customContent
     }
 
-    /// Shown attributes that many copies of an element share (`Element.showing(_:)`).
+    /// Shown attributes that many copies of an element share (`Element.showing(_:)`). Its
+    /// fields are its own (not one `ShownAttributes`), so that making one from rendered texts
+    /// moves them in without copying a whole structure.
     public final class Shared: Sendable {
-        public let attributes: ShownAttributes
+        public let label: String?
+        public let value: String?
+        public let hint: String?
+        public let traits: Traits
+        public let customActions: [CustomAction]
+        public let customContent: [CustomContent]
+
+        public var attributes: ShownAttributes {
+            ShownAttributes(
+                label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+                customContent: customContent)
+        }
 
         @inlinable
-        public init(_ attributes: ShownAttributes) { self.attributes = attributes }
+        public convenience init(_ attributes: ShownAttributes) {
+            self.init(
+                label: attributes.label, value: attributes.value, hint: attributes.hint, traits: attributes.traits,
+                customActions: attributes.customActions, customContent: attributes.customContent)
+        }
 
-        /// Made from the attributes themselves (built in place, not copied in).
         @inlinable
         public init(
             label: String?, value: String?, hint: String?, traits: Traits, customActions: [CustomAction],
             customContent: [CustomContent]
         ) {
-            attributes = ShownAttributes(
-                label: label, value: value, hint: hint, traits: traits, customActions: customActions,
-                customContent: customContent)
+            self.label = label
+            self.value = value
+            self.hint = hint
+            self.traits = traits
+            self.customActions = customActions
+            self.customContent = customContent
         }
     }
 }

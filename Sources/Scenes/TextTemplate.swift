@@ -207,24 +207,17 @@ public struct TextTemplate: Hashable, Sendable {
             case let .choice(name, whenTrue, whenFalse): return reader.isTruthy(name) ? whenTrue : whenFalse
             }
         }
-        guard parts.count <= 4 else { return parts.reduce(into: "") { $0 += piece($1) } }
+        let count = parts.count
+        guard count <= 4 else { return parts.reduce(into: "") { $0 += piece($1) } }
         // Up to four pieces (nearly every template: "Key 12 ({unread})"): their bytes are copied
         // once into a string of the right size; appending piece by piece regrows the string and
         // goes through String's general append each time.
-        var pieces = ("", "", "", "")
-        var byteCount = 0
-        for (index, part) in parts.enumerated() {
-            let text = piece(part)
-            byteCount += text.utf8.count
-            switch index {
-            case 0: pieces.0 = text
-            case 1: pieces.1 = text
-            case 2: pieces.2 = text
-            default: pieces.3 = text
-            }
-        }
-        if parts.count == 1 { return pieces.0 }
-        let (first, second, third, fourth) = pieces
+        let first = piece(parts[0])
+        if count == 1 { return first }
+        let second = piece(parts[1])
+        let third = count > 2 ? piece(parts[2]) : ""
+        let fourth = count > 3 ? piece(parts[3]) : ""
+        let byteCount = first.utf8.count + second.utf8.count + third.utf8.count + fourth.utf8.count
         return String(unsafeUninitializedCapacity: byteCount) { buffer in
             var offset = TextTemplate.copy(first, into: buffer, at: 0)
             offset = TextTemplate.copy(second, into: buffer, at: offset)
