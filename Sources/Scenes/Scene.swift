@@ -408,8 +408,16 @@ public struct ShownTemplate: Sendable {
 
 extension ElementTemplate {
     public func resolve(state: [String: StateValue], language inherited: String) -> Element {
+        // One StateTexts for the whole subtree: each value's text is made once for all of it.
+        var texts = StateTexts(state)
+        return resolve(state: state, texts: &texts, language: inherited)
+    }
+
+    func resolve(state: [String: StateValue], texts: inout StateTexts, language inherited: String) -> Element {
         let language = self.language ?? inherited
-        let shown = shownAttributes(state: state)
+        let shown = ShownTemplate.render(
+            label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+            customContent: customContent, reading: &texts, make: ShownAttributes.init)
         return Element(
             id: id,
             label: shown.label,
@@ -427,7 +435,7 @@ extension ElementTemplate {
             accessibilityElements: accessibilityElements,
             sortPriority: sortPriority,
             isPresent: visible?.evaluate(state) ?? true,
-            children: elements.map { $0.resolve(state: state, language: language) },
+            children: elements.map { $0.resolve(state: state, texts: &texts, language: language) },
             customActions: shown.customActions,
             customContent: shown.customContent,
             activate: activate,
