@@ -61,7 +61,8 @@ public struct Element: Hashable, Sendable {
         var escape: [Effect]?
         var magicTap: [Effect]?
 
-        /// Equal in every attribute but those `ShownAttributes` holds.
+        /// Equal in every attribute but those `ShownAttributes` holds (a field added to `Fields`
+        /// is added here too, unless `ShownAttributes` holds it).
         func equalApartFromShown(_ other: Fields) -> Bool {
             id == other.id && language == other.language && frame == other.frame
                 && activationPoint == other.activationPoint
