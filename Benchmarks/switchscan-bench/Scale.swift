@@ -247,7 +247,7 @@ func runScaleBenchmark(arguments: [String]) {
             line += (under.isEmpty ? "" : "; ") + "missed for \(listed(over))"
             if let row = over.first(where: { $0["case"] == "mark-read" }) {
                 let perElement = d(row, "median") * 1e6 / max(1, d(row, "elements"))
-                line += ": every key's label reads the changed value, so all 10,000 labels are rendered again (about a fifth of the press), a new element is made for each key and put in place (item and container child share it), and the old structure is freed: \(String(format: "%.1f", perElement)) µs per element, spent mostly in reference counting and allocation"
+                line += ": every key's label reads the changed value, so all 10,000 labels are rendered again (about two fifths of the press), what each key shows is put in one shared object that its item and its container's child take (the walk finds keys by position, not by id), and the old one is freed: \(String(format: "%.1f", perElement)) µs per element, spent mostly in reference counting and allocation"
             }
             if over.contains(where: { $0["case"] != "mark-read" }) {
                 line += (over.count > 1 ? "; " : ": ") + "`add-one` patches one element and `show-details` reorders and regroups the top level only (compare with the 1k row for the machine's load)"

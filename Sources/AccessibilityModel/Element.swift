@@ -19,6 +19,12 @@ public struct Element: Hashable, Sendable {
     /// children, a cache) retains one object instead of some fifteen. Setters copy the storage
     /// first when it is shared, so `Element` keeps value semantics.
     private var storage: Storage
+    /// What the element shows, when it was put in after the element was made
+    /// (`showing(_:)`, a relabel): then it, not `storage`, holds the label, value, hint, traits,
+    /// custom actions and custom content. A relabel of a large screen thus makes one small
+    /// object per element, shared by every place the element is in, instead of copying each
+    /// element's storage. nil: `storage` holds them.
+    private var shownOverride: ShownAttributes.Shared?
 
     private final class Storage: @unchecked Sendable {
         // Written only through `Element`'s setters after `isKnownUniquelyReferenced`, so a
@@ -54,10 +60,58 @@ public struct Element: Hashable, Sendable {
         var decrement: [Effect]?
         var escape: [Effect]?
         var magicTap: [Effect]?
+
+        /// Equal in every attribute but those `ShownAttributes` holds (a field added to `Fields`
+        /// is added here too, unless `ShownAttributes` holds it).
+        func equalApartFromShown(_ other: Fields) -> Bool {
+            id == other.id && language == other.language && frame == other.frame
+                && activationPoint == other.activationPoint
+                && isAccessibilityElementDeclared == other.isAccessibilityElementDeclared
+                && accessibilityElementsHidden == other.accessibilityElementsHidden
+                && accessibilityViewIsModal == other.accessibilityViewIsModal
+                && shouldGroupAccessibilityChildren == other.shouldGroupAccessibilityChildren
+                && navigationStyle == other.navigationStyle && accessibilityElements == other.accessibilityElements
+                && sortPriority == other.sortPriority && isPresent == other.isPresent && children == other.children
+                && activate == other.activate && increment == other.increment && decrement == other.decrement
+                && escape == other.escape && magicTap == other.magicTap
+        }
     }
 
+    /// Before a write: the storage is this value's own, and holds every attribute (a shown
+    /// override is folded into it).
     private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        if let shown = shownOverride {
+            var fields = storage.fields
+            fields.label = shown.label
+            fields.value = shown.value
+            fields.hint = shown.hint
+            fields.traits = shown.traits
+            fields.customActions = shown.customActions
+            fields.customContent = shown.customContent
+            storage = Storage(fields)
+            shownOverride = nil
+        } else if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(storage.fields)
+        }
+    }
+
+    /// The element showing `shown` instead of its own label, value, hint, traits, custom actions
+    /// and custom content; everything else is shared with this one. `shown` can be given to many
+    /// copies of the same element (a scan item and the same element among its container's
+    /// children), which then stay one storage.
+    public func showing(_ shown: ShownAttributes.Shared) -> Element {
+        var element = self
+        element.shownOverride = shown
+        return element
+    }
+
+    /// What the element shows (the attributes a scene's text and trait bindings decide).
+    public var shownAttributes: ShownAttributes {
+        if let shown = shownOverride { return shown.attributes }
+        let fields = storage.fields
+        return ShownAttributes(
+            label: fields.label, value: fields.value, hint: fields.hint, traits: fields.traits,
+            customActions: fields.customActions, customContent: fields.customContent)
     }
 
     public var id: ElementID {
@@ -66,22 +120,22 @@ public struct Element: Hashable, Sendable {
         _modify { makeUnique(); yield &storage.fields.id }
     }
     public var label: String? {
-        get { storage.fields.label }
+        get { if let shown = shownOverride { return shown.label }; return storage.fields.label }
         set { makeUnique(); storage.fields.label = newValue }
         _modify { makeUnique(); yield &storage.fields.label }
     }
     public var value: String? {
-        get { storage.fields.value }
+        get { if let shown = shownOverride { return shown.value }; return storage.fields.value }
         set { makeUnique(); storage.fields.value = newValue }
         _modify { makeUnique(); yield &storage.fields.value }
     }
     public var hint: String? {
-        get { storage.fields.hint }
+        get { if let shown = shownOverride { return shown.hint }; return storage.fields.hint }
         set { makeUnique(); storage.fields.hint = newValue }
         _modify { makeUnique(); yield &storage.fields.hint }
     }
     public var traits: Traits {
-        get { storage.fields.traits }
+        get { if let shown = shownOverride { return shown.traits }; return storage.fields.traits }
         set { makeUnique(); storage.fields.traits = newValue }
         _modify { makeUnique(); yield &storage.fields.traits }
     }
@@ -157,12 +211,12 @@ public struct Element: Hashable, Sendable {
         _modify { makeUnique(); yield &storage.fields.children }
     }
     public var customActions: [CustomAction] {
-        get { storage.fields.customActions }
+        get { if let shown = shownOverride { return shown.customActions }; return storage.fields.customActions }
         set { makeUnique(); storage.fields.customActions = newValue }
         _modify { makeUnique(); yield &storage.fields.customActions }
     }
     public var customContent: [CustomContent] {
-        get { storage.fields.customContent }
+        get { if let shown = shownOverride { return shown.customContent }; return storage.fields.customContent }
         set { makeUnique(); storage.fields.customContent = newValue }
         _modify { makeUnique(); yield &storage.fields.customContent }
     }
@@ -250,12 +304,29 @@ public struct Element: Hashable, Sendable {
     }
 
     public static func == (lhs: Element, rhs: Element) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        if lhs.shownOverride == nil && rhs.shownOverride == nil {
+            return lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        }
+        // Same attributes whichever of the two holds what it shows.
+        if lhs.shownOverride === rhs.shownOverride && lhs.storage === rhs.storage { return true }
+        return lhs.shownAttributes == rhs.shownAttributes && lhs.storage.fields.equalApartFromShown(rhs.storage.fields)
     }
 
-    /// The attributes in declaration order, as the synthesized conformance hashed them.
+    /// The attributes in declaration order, as the synthesized conformance hashed them (what
+    /// the element shows taken from the override when there is one).
     public func hash(into hasher: inout Hasher) {
-        storage.fields.hash(into: &hasher)
+        guard let shown = shownOverride else {
+            storage.fields.hash(into: &hasher)
+            return
+        }
+        var fields = storage.fields
+        fields.label = shown.label
+        fields.value = shown.value
+        fields.hint = shown.hint
+        fields.traits = shown.traits
+        fields.customActions = shown.customActions
+        fields.customContent = shown.customContent
+        fields.hash(into: &hasher)
     }
 
     /// `isAccessibilityElement`: as declared, else true for a leaf and false for a container.
@@ -300,4 +371,65 @@ public struct Screen: Hashable, Sendable {
     }
 
     public var elements: [Element] { root.children }
+}
+
+/// The attributes of an element that a scene's text and trait bindings decide: what it shows.
+public struct ShownAttributes: Hashable, Sendable {
+    public var label: String?
+    public var value: String?
+    public var hint: String?
+    public var traits: Traits
+    public var customActions: [CustomAction]
+    public var customContent: [CustomContent]
+
+    @inlinable
+    public init(
+        label: String?, value: String?, hint: String?, traits: Traits, customActions: [CustomAction],
+        customContent: [CustomContent]
+    ) {
+        self.label = label
+        self.value = value
+        self.hint = hint
+        self.traits = traits
+        self.customActions = customActions
+        self.customContent = customContent
+    }
+
+    /// Shown attributes that many copies of an element share (`Element.showing(_:)`). Its
+    /// fields are its own (not one `ShownAttributes`), so that making one from rendered texts
+    /// moves them in without copying a whole structure.
+    public final class Shared: Sendable {
+        public let label: String?
+        public let value: String?
+        public let hint: String?
+        public let traits: Traits
+        public let customActions: [CustomAction]
+        public let customContent: [CustomContent]
+
+        public var attributes: ShownAttributes {
+            ShownAttributes(
+                label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+                customContent: customContent)
+        }
+
+        @inlinable
+        public convenience init(_ attributes: ShownAttributes) {
+            self.init(
+                label: attributes.label, value: attributes.value, hint: attributes.hint, traits: attributes.traits,
+                customActions: attributes.customActions, customContent: attributes.customContent)
+        }
+
+        @inlinable
+        public init(
+            label: String?, value: String?, hint: String?, traits: Traits, customActions: [CustomAction],
+            customContent: [CustomContent]
+        ) {
+            self.label = label
+            self.value = value
+            self.hint = hint
+            self.traits = traits
+            self.customActions = customActions
+            self.customContent = customContent
+        }
+    }
 }

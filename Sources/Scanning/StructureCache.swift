@@ -28,6 +28,11 @@ struct StructureCache: Sendable {
     /// Where each element is in `structure` (see `StructurePatch.locate`): found on the first
     /// patch after a build, kept while patches leave every element in place.
     var locations: [ElementID: [Int]]?
+    /// For each element in `structure`, in the order `StructurePatch.Walk` meets them, its
+    /// reader's index in `reads` and whether it has children (`StructurePatch.planEntry`): found on the first patch of many
+    /// elements after a build, kept while patches leave every element in place. A relabel of
+    /// every element then looks nothing up by id.
+    var plan: [Int]?
 
     struct TopLevel: Sendable {
         var values: [StateValue?]
@@ -62,32 +67,42 @@ struct StructureCache: Sendable {
         let now = currentValues(state)
         if now == values { return structure }
         var changed = [String]()
-        var readers = 0
         for (index, name) in reads.names.enumerated() where now[index] != values[index] {
             if reads.structural.contains(name) {
                 rebuild(scene: scene, state: state, template: template)
                 return structure
             }
             changed.append(name)
-            readers += reads.readers[name]?.count ?? 0
         }
-        var fresh = StructurePatch.Fresh(capacity: readers)
+        // What each reader of a changed value shows now, rendered once: the same object goes to
+        // every place the element is in (its item, its container's children). `renewedIndex`:
+        // for each reader, its place in `renewed` (-1: unchanged).
+        var renewedIndex = [Int32](repeating: -1, count: reads.ids.count)
+        var renewedReaders = [Int]()
+        renewedReaders.reserveCapacity(min(reads.ids.count, changed.reduce(0) { $0 + (reads.readers[$1]?.count ?? 0) }))
         for name in changed {
-            for reader in reads.readers[name] ?? [] where fresh.index[reader.id] == nil {
-                fresh.add(reader.id, reader.shown.render(state))
+            for reader in reads.readers[name] ?? [] where renewedIndex[reader] < 0 {
+                renewedIndex[reader] = Int32(truncatingIfNeeded: renewedReaders.count)
+                renewedReaders.append(reader)
             }
         }
+        let renewed = ShownTemplate.render(reads.shown, at: renewedReaders, state: state)
+        values = now
         // A few elements: patched where they are; many: in one walk over the whole structure.
-        if fresh.shown.count <= StructurePatch.targetedLimit {
+        if renewed.count <= StructurePatch.targetedLimit {
             if locations == nil { locations = StructurePatch.locate(structure.nodes) }
-            if let locations, fresh.index.keys.allSatisfy({ locations[$0] != nil }) {
-                for id in Array(fresh.index.keys) { StructurePatch.patch(&structure.nodes, at: locations[id]![...], &fresh) }
-                values = now
+            if let locations, renewedReaders.allSatisfy({ locations[reads.ids[$0]] != nil }) {
+                var byID = [ElementID: ShownAttributes.Shared](minimumCapacity: renewed.count)
+                for (reader, shown) in zip(renewedReaders, renewed) { byID[reads.ids[reader]] = shown }
+                for reader in renewedReaders {
+                    StructurePatch.patch(&structure.nodes, at: locations[reads.ids[reader]]![...], byID)
+                }
                 return structure
             }
         }
-        if let patched = StructurePatch.nodes(structure.nodes, &fresh) { structure.nodes = patched }
-        values = now
+        if plan == nil { plan = StructurePatch.plan(structure.nodes, readers: reads.ordinals) }
+        var walk = StructurePatch.Walk(plan: plan!, renewedIndex: renewedIndex, renewed: renewed)
+        walk.nodes(&structure.nodes)
         return structure
     }
 
@@ -109,6 +124,7 @@ struct StructureCache: Sendable {
         topLevel = kept
         values = currentValues(state)
         locations = nil
+        plan = nil
         guard let screen else {
             structure = ScanStructure(nodes: [])
             return
@@ -147,20 +163,22 @@ struct ScreenReads: Sendable {
     var names: [String]
     /// Names read by a binding that decides the structure.
     var structural: Set<String>
-    /// For each name read by what an element shows: the elements reading it.
-    var readers: [String: [Reader]]
+    /// For each name read by what an element shows: the elements reading it (their indices in
+    /// `ids` and `shown`).
+    var readers: [String: [Int]]
+    /// The elements whose shown attributes read a state value (readers), in template order.
+    var ids: [ElementID]
+    /// What each reader's template shows, rendered on its own (without the template's subtree).
+    var shown: [ShownTemplate]
+    /// Each reader's index, by id.
+    var ordinals: [ElementID: Int]
     /// For each top-level element: the names read in its subtree, sorted.
     var topLevelNames: [[String]]
 
-    struct Reader: Sendable {
-        var id: ElementID
-        /// What the element's template shows, rendered on its own (without the template's subtree).
-        var shown: ShownTemplate
-    }
-
     init(_ template: ScreenTemplate) {
         var all = Set<String>(), structural = Set<String>()
-        var readers = [String: [Reader]]()
+        var readers = [String: [Int]]()
+        var ids = [ElementID](), shownTemplates = [ShownTemplate](), ordinals = [ElementID: Int]()
         func condition(_ binding: BoolBinding?) -> String? {
             if case .condition(let condition)? = binding { return condition.name }
             return nil
@@ -175,7 +193,14 @@ struct ScreenReads: Sendable {
                 shown.formUnion(content.label.referencedNames)
                 shown.formUnion(content.value.referencedNames)
             }
-            for name in shown { readers[name, default: []].append(Reader(id: element.id, shown: element.shownTemplate)) }
+            // Ids are unique on a screen; should one come twice, its first element is the reader.
+            if !shown.isEmpty, ordinals[element.id] == nil {
+                let ordinal = ids.count
+                ids.append(element.id)
+                shownTemplates.append(element.shownTemplate)
+                ordinals[element.id] = ordinal
+                for name in shown { readers[name, default: []].append(ordinal) }
+            }
             all.formUnion(shown)
             subtree.formUnion(shown)
             let bindings = [
@@ -200,39 +225,18 @@ struct ScreenReads: Sendable {
         self.names = all.sorted()
         self.structural = structural
         self.readers = readers
+        self.ids = ids
+        self.shown = shownTemplates
+        self.ordinals = ordinals
     }
 }
 
-/// Puts what elements show now (`ShownAttributes`) into a structure, by id; what the rules
-/// decided (children kept, `isAccessibilityElement` as resolved, the navigation style the
-/// grouping set) stays. Unchanged parts are shared, not copied.
+/// Puts what elements show now (`ShownAttributes`, shared by every copy of an element) into a
+/// structure; what the rules decided (children kept, `isAccessibilityElement` as resolved, the
+/// navigation style the grouping set) stays. Unchanged parts are shared, not copied.
 enum StructurePatch {
     /// Up to this many changed elements are patched where they are; more, in one walk.
     static let targetedLimit = 64
-
-    /// What an element shows now, and the last element patched with it: the same element met
-    /// again (a key is a scan item and also among its container's children) gets the same
-    /// patched value, so both places share one storage instead of two copies.
-    /// (Arrays beside the index, so that reading one entry copies nothing else.)
-    struct Fresh {
-        var index: [ElementID: Int]
-        var shown: [ShownAttributes]
-        var last: [(original: Element, patched: Element)?]
-
-        init(capacity: Int) {
-            index = .init(minimumCapacity: capacity)
-            shown = []
-            shown.reserveCapacity(capacity)
-            last = []
-            last.reserveCapacity(capacity)
-        }
-
-        mutating func add(_ id: ElementID, _ attributes: ShownAttributes) {
-            index[id] = shown.count
-            shown.append(attributes)
-            last.append(nil)
-        }
-    }
 
     /// For every element in `nodes`: the indices, level by level, of the node holding it (its
     /// own node, or the item whose element has it among its children). Elements that only a
@@ -259,59 +263,24 @@ enum StructurePatch {
 
     /// Patches the node at `path` and the group elements above it (which hold the element among
     /// their children too).
-    static func patch(_ nodes: inout [ScanNode], at path: ArraySlice<Int>, _ fresh: inout Fresh) {
+    static func patch(_ nodes: inout [ScanNode], at path: ArraySlice<Int>, _ fresh: [ElementID: ShownAttributes.Shared]) {
         guard let position = path.first, nodes.indices.contains(position) else { return }
         switch nodes[position] {
-        case .item:
-            if let patched = node(nodes[position], &fresh) { nodes[position] = patched }
+        case .item(let element):
+            if let patched = self.element(element, fresh) { nodes[position] = .item(patched) }
         case .group(let element, var children):
-            let patchedElement = self.element(element, &fresh) ?? element
-            if path.count > 1 { patch(&children, at: path.dropFirst(), &fresh) }
+            let patchedElement = self.element(element, fresh) ?? element
+            if path.count > 1 { patch(&children, at: path.dropFirst(), fresh) }
             nodes[position] = .group(patchedElement, children)
         }
     }
 
-    /// The nodes with the fresh elements put in, or nil when none of them is there.
-    static func nodes(_ nodes: [ScanNode], _ fresh: inout Fresh) -> [ScanNode]? {
-        var result: [ScanNode]?
-        for (index, node) in nodes.enumerated() {
-            guard let patched = self.node(node, &fresh) else { continue }
-            if result == nil { result = nodes }
-            result![index] = patched
-        }
-        return result
-    }
-
-    static func node(_ node: ScanNode, _ fresh: inout Fresh) -> ScanNode? {
-        switch node {
-        case .item(let element):
-            return self.element(element, &fresh).map { .item($0) }
-        case .group(let element, let children):
-            let patchedElement = self.element(element, &fresh)
-            let patchedChildren = nodes(children, &fresh)
-            guard patchedElement != nil || patchedChildren != nil else { return nil }
-            return .group(patchedElement ?? element, patchedChildren ?? children)
-        }
-    }
-
-    static func element(_ element: Element, _ fresh: inout Fresh) -> Element? {
-        var result: Element?
-        let entry = fresh.index[element.id]
-        if let entry {
-            if let last = fresh.last[entry], last.original == element { return last.patched }
-            let new = fresh.shown[entry]
-            var shown = element
-            shown.label = new.label
-            shown.value = new.value
-            shown.hint = new.hint
-            shown.traits = new.traits
-            shown.customActions = new.customActions
-            shown.customContent = new.customContent
-            result = shown
-        }
+    /// The element and its subtree showing the fresh attributes, or nil when none of them is there.
+    static func element(_ element: Element, _ fresh: [ElementID: ShownAttributes.Shared]) -> Element? {
+        var result = fresh[element.id].map { element.showing($0) }
         var children: [Element]?
         for (index, child) in element.children.enumerated() {
-            guard let patched = self.element(child, &fresh) else { continue }
+            guard let patched = self.element(child, fresh) else { continue }
             if children == nil { children = element.children }
             children![index] = patched
         }
@@ -319,7 +288,85 @@ enum StructurePatch {
             if result == nil { result = element }
             result!.children = children
         }
-        if let result, let entry { fresh.last[entry] = (element, result) }
         return result
+    }
+
+    /// A plan's entry: the reader index plus one (0: none), times two, plus one when the element
+    /// has children (so the walk reads no leaf's storage to find out).
+    static func planEntry(reader: Int?, hasChildren: Bool) -> Int {
+        ((reader.map { $0 + 1 } ?? 0) << 1) | (hasChildren ? 1 : 0)
+    }
+
+    /// The entry (`planEntry`) of every element of `nodes`, in the order `Walk` meets them.
+    static func plan(_ nodes: [ScanNode], readers: [ElementID: Int]) -> [Int] {
+        var plan = [Int]()
+        func visit(_ element: Element) {
+            let children = element.children
+            plan.append(StructurePatch.planEntry(reader: readers[element.id], hasChildren: !children.isEmpty))
+            for child in children { visit(child) }
+        }
+        func walk(_ nodes: [ScanNode]) {
+            for node in nodes {
+                switch node {
+                case .item(let item): visit(item)
+                case .group(let group, let children):
+                    visit(group)
+                    walk(children)
+                }
+            }
+        }
+        walk(nodes)
+        return plan
+    }
+
+    /// One walk over a whole structure that puts in the fresh attributes of each element, found
+    /// by its position in the walk (`plan`), not by id.
+    struct Walk {
+        let plan: [Int]
+        /// By reader index: where in `renewed` what it shows now is (-1: unchanged).
+        let renewedIndex: [Int32]
+        let renewed: [ShownAttributes.Shared]
+        var position = 0
+
+        /// Puts the fresh attributes into `nodes`; true when any changed.
+        @discardableResult
+        mutating func nodes(_ nodes: inout [ScanNode]) -> Bool {
+            var changed = false
+            for index in nodes.indices {
+                switch nodes[index] {
+                case .item(let item):
+                    guard let patched = element(item) else { continue }
+                    nodes[index] = .item(patched)
+                    changed = true
+                case .group(let group, var children):
+                    let patchedGroup = element(group)
+                    guard self.nodes(&children) || patchedGroup != nil else { continue }
+                    nodes[index] = .group(patchedGroup ?? group, children)
+                    changed = true
+                }
+            }
+            return changed
+        }
+
+        /// The element and its subtree with the fresh attributes, or nil when none changed.
+        mutating func element(_ element: Element) -> Element? {
+            let entry = plan[position]
+            position += 1
+            var result: Element?
+            let reader = (entry >> 1) - 1
+            if reader >= 0, case let index = renewedIndex[reader], index >= 0 { result = element.showing(renewed[Int(index)]) }
+            guard entry & 1 == 1 else { return result }
+            let children = element.children
+            var patchedChildren: [Element]?
+            for index in children.indices {
+                guard let patched = self.element(children[index]) else { continue }
+                if patchedChildren == nil { patchedChildren = children }
+                patchedChildren![index] = patched
+            }
+            guard let patchedChildren else { return result }
+            var container = result ?? element
+            container.children = patchedChildren
+            return container
+        }
     }
 }

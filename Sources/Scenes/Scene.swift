@@ -295,7 +295,10 @@ public struct ElementTemplate: Sendable {
     /// What the element shows for `state`: the attributes that bindings of text and traits
     /// decide (the rest of the element is decided by structural bindings or is constant).
     public func shownAttributes(state: [String: StateValue]) -> ShownAttributes {
-        shownTemplate.render(state)
+        var reader = DirectStateReader(state: state)
+        return ShownTemplate.render(
+            label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+            customContent: customContent, reading: &reader, make: ShownAttributes.init)
     }
 
     /// The templates `shownAttributes` renders, apart from the rest of the element.
@@ -308,33 +311,113 @@ public struct ElementTemplate: Sendable {
 
 /// The part of an element template that decides what the element shows (`ShownAttributes`),
 /// kept on its own so that a rebuild can render it without reaching (and copying) the whole
-/// element template in its screen.
+/// element template in its screen. Its templates are in one immutable object: a relabel of many
+/// elements reads each in place instead of copying six attributes out of an array per element.
 public struct ShownTemplate: Sendable {
-    var label: TextTemplate?
-    var value: TextTemplate?
-    var hint: TextTemplate?
-    var traits: [TraitEntry]
-    var customActions: [CustomActionTemplate]
-    var customContent: [CustomContentTemplate]
+    private final class Templates: Sendable {
+        let label: TextTemplate?
+        let value: TextTemplate?
+        let hint: TextTemplate?
+        let traits: [TraitEntry]
+        let customActions: [CustomActionTemplate]
+        let customContent: [CustomContentTemplate]
+
+        init(
+            label: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits: [TraitEntry],
+            customActions: [CustomActionTemplate], customContent: [CustomContentTemplate]
+        ) {
+            self.label = label
+            self.value = value
+            self.hint = hint
+            self.traits = traits
+            self.customActions = customActions
+            self.customContent = customContent
+        }
+    }
+
+    private let templates: Templates
+
+    init(
+        label: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits: [TraitEntry],
+        customActions: [CustomActionTemplate], customContent: [CustomContentTemplate]
+    ) {
+        templates = Templates(
+            label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+            customContent: customContent)
+    }
 
     public func render(_ state: [String: StateValue]) -> ShownAttributes {
+        var reader = DirectStateReader(state: state)
+        return render(reading: &reader)
+    }
+
+    /// What the element shows for the state `texts` reads (the same as `render(texts.state)`),
+    /// each value's text made once for all the templates rendered with it.
+    public func render(_ texts: inout StateTexts) -> ShownAttributes {
+        render(reading: &texts)
+    }
+
+    /// What each of `templates` at `indices` shows for `state`, in that order, each ready to be
+    /// shared by every copy of its element (`Element.showing(_:)`): a relabel of many elements,
+    /// with each value's text made once for all of them.
+    public static func render(
+        _ templates: [ShownTemplate], at indices: [Int], state: [String: StateValue]
+    ) -> [ShownAttributes.Shared] {
+        var texts = StateTexts(state)
+        var shared = [ShownAttributes.Shared]()
+        shared.reserveCapacity(indices.count)
+        for index in indices {
+            let templates = templates[index].templates
+            shared.append(ShownTemplate.render(
+                label: templates.label, value: templates.value, hint: templates.hint, traits: templates.traits,
+                customActions: templates.customActions, customContent: templates.customContent, reading: &texts,
+                make: ShownAttributes.Shared.init))
+        }
+        return shared
+    }
+
+    func render<Reader: StateReading>(reading reader: inout Reader) -> ShownAttributes {
+        let templates = self.templates
+        return ShownTemplate.render(
+            label: templates.label, value: templates.value, hint: templates.hint, traits: templates.traits,
+            customActions: templates.customActions, customContent: templates.customContent, reading: &reader,
+            make: ShownAttributes.init)
+    }
+
+    /// What an element with these templates shows for the state `reader` reads, made by `make`
+    /// (the attributes, or an object sharing them).
+    @inline(__always)
+    static func render<Reader: StateReading, Result>(
+        label: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits entries: [TraitEntry],
+        customActions: [CustomActionTemplate], customContent: [CustomContentTemplate], reading reader: inout Reader,
+        make: (String?, String?, String?, Traits, [CustomAction], [CustomContent]) -> Result
+    ) -> Result {
         var traits = Traits()
-        for entry in self.traits where entry.condition?.evaluate(state) ?? true {
+        for entry in entries where entry.condition.map({ reader.isTruthy($0.name) != $0.negated }) ?? true {
             traits.insert(entry.trait)
         }
-        return ShownAttributes(
-            label: label?.render(state), value: value?.render(state), hint: hint?.render(state), traits: traits,
-            customActions: customActions.map { CustomAction(name: $0.name.render(state), effects: $0.effects) },
-            customContent: customContent.map {
-                CustomContent(label: $0.label.render(state), value: $0.value.render(state), isImportant: $0.isImportant)
+        return make(
+            label?.render(reading: &reader), value?.render(reading: &reader),
+            hint?.render(reading: &reader), traits,
+            customActions.map { CustomAction(name: $0.name.render(reading: &reader), effects: $0.effects) },
+            customContent.map {
+                CustomContent(label: $0.label.render(reading: &reader), value: $0.value.render(reading: &reader), isImportant: $0.isImportant)
             })
     }
 }
 
 extension ElementTemplate {
     public func resolve(state: [String: StateValue], language inherited: String) -> Element {
+        // One StateTexts for the whole subtree: each value's text is made once for all of it.
+        var texts = StateTexts(state)
+        return resolve(state: state, texts: &texts, language: inherited)
+    }
+
+    func resolve(state: [String: StateValue], texts: inout StateTexts, language inherited: String) -> Element {
         let language = self.language ?? inherited
-        let shown = shownAttributes(state: state)
+        let shown = ShownTemplate.render(
+            label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+            customContent: customContent, reading: &texts, make: ShownAttributes.init)
         return Element(
             id: id,
             label: shown.label,
@@ -352,7 +435,7 @@ extension ElementTemplate {
             accessibilityElements: accessibilityElements,
             sortPriority: sortPriority,
             isPresent: visible?.evaluate(state) ?? true,
-            children: elements.map { $0.resolve(state: state, language: language) },
+            children: elements.map { $0.resolve(state: state, texts: &texts, language: language) },
             customActions: shown.customActions,
             customContent: shown.customContent,
             activate: activate,
@@ -363,16 +446,6 @@ extension ElementTemplate {
     }
 }
 
-
-/// The attributes of an element that text and trait bindings decide.
-public struct ShownAttributes: Hashable, Sendable {
-    public var label: String?
-    public var value: String?
-    public var hint: String?
-    public var traits: Traits
-    public var customActions: [CustomAction]
-    public var customContent: [CustomContent]
-}
 
 /// A scripted test: settings, then steps run in virtual time on a fresh copy of the scene.
 public struct ScriptedTest: Sendable {

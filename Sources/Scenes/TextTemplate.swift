@@ -186,18 +186,60 @@ public struct TextTemplate: Hashable, Sendable {
     }
 
     public func render(_ state: [String: StateValue]) -> String {
+        var reader = DirectStateReader(state: state)
+        return render(reading: &reader)
+    }
+
+    /// The text for the state `texts` reads (the same as `render(texts.state)`), with each
+    /// value's text made once for all the templates rendered with it.
+    public func render(_ texts: inout StateTexts) -> String {
+        render(reading: &texts)
+    }
+
+    func render<Reader: StateReading>(reading reader: inout Reader) -> String {
         // A constant text is shared as it is (a hint on every key of a 10,000-key screen).
         if parts.count == 1, case .literal(let text) = parts[0] { return text }
-        var result = ""
-        for part in parts {
+        if parts.isEmpty { return "" }
+        func piece(_ part: Part) -> String {
             switch part {
-            case .literal(let text): result += text
-            case .value(let name): result += state[name]?.description ?? ""
-            case let .choice(name, whenTrue, whenFalse):
-                result += (state[name]?.isTruthy ?? false) ? whenTrue : whenFalse
+            case .literal(let text): return text
+            case .value(let name): return reader.text(name)
+            case let .choice(name, whenTrue, whenFalse): return reader.isTruthy(name) ? whenTrue : whenFalse
             }
         }
-        return result
+        let count = parts.count
+        guard count <= 4 else { return parts.reduce(into: "") { $0 += piece($1) } }
+        // Up to four pieces (nearly every template: "Key 12 ({unread})"): their bytes are copied
+        // once into a string of the right size; appending piece by piece regrows the string and
+        // goes through String's general append each time.
+        let first = piece(parts[0])
+        if count == 1 { return first }
+        let second = piece(parts[1])
+        let third = count > 2 ? piece(parts[2]) : ""
+        let fourth = count > 3 ? piece(parts[3]) : ""
+        let byteCount = first.utf8.count + second.utf8.count + third.utf8.count + fourth.utf8.count
+        return String(unsafeUninitializedCapacity: byteCount) { buffer in
+            var offset = TextTemplate.copy(first, into: buffer, at: 0)
+            offset = TextTemplate.copy(second, into: buffer, at: offset)
+            offset = TextTemplate.copy(third, into: buffer, at: offset)
+            return TextTemplate.copy(fourth, into: buffer, at: offset)
+        }
+    }
+
+    /// Copies `text`'s UTF-8 bytes into `buffer` at `offset` (as far as they fit); the offset
+    /// after them.
+    private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        let utf8 = text.utf8
+        let count = min(utf8.count, buffer.count - offset)
+        guard count > 0 else { return offset }
+        let copied: Bool? = utf8.withContiguousStorageIfAvailable { bytes in
+            UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(from: bytes.baseAddress!, byteCount: count)
+            return true
+        }
+        if copied == nil {
+            for (index, byte) in utf8.prefix(count).enumerated() { buffer[offset + index] = byte }
+        }
+        return offset + count
     }
 
     /// The template with no bindings, when it has none.
@@ -252,5 +294,58 @@ public enum BoolBinding: Hashable, Sendable {
         case .constant(let value): return value
         case .condition(let condition): return condition.evaluate(state)
         }
+    }
+}
+
+/// How a template reads the state: a value's text (empty when unset) and its truth (false when
+/// unset).
+protocol StateReading {
+    mutating func text(_ name: String) -> String
+    mutating func isTruthy(_ name: String) -> Bool
+}
+
+/// Reads the state dictionary for each part (one template rendered on its own).
+struct DirectStateReader: StateReading {
+    let state: [String: StateValue]
+
+    func text(_ name: String) -> String { state[name]?.description ?? "" }
+    func isTruthy(_ name: String) -> Bool { state[name]?.isTruthy ?? false }
+}
+
+/// A state's values as texts, each made on first use and kept, for rendering many templates
+/// with the same state (a relabel of every element of a screen reads one value 10,000 times:
+/// one lookup of a few names kept here instead of hashing the name and formatting the value
+/// each time).
+public struct StateTexts: StateReading {
+    public let state: [String: StateValue]
+    private var names = [String]()
+    private var texts = [String]()
+    private var truths = [Bool]()
+
+    /// Names kept at most: past them, a value is read from the state each time.
+    private static let capacity = 16
+
+    public init(_ state: [String: StateValue]) {
+        self.state = state
+    }
+
+    private mutating func entry(_ name: String) -> Int? {
+        if let index = names.firstIndex(of: name) { return index }
+        guard names.count < StateTexts.capacity else { return nil }
+        let value = state[name]
+        names.append(name)
+        texts.append(value?.description ?? "")
+        truths.append(value?.isTruthy ?? false)
+        return names.count - 1
+    }
+
+    mutating func text(_ name: String) -> String {
+        guard let index = entry(name) else { return state[name]?.description ?? "" }
+        return texts[index]
+    }
+
+    mutating func isTruthy(_ name: String) -> Bool {
+        guard let index = entry(name) else { return state[name]?.isTruthy ?? false }
+        return truths[index]
     }
 }

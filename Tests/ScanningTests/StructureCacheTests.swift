@@ -155,3 +155,75 @@ private func item(_ id: ElementID, in structure: ScanStructure) -> Element? {
         }
     }
 }
+
+/// A screen where every key's label reads `unread` (more keys than are patched one by one),
+/// inside containers kept together, with a key that is a container itself (`cell`), a
+/// decoration only its container holds, and an element shown by `details`.
+private func inlineTreeScene() -> String {
+    var lines = [
+        "scene: Relabel", "size: [390, 844]", "state: {unread: 2, details: false}", "start: main", "screens:", "  main:",
+        "    elements:",
+        "      - {id: read, label: \"Read {unread}\", traits: [button], frame: [0, 0, 195, 44], activate: [{add: {unread: 1}}, {post: {notification: layoutChanged}}]}",
+        "      - {id: details, label: Details, traits: [button], frame: [195, 0, 195, 44], activate: [{toggle: details}, {post: {notification: layoutChanged}}]}",
+    ]
+    for box in 0..<3 {
+        let top = 50 + box * 250
+        lines += ["      - id: box\(box)", "        shouldGroupAccessibilityChildren: true", "        elements:"]
+        for key in 0..<30 {
+            let x = (key % 10) * 39, y = top + (key / 10) * 44
+            lines.append("          - {id: k\(box)-\(key), label: \"Key \(key) of \(box) ({unread})\", hint: \"{unread} left\", traits: [keyboardKey, {selected: details}], frame: [\(x), \(y), 39, 44], activate: [{add: {unread: 1}}, {post: {notification: layoutChanged}}]}")
+        }
+        lines.append("          - {id: deco\(box), label: \"Deco {unread}\", isAccessibilityElement: false, frame: [0, \(top + 140), 20, 20]}")
+        lines.append("          - {id: shown\(box), label: \"Shown {unread}\", visible: details, frame: [40, \(top + 140), 39, 44]}")
+        lines += [
+            "          - id: cell\(box)", "            label: \"Cell {unread}\"", "            isAccessibilityElement: true",
+            "            frame: [200, \(top + 140), 190, 44]", "            elements:",
+            "              - {id: inner\(box), label: \"Inner {unread}\", frame: [200, \(top + 140), 90, 44]}",
+        ]
+    }
+    return lines.joined(separator: "\n") + "\n"
+}
+
+@Suite struct RelabelEveryElementTests {
+    @Test(arguments: [true, false])
+    func relabelOfEveryElementEqualsAFullBuild(groupItems: Bool) throws {
+        let scene = try SceneParser.parse(yaml: inlineTreeScene(), file: "relabel.yaml")
+        var settings = ScanSettings()
+        settings.scanning = .manual
+        settings.focusedItemAfterTap = .current
+        settings.groupItems = groupItems
+        var session = ScanSession(scene: scene, settings: settings)
+        _ = session.start()
+        var time = 1.0
+        // Relabels of every element, again and again (shown attributes put over ones put before),
+        // structural changes between them (the structure built again), and relabels with the
+        // highlight on a key inside a container (last: `tap` does not leave a group).
+        for (step, id) in ["read", "read", "read", "details", "read", "details", "read", "k1-17", "k1-17"].enumerated() {
+            try tap(id, in: &session, at: &time)
+            let structure = session.currentStructure()
+            #expect(structure == fresh(session), "step \(step): after tapping \(id)")
+            #expect(session.focusID == id, "step \(step): the highlight stays on \(id)")
+            let unread = session.state["unread"].map { "\($0)" } ?? "?"
+            #expect(item("k2-29", in: structure)?.label == "Key 29 of 2 (\(unread))")
+            #expect(item("k0-0", in: structure)?.hint == "\(unread) left")
+            #expect(item("cell1", in: structure)?.children.first?.label == "Inner \(unread)")
+            if id.hasPrefix("k") {
+                #expect(session.brailleText.contains("Key 17 of 1 (\(unread))"), "step \(step): the line shows the new label")
+            }
+        }
+        #expect(session.state["unread"] == .number(9))
+        #expect(item("k0-5", in: session.currentStructure())?.traits.contains(.selected) == false)
+        if groupItems {
+            // A decoration only its container holds is relabelled too.
+            func container(_ nodes: [ScanNode]) -> Element? {
+                for node in nodes {
+                    if node.id == "box2" { return node.element }
+                    if let found = container(node.children) { return found }
+                }
+                return nil
+            }
+            let box = container(session.currentStructure().nodes)
+            #expect(box?.children.first { $0.id == "deco2" }?.label == "Deco 9")
+        }
+    }
+}

@@ -159,3 +159,32 @@ struct TextTemplateTests {
         #expect(syntaxError("👋🏽 {x")?.offset == 2)
     }
 }
+
+/// `StateTexts` renders many templates with one state (a relabel of a whole screen): the texts
+/// must be exactly those each template renders on its own.
+@Suite("Rendering with StateTexts")
+struct StateTextsTests {
+    @Test("Every template renders as it does on its own, past the names StateTexts keeps")
+    func sameAsDirect() throws {
+        var state = TextTemplateTests.state
+        // More names than StateTexts keeps (16), so later ones are read from the state.
+        for index in 0..<24 { state["n\(index)"] = .number(Double(index * 7)) }
+        var sources = [
+            "Key 12 of 34 ({volume})", "{volume}", "{missing}", "({missing})", "{wifi?on:off} {off?on:off}",
+            "{name}{empty}{name}", "a{volume}b{level}c{zero}d{negative}e{big}", "Élan {name} — ü {{x}}",
+            "{empty}", "", "plain", "{name} and a text long enough not to be a small string",
+        ]
+        sources += (0..<24).map { "Key \($0) ({n\($0)}) {n\(23 - $0)}" }
+        let templates = try sources.map { try TextTemplate(parsing: $0) }
+        var texts = StateTexts(state)
+        for (source, template) in zip(sources, templates) {
+            #expect(template.render(&texts) == template.render(state), "\(source)")
+        }
+        // The same again, once every name has been read.
+        for (source, template) in zip(sources, templates) {
+            #expect(template.render(&texts) == template.render(state), "\(source), read again")
+        }
+        #expect(try TextTemplate(parsing: "Key 12 of 34 ({volume})").render(state) == "Key 12 of 34 (5)")
+        #expect(try TextTemplate(parsing: "{missing}|{off?y:n}").render(state) == "|n")
+    }
+}
