@@ -14,8 +14,9 @@
  * Unicode braille patterns with charset UTF-8 as switchscan writes them, so that BRLTTY sends each
  * one on to the display as it does for switchscan's changing lines.
  *
- * One output line per press: "EVENT_SECONDS RETURNED_SECONDS" (both CLOCK_MONOTONIC when the
- * writer stamped the events with it). Errors go to standard error with the exit status 1.
+ * One output line per press: "EVENT_SECONDS RETURNED_SECONDS STARTED_SECONDS READ_SECONDS": the
+ * event's timestamp, when the write returned, when it started, and when the read of the record
+ * returned (CLOCK_MONOTONIC, as the writer stamps the events). Errors go to standard error with the exit status 1.
  *
  * Built by the benchmark: cc -O2 -o .build/switchscan-reference reference.c -lbrlapi
  */
@@ -90,6 +91,8 @@ int main(int argc, char **argv) {
     have += (size_t)got;
     if (have < sizeof event) continue;
     have = 0;
+    struct timespec read_at;
+    clock_gettime(CLOCK_MONOTONIC, &read_at);
     if (event.type != EV_KEY || event.value != 1) continue;
 
     brlapi_writeArguments_t arguments = BRLAPI_WRITEARGUMENTS_INITIALIZER;
@@ -105,8 +108,8 @@ int main(int argc, char **argv) {
     struct timespec returned;
     clock_gettime(CLOCK_MONOTONIC, &returned);
     presses++;
-    printf("%ld.%06ld %ld.%09ld %ld.%09ld\n", (long)event.input_event_sec, (long)event.input_event_usec,
-           (long)returned.tv_sec, returned.tv_nsec, (long)started.tv_sec, started.tv_nsec);
+    printf("%ld.%06ld %ld.%09ld %ld.%09ld %ld.%09ld\n", (long)event.input_event_sec, (long)event.input_event_usec,
+           (long)returned.tv_sec, returned.tv_nsec, (long)started.tv_sec, started.tv_nsec, (long)read_at.tv_sec, read_at.tv_nsec);
   }
   if (have != 0) fprintf(stderr, "reference: %s ends inside a record (%zu bytes)\n", path, have);
   fflush(stdout);

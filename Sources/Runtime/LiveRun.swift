@@ -282,7 +282,7 @@ public final class LiveRun {
                         edge.time = timestamp.isFinite ? max(previous, timestamp - origin + batchShift) : now
                         lastEdgeTime[source.name] = edge.time
                         record(session.advance(to: edge.time, lateness: Self.stallLateness))
-                        record(session.input(edge), timestamp: timestamp)
+                        record(session.input(edge), timestamp: timestamp, read: moment)
                     case .devicesLost:
                         record(session.releaseAllSwitches())
                     case .endOfInput(let name, let sourceFailed):
@@ -380,19 +380,21 @@ public final class LiveRun {
     private enum PendingTraceLine {
         /// An event, the moment the loop handled it (seconds since start), and for a switch
         /// edge its source's own timestamp (CLOCK_MONOTONIC seconds).
-        case event(TraceEvent, handled: Double, timestamp: Double?)
+        /// `read`: when the loop began reading the edge's source (CLOCK_MONOTONIC seconds).
+        case event(TraceEvent, handled: Double, timestamp: Double?, read: Double?)
         case line(String)
         /// A BrlAPI write's start and return (CLOCK_MONOTONIC seconds) and the text written.
         case brailleWritten(started: Double, returned: Double, text: String)
     }
 
-    /// Keeps the events for the trace; `timestamp` (a switch edge's own) goes on its input lines.
-    private func record(_ events: [TraceEvent], timestamp: Double? = nil) {
+    /// Keeps the events for the trace; `timestamp` (a switch edge's own) and `read` (when the
+    /// loop began reading its source) go on its input lines.
+    private func record(_ events: [TraceEvent], timestamp: Double? = nil, read: Double? = nil) {
         guard trace != nil, !events.isEmpty else { return }
         let handled = now
         pendingTrace += events.map { event in
-            if case .input = event.kind { return .event(event, handled: handled, timestamp: timestamp) }
-            return .event(event, handled: handled, timestamp: nil)
+            if case .input = event.kind { return .event(event, handled: handled, timestamp: timestamp, read: read) }
+            return .event(event, handled: handled, timestamp: nil, read: nil)
         }
     }
 
@@ -400,7 +402,7 @@ public final class LiveRun {
         guard let trace, !pendingTrace.isEmpty else { return }
         trace.write(lines: pendingTrace.map {
             switch $0 {
-            case let .event(event, handled, timestamp): TraceFormat.jsonLine(event, handled: handled, timestamp: timestamp)
+            case let .event(event, handled, timestamp, read): TraceFormat.jsonLine(event, handled: handled, timestamp: timestamp, read: read)
             case .line(let line): line
             case let .brailleWritten(started, returned, text):
                 TraceFormat.brailleWrittenLine(time: returned - origin, monotonic: returned, call: returned - started, text: text)

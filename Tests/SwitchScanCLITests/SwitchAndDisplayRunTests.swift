@@ -97,12 +97,20 @@ struct SwitchAndDisplayRunTests {
         write(Self.keySpace, after: 1.5)
         expect(BrailleRunTests.button1, "Btn 1 again once the menu is closed")
 
-        // The trace: each edge accepted, in order, and what it did.
+        // The trace: each edge accepted, in order, and what it did. Its lines follow the display
+        // (written once the braille write has had time to reach it): waited for, not assumed.
+        let traced = Date().addingTimeInterval(3)
+        while events.filter({ $0["kind"] as? String == "input" }).count < 8, Date() < traced { Thread.sleep(forTimeInterval: 0.01) }
         let inputs = events.filter { $0["kind"] as? String == "input" }.map {
             "\($0["switch"] as? String ?? "?") \($0["edge"] as? String ?? "?") \($0["accepted"] as? Bool == true)"
         }
         #expect(inputs == ["enter down true", "enter up true", "space down true", "space up true",
                            "enter down true", "enter up true", "space down true", "space up true"], "\(inputs)")
+        // Each input line says when the loop began reading it (CLOCK_MONOTONIC, as the writes).
+        let inputLines = events.filter { $0["kind"] as? String == "input" }
+        let writes = events.filter { $0["kind"] as? String == "brailleWritten" }.compactMap { $0["monotonic"] as? Double }
+        #expect(inputLines.allSatisfy { ($0["read"] as? Double).map { read in writes.contains { abs($0 - read) < 60 } } == true },
+                "\(inputLines)")
         let highlights = events.filter { $0["kind"] as? String == "highlight" }.compactMap { $0["id"] as? String }
         #expect(highlights == ["test-wrap", "btn-1", "btn-1"], "\(highlights)")
         let menus = events.filter { $0["kind"] as? String == "menu" }

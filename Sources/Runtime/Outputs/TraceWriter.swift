@@ -5,10 +5,11 @@ import Scanning
 public enum TraceFormat {
     /// `handled`: when the live loop handled it (seconds since start), `timestamp`: a switch
     /// edge's own timestamp from its source (CLOCK_MONOTONIC seconds), both only from `run`.
-    public static func jsonLine(_ event: TraceEvent, handled: Double? = nil, timestamp: Double? = nil) -> String {
+    public static func jsonLine(_ event: TraceEvent, handled: Double? = nil, timestamp: Double? = nil, read: Double? = nil) -> String {
         var fields: [(String, String)] = [("time", number(event.time))]
         if let handled { fields.append(("handled", number(handled))) }
         if let timestamp { fields.append(("timestamp", number(timestamp))) }
+        if let read { fields.append(("read", number(read))) }
         switch event.kind {
         case let .input(switchID, edge, accepted, reason):
             fields += [("kind", string("input")), ("switch", string(switchID)), ("edge", string(edge)),
