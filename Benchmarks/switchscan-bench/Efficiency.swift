@@ -379,7 +379,7 @@ func runEfficiencyBenchmark(arguments: [String]) {
         of ln n. Zipf (s = 1): the k-th item in scan order is chosen with weight 1/k (scene \
         order, not optimised for frequency). Flat scenes are square grids of 44-point keys \
         (⌈√n⌉ per row); seed scenes are every screen of `Scenarios/` with the initial state. \
-        Every engine count equals `ScanCost`'s model (\(disagreements) disagreements). One run, \
+        \(disagreements == 0 ? "Every engine count equals `ScanCost`'s model." : "Every engine count equals `ScanCost`'s model except \(disagreements) (an item and a method each), on \((flat + seeds).filter { $0.disagreements > 0 }.map { "`\($0.name)`" }.joined(separator: ", ")) (noticed, not explained; see docs/benchmarks.md).") One run, \
         \(f(wall, 1)) s of wall time.
         """)
     out.append("")
