@@ -201,7 +201,7 @@ public struct ScanSession: Sendable {
         guard var scene = content as? SceneContent else { return false }
         // A screen without counts keeps the plain grouping (the same structure as equal weights,
         // built with the grouping memo).
-        let counts = learnsSelections ? selections.screens[selectionKey(scene.screenName)] ?? [:] : [:]
+        let counts = learnsSelections ? selections.counts(screen: selectionKey(scene.screenName)) ?? [:] : [:]
         let learned = counts.isEmpty ? nil : LearnedWeights(counts: counts, orderByFrequency: settings.orderByFrequency)
         guard learned != scene.learned else { return false }
         scene.learned = learned

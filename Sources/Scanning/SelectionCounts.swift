@@ -9,12 +9,43 @@ import AccessibilityModel
 /// `maxItemsPerScreen` ids (the smallest counts go first) and the whole at most `maxScreens`
 /// screens (the least recently used go first).
 public struct SelectionCounts: Sendable, Equatable {
-    public private(set) var screens: [String: [ElementID: Double]] = [:]
+    /// Per screen, its counts (decayed), by id.
+    public var screens: [String: [ElementID: Double]] { stored.mapValues(\.counts) }
     /// The order screens were last used in, oldest first.
     public private(set) var recent: [String] = []
     public var halfLife: Double
     public var maxItemsPerScreen: Int
     public var maxScreens: Int
+
+    /// Each screen's counts in units of its `scale`: a selection multiplies the scale by `decay`
+    /// instead of every count, so recording one costs the same on a screen of 4,096 ids as on one
+    /// of 4 (it walked every id before).
+    private var stored: [String: Scaled] = [:]
+
+    private struct Scaled: Sendable {
+        var units: [ElementID: Double] = [:]
+        var scale = 1.0
+
+        var counts: [ElementID: Double] {
+            scale == 1 ? units : units.mapValues { $0 * scale }
+        }
+
+        mutating func record(_ id: ElementID, decay: Double, limit: Int) {
+            scale *= decay
+            if scale < 1e-200 {
+                // Far below any count's precision: the units are made counts again.
+                units = counts
+                scale = 1
+            }
+            units[id, default: 0] += 1 / scale
+            if units.count > limit {
+                // Drop the smallest (ties: the greater id, so the result is deterministic); one
+                // scale for the whole screen keeps the counts' order.
+                let sorted = units.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                units = Dictionary(uniqueKeysWithValues: sorted.prefix(limit).map { ($0.key, $0.value) })
+            }
+        }
+    }
 
     public init(halfLife: Double = 500, maxItemsPerScreen: Int = 4096, maxScreens: Int = 256) {
         self.halfLife = max(1, halfLife)
@@ -25,28 +56,30 @@ public struct SelectionCounts: Sendable, Equatable {
     /// 2^(−1/halfLife): what one selection leaves of every older count on its screen.
     public var decay: Double { ScanCost.exponential(-ScanCost.ln2 / halfLife) }
 
+    /// The counts of one screen (nil: nothing selected there, or forgotten).
+    public func counts(screen: String) -> [ElementID: Double]? { stored[screen]?.counts }
+
     public mutating func record(_ id: ElementID, screen: String) {
-        var counts = screens[screen] ?? [:]
-        let factor = decay
-        for key in counts.keys { counts[key]! *= factor }
-        counts[id, default: 0] += 1
-        if counts.count > maxItemsPerScreen {
-            // Drop the smallest (ties: the greater id, so the result is deterministic).
-            let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            counts = Dictionary(uniqueKeysWithValues: sorted.prefix(maxItemsPerScreen).map { ($0.key, $0.value) })
+        stored[screen, default: Scaled()].record(id, decay: decay, limit: maxItemsPerScreen)
+        if recent.last != screen {
+            recent.removeAll { $0 == screen }
+            recent.append(screen)
         }
-        screens[screen] = counts
-        recent.removeAll { $0 == screen }
-        recent.append(screen)
         while recent.count > maxScreens {
-            screens[recent.removeFirst()] = nil
+            stored[recent.removeFirst()] = nil
         }
+    }
+
+    /// Equal counts (as counts, however they are kept), screens in the same order, same limits.
+    public static func == (lhs: SelectionCounts, rhs: SelectionCounts) -> Bool {
+        lhs.recent == rhs.recent && lhs.halfLife == rhs.halfLife && lhs.maxItemsPerScreen == rhs.maxItemsPerScreen
+            && lhs.maxScreens == rhs.maxScreens && lhs.screens == rhs.screens
     }
 
     /// Each item's weight for the grouping: its count plus `prior` (so an item never chosen still
     /// weighs something, and few selections do not overturn the layout).
     public func weights(screen: String, items: [ElementID], prior: Double = 0.5) -> [ElementID: Double] {
-        let counts = screens[screen] ?? [:]
+        let counts = self.counts(screen: screen) ?? [:]
         var result = [ElementID: Double]()
         for id in items { result[id] = (counts[id] ?? 0) + prior }
         return result
@@ -58,7 +91,7 @@ public struct SelectionCounts: Sendable, Equatable {
     public func encoded() -> String {
         var lines = ["switchscan-selections 1"]
         for screen in recent where !screen.contains(where: \.isNewline) && !screen.contains("\t") {
-            for (id, count) in (screens[screen] ?? [:]).sorted(by: { $0.key < $1.key })
+            for (id, count) in (counts(screen: screen) ?? [:]).sorted(by: { $0.key < $1.key })
             where !id.contains(where: \.isNewline) && !id.contains("\t") {
                 lines.append("\(screen)\t\(id)\t\(count)")
             }
@@ -88,8 +121,8 @@ public struct SelectionCounts: Sendable, Equatable {
                 throw DecodeError(line: index + 1, message: "count '\(fields[2])' is not a number from 0 to 1e9")
             }
             let screen = String(fields[0])
-            if result.screens[screen] == nil { result.recent.append(screen) }
-            result.screens[screen, default: [:]][String(fields[1])] = count
+            if result.stored[screen] == nil { result.recent.append(screen) }
+            result.stored[screen, default: Scaled()].units[String(fields[1])] = count
         }
         return result
     }

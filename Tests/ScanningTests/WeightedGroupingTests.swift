@@ -66,6 +66,34 @@ import Testing
         #expect(weights == ["y": 1.5, "z": 0.5])
     }
 
+    @Test("Counts on a screen of 4,096 ids are the decayed sums, through many selections (the decay kept as one scale per screen)")
+    func selectionCountsOnABigScreen() {
+        var counts = SelectionCounts(halfLife: 1, maxItemsPerScreen: 4096)
+        // Every id once, then "k0" 1,000 more times: with a half-life of one selection the scale
+        // falls below 1e-200 several times over and is folded back into the counts.
+        for index in 0..<4096 { counts.record("k\(index)", screen: "grid") }
+        for _ in 0..<1000 { counts.record("k0", screen: "grid") }
+        let grid = counts.screens["grid"]!
+        #expect(grid.count == 4096)
+        // k0: 1 + 1/2 + 1/4 + … over 1,000 selections (its first, long ago, is nothing now): 2.
+        #expect(abs(grid["k0"]! - 2) < 1e-9, "\(grid["k0"]!)")
+        // k4095, chosen once, 1,000 selections ago: 2^-1000, below any double's precision of 2.
+        #expect(grid["k4095"]! < 1e-300)
+        #expect(grid["k4095"]! >= 0)
+        // k4094, chosen one selection before k4095: half of its count.
+        #expect(grid["k4094"]! < grid["k4095"]!)
+        // The same counts as recording them one by one by hand, on a small screen.
+        var small = SelectionCounts(halfLife: 3)
+        var expected = [String: Double]()
+        let decay = small.decay
+        for id in ["a", "b", "a", "c", "a", "b"] {
+            small.record(id, screen: "s")
+            for key in expected.keys { expected[key]! *= decay }
+            expected[id, default: 0] += 1
+        }
+        for (id, value) in expected { #expect(abs(small.screens["s"]![id]! - value) < 1e-12, "\(id)") }
+    }
+
     @Test func selectionCountsRoundTripAndRefuseBadText() throws {
         var counts = SelectionCounts()
         counts.record("key-1", screen: "keyboard")
