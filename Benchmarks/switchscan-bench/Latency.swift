@@ -5,11 +5,11 @@
 // emulated display (its frames are timestamped; issue 17 part 3) and to the BrlAPI write returning.
 //
 //   swift build -c release --product switchscan --product switchscan-bench
-//   .build/release/switchscan-bench latency [--presses N] [--markdown] [--keep]
+//   .build/release/switchscan-bench latency [--presses N] [--rounds N] [--markdown] [--keep]
 //
 // Presses (Enter, KEY_ENTER) go into a FIFO as `struct input_event` records stamped with
 // CLOCK_MONOTONIC when written, 100–200 ms apart and held 30–60 ms (a seeded generator: the same
-// stream every run), in two rounds, each program taking its turn in each round. The reference
+// stream every run), in rounds (6 unless --rounds says), each program taking its turn in each round. The reference
 // prints when each write returned; switchscan's trace has a `brailleWritten` line with the
 // CLOCK_MONOTONIC moment each write returned. Costs about 0.3 s of wall time per press, plus
 // about 5 s of starts.
@@ -31,7 +31,10 @@ func runLatencyBenchmark(arguments: [String]) {
 private struct LatencyBenchmark {
     let markdown: Bool
     let presses: Int
-    let rounds = 2
+    /// Rounds, each program taking its turn in each (a new process per turn): where the kernel
+    /// wakes BRLTTY beside each process moves the BrlAPI call's time from one process to the next
+    /// (medians of 0.06–0.13 ms between rounds), so that one process's placement weighs less.
+    let rounds: Int
     /// Leaves the scratch folder (scene, FIFOs, switchscan's traces, the reference's output) in
     /// place and says where, for looking at single presses.
     let keep: Bool
@@ -39,7 +42,12 @@ private struct LatencyBenchmark {
     init(arguments: [String]) throws {
         markdown = arguments.contains("--markdown")
         keep = arguments.contains("--keep")
-        presses = Int(try numberOption("--presses", in: arguments) ?? 300)
+        let rounds = try numberOption("--rounds", in: arguments) ?? 6
+        guard rounds >= 1, rounds <= 100 else { throw BenchFailure("--rounds: expected 1 to 100, found \(rounds)") }
+        self.rounds = Int(rounds)
+        let presses = try numberOption("--presses", in: arguments) ?? 300
+        guard presses >= 1, presses <= 100_000 else { throw BenchFailure("--presses: expected 1 to 100000, found \(presses)") }
+        self.presses = Int(presses)
     }
 
     /// One press: when it goes down and up, in seconds after the round's start.

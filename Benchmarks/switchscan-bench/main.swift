@@ -7,7 +7,7 @@
 //   switchscan-bench events [--markdown]       handling one switch event on a 10,000-item scene (EventLatency.swift)
 //   switchscan-bench input [--markdown]        input events per second, and event timestamp → action (InputBenchmark.swift)
 //   switchscan-bench braille [--markdown]      highlight → BrlAPI write, BRLTTY and an emulated display (BrailleLatency.swift)
-//   switchscan-bench latency [--markdown] [--keep]  switch event → BrlAPI write, switchscan run against a C reference (Latency.swift)
+//   switchscan-bench latency [--markdown] [--rounds N] [--keep]  switch event → BrlAPI write, switchscan run against a C reference (Latency.swift)
 //   switchscan-bench idle [--markdown]         CPU and wake-ups of switchscan run, auto-scanning and stopped (Idle.swift)
 //   switchscan-bench validate-memory [--markdown]  peak memory of switchscan validate on inputs under 1 MB (ValidateMemory.swift)
 //   switchscan-bench live [--markdown]         a 10,000-object GTK window: first highlight, one change event, peak memory, against pyatspi (LiveBenchmark.swift)
