@@ -154,7 +154,13 @@ public struct ScanSession: Sendable {
 
     /// A screen's key in the selection counts: the scene file's path and the screen's name.
     public func selectionKey(_ screen: String) -> String {
-        selectionScope.isEmpty ? screen : selectionScope + "#" + screen
+        Self.selectionKey(scope: selectionScope, screen: screen)
+    }
+
+    /// How a screen's selections are named in the store: the scene file's path, `#`, the screen
+    /// (the screen alone without a scope).
+    public static func selectionKey(scope: String, screen: String) -> String {
+        scope.isEmpty ? screen : scope + "#" + screen
     }
 
     /// Learns from `counts` on (call before `start()`; `learnSelections` still decides): `scope`

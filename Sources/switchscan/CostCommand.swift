@@ -1,6 +1,7 @@
 import AccessibilityModel
 import ArgumentParser
 import Foundation
+import Runtime
 import Scanning
 import Scenes
 
@@ -41,7 +42,12 @@ struct CostCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds per press when scanning manually.", valueName: "seconds"))
     var pressInterval: Double = ScanCost.defaultPressInterval
 
-    @Flag(help: "Print JSON: the settings, every item's costs, the mean and the worst.")
+    @Flag(help: ArgumentHelp(
+        "Arrange and weigh the screen as switchscan run does with the selections it learnt here (learnSelections).",
+        discussion: "The selections run stored for this scene file and screen ($XDG_STATE_HOME/switchscan/selections.tsv): the grouping made for them (orderByFrequency as set), and a learnt mean, each item weighing its count plus 0.5. Without selections for the screen: the plain grouping, and a note saying so."))
+    var learned = false
+
+    @Flag(help: "Print JSON: the settings, every item's costs, the mean and the worst (and the learnt mean with --learned).")
     var json = false
 
     func run() throws {
@@ -65,15 +71,49 @@ struct CostCommand: ParsableCommand {
         guard let resolved = scene.screen(name, state: state) else {
             throw ValidationError("scene '\(scene.title)' has no screen '\(name)'; its screens are: \(scene.screens.map(\.name).joined(separator: ", "))")
         }
-        let report = ScanCost.report(for: resolved, settings: settings, pressInterval: pressInterval)
+        var weights: LearnedWeights?
+        var learnedNote: String?
+        if learned {
+            (weights, learnedNote) = try learnedWeights(scene: scene, screen: name, settings: settings)
+        }
+        let report = ScanCost.report(ScanStructure.of(resolved, groupItems: settings.groupItems, learned: weights).nodes,
+                                     settings: settings, pressInterval: pressInterval)
+        let learnedMean = weights.map { weights in report.weightedMean(report.items.map { weights.weight(of: $0.id) }) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let document = CostJSON(scene: scene.title, file: self.scene, screen: name, report: report)
+            var document = CostJSON(scene: scene.title, file: self.scene, screen: name, report: report)
+            document.learnedMean = learnedMean
+            document.learned = learned ? (learnedNote ?? "selections learnt for this screen") : nil
             print(String(decoding: try encoder.encode(document), as: UTF8.self))
         } else {
-            print(CostText.render(scene: scene, screen: name, report: report))
+            print(CostText.render(scene: scene, screen: name, report: report, learnedMean: learnedMean, learnedNote: learnedNote))
         }
+    }
+
+    /// The weights `run` would arrange this screen with: its selections in the store, under the
+    /// scene file's scope. Nil (and a note) when there are none; a store that cannot be read is
+    /// an input that does not load (exit status 2).
+    private func learnedWeights(scene: Scene, screen: String, settings: ScanSettings) throws -> (LearnedWeights?, String?) {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = SelectionStore.defaultPath(environment: environment) else {
+            return (nil, "no state folder (neither XDG_STATE_HOME nor HOME is usable): no selections to read; equal weights")
+        }
+        let store = SelectionStore(path: path)
+        let counts: SelectionCounts
+        switch store.load() {
+        case .success(let loaded): counts = loaded
+        case .failure(let problem):
+            printError("\(path): \(problem)")
+            throw ExitCode.unloadable
+        }
+        let key = ScanSession.selectionKey(scope: selectionScope(of: scene, given: self.scene), screen: screen)
+        guard let screenCounts = counts.counts(screen: key), !screenCounts.isEmpty else {
+            return (nil, "no selections learnt for this screen in \(path); equal weights")
+        }
+        let total = screenCounts.values.reduce(0, +)
+        return (LearnedWeights(counts: screenCounts, orderByFrequency: settings.orderByFrequency),
+                "\(screenCounts.count) item\(screenCounts.count == 1 ? "" : "s") selected here before (decayed total \(formatCost(total))), from \(path)")
     }
 }
 
@@ -87,7 +127,8 @@ func formatCost(_ value: Double) -> String {
 
 /// The text report: a table, then the mean and the worst.
 enum CostText {
-    static func render(scene: Scene, screen: String, report: ScanCost.Report) -> String {
+    static func render(scene: Scene, screen: String, report: ScanCost.Report, learnedMean: ScanCost.Figures? = nil,
+                       learnedNote: String? = nil) -> String {
         let settings = report.settings
         func seconds(_ value: Double?) -> String { value.map { "\(formatCost($0)) s" } ?? "off" }
         var lines = [
@@ -102,10 +143,15 @@ enum CostText {
              formatCost(item.autoSeconds), String(item.manualSteps), formatCost(item.manualSeconds)]
         }
         let mean = report.mean, worst = report.worst
-        let summary = [
+        var summary = [
             ["mean", "", "", formatCost(mean.autoSteps), formatCost(mean.autoSeconds), formatCost(mean.manualSteps), formatCost(mean.manualSeconds)],
             ["worst", report.worstItem()?.id ?? "", "", formatCost(worst.autoSteps), formatCost(worst.autoSeconds), formatCost(worst.manualSteps), formatCost(worst.manualSeconds)],
         ]
+        if let learnedMean {
+            // Each item weighing what was learnt: the cost of this user's typical selection.
+            summary.append(["learnt mean", "", "", formatCost(learnedMean.autoSteps), formatCost(learnedMean.autoSeconds),
+                            formatCost(learnedMean.manualSteps), formatCost(learnedMean.manualSeconds)])
+        }
         rows += summary
         var widths = header.map(\.count)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
@@ -117,8 +163,9 @@ enum CostText {
                 return index < 3 ? shown + padding : padding + shown  // numbers right-aligned
             }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         }
+        if let learnedNote { lines.insert("learnt selections: \(learnedNote)", at: 3) }
         lines.append(line(header))
-        for row in rows.dropLast(2) { lines.append(line(row)) }
+        for row in rows.dropLast(summary.count) { lines.append(line(row)) }
         lines.append(line(widths.map { String(repeating: "-", count: $0) }))
         for row in summary { lines.append(line(row)) }
         return lines.joined(separator: "\n")
@@ -137,6 +184,10 @@ struct CostJSON: Encodable {
     var worst: ScanCost.Figures
     /// The first item with the most auto steps.
     var worstItem: String?
+    /// With --learned: the mean with each item weighing its learnt count + 0.5 (nil: none learnt).
+    var learnedMean: ScanCost.Figures?
+    /// With --learned: what was learnt, or why nothing was.
+    var learned: String?
 
     init(scene: String, file: String, screen: String, report: ScanCost.Report) {
         self.scene = scene

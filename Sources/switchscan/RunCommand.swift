@@ -151,10 +151,8 @@ struct RunCommand: ParsableCommand {
         // stable ids across runs).
         if live == nil, let given = self.scene,
            let store = SelectionStore.defaultPath(environment: ProcessInfo.processInfo.environment) {
-            // The scene file itself (a tests file names its scene), so both share the counts.
-            let path = scene.file.isEmpty ? given : scene.file
             options.selectionStore = SelectionStore(path: store)
-            options.selectionScope = URL(fileURLWithPath: path).standardizedFileURL.path
+            options.selectionScope = selectionScope(of: scene, given: given)
         }
         // The highlight on the screen, for a sighted switch user: X11 only, and not asked away.
         var startupStatus = settingsSetup.startupStatus
@@ -247,4 +245,11 @@ struct RunSettings {
     func watch() -> SettingsWatcher? {
         path.map { SettingsWatcher(path: $0, initialText: text, base: ScanSettings(), overrides: overrides) }
     }
+}
+
+/// The name a scene file's selections are kept under: the scene file's absolute path (a tests
+/// file names its scene, so both share the counts). `run` learns under it, `cost --learned` reads.
+func selectionScope(of scene: Scene, given: String) -> String {
+    let path = scene.file.isEmpty ? given : scene.file
+    return URL(fileURLWithPath: path).standardizedFileURL.path
 }

@@ -48,6 +48,48 @@ struct SelectionLearningRunTests {
     /// the first item after each tap).
     static let selectK8ThreeTimes = String(repeating: String(repeating: "\r", count: 7) + " ", count: 3)
 
+    @Test("cost --learned arranges and weighs the screen as the next run would, from what a run learnt; says when nothing was learnt")
+    func costReadsWhatARunLearnt() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("learn.yaml", Self.scene)
+        let state = folder.url.appendingPathComponent("state").path
+        let environment = ["XDG_STATE_HOME": state, "XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path]
+        func cost(_ arguments: [String]) throws -> [String: Any] {
+            let result = try CLI.run(["cost", "learn.yaml", "--json"] + arguments, in: folder.url, environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        }
+        func autoSteps(_ report: [String: Any], _ id: String) -> Int? {
+            (report["items"] as? [[String: Any]])?.first { $0["id"] as? String == id }?["autoSteps"] as? Int
+        }
+        // Nothing learnt yet: the plain arrangement, and the reason.
+        let before = try cost(["--learned"])
+        #expect((before["learned"] as? String)?.hasPrefix("no selections learnt for this screen") == true, "\(before)")
+        #expect(before["learnedMean"] == nil)
+        let plain = try cost([])
+        #expect(plain["learned"] == nil)
+        let plainK8 = try #require(autoSteps(plain, "k8"))
+
+        _ = try Self.run(folder, state: state, keys: Self.selectK8ThreeTimes, ["tapBehavior=alwaysTap", "groupItems=false"])
+        let after = try cost(["--learned"])
+        #expect((after["learned"] as? String)?.hasPrefix("1 item selected here before") == true, "\(after)")
+        let learntK8 = try #require(autoSteps(after, "k8"))
+        #expect(learntK8 < plainK8, "K8, chosen three times, is reached sooner: \(learntK8) against \(plainK8) steps")
+        // The learnt mean weighs K8 by its count: below the plain mean of the same arrangement.
+        let learntMean = try #require((after["learnedMean"] as? [String: Any])?["autoSteps"] as? Double)
+        let mean = try #require((after["mean"] as? [String: Any])?["autoSteps"] as? Double)
+        #expect(learntMean < mean)
+        // Without --learned, cost is as before: the same report as with no state at all.
+        let again = try cost([])
+        #expect(autoSteps(again, "k8") == plainK8)
+
+        // A store that cannot be read is an input that does not load (exit status 2), said.
+        try "not a selections file\n".write(toFile: state + "/switchscan/selections.tsv", atomically: true, encoding: .utf8)
+        let broken = try CLI.run(["cost", "learn.yaml", "--learned"], in: folder.url, environment: environment)
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("selections.tsv"), "\(broken.stderr)")
+    }
+
     @Test func aRunWritesTheCountsAndTheNextRunGroupsAndOrdersWithThem() throws {
         let folder = try TemporaryFolder()
         try folder.write("learn.yaml", Self.scene)
