@@ -74,6 +74,26 @@ enum CLI {
         return data
     }
 
+    /// Opens a FIFO for writing once a reader has it open (the program under test), waiting at
+    /// most `timeout` seconds: opening it blocking would hang the test for ever if the program
+    /// exited first (a setting it refused, say).
+    static func fifoWriter(_ path: String, timeout: Double = 15) throws -> FileHandle {
+        let end = Date().addingTimeInterval(timeout)
+        while true {
+            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if descriptor >= 0 {
+                // Blocking writes from here on, as a device or a bridge writes.
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+                return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            }
+            let error = errno
+            guard error == ENXIO || error == EINTR, Date() < end else {
+                throw CLIError("no reader opened \(path) within \(timeout) s (\(String(cString: strerror(error))))")
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
     /// Runs `switchscan arguments…` in `directory` (the package root by default, so that paths
     /// such as `Scenarios/…` are relative and appear as given in the output), with `environment`
     /// added to this process's.

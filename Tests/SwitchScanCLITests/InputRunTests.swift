@@ -230,7 +230,7 @@ struct InputRunTests {
                   !((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").contains("reading struct input_event records") {
                 Thread.sleep(forTimeInterval: 0.02)
             }
-            let writer = try #require(FileHandle(forWritingAtPath: fifo))
+            let writer = try CLI.fifoWriter(fifo)
             let base = 5000.25
             // Enter tapped; Space pressed with a 2 ms bounce; then a release cut after 10 bytes.
             writer.write(record(base, 4, 4, 458792) + record(base, 1, 28, 1) + record(base, 0, 0, 0))
@@ -249,7 +249,7 @@ struct InputRunTests {
                   !((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").contains("waiting for the next writer") {
                 Thread.sleep(forTimeInterval: 0.02)
             }
-            let second = try #require(FileHandle(forWritingAtPath: fifo))
+            let second = try CLI.fifoWriter(fifo)
             second.write(record(10.0, 1, 28, 1) + record(10.0, 0, 0, 0) + record(10.05, 1, 28, 0) + record(10.05, 0, 0, 0))
             Thread.sleep(forTimeInterval: 0.2)
             try second.close()

@@ -77,7 +77,7 @@ struct SwitchAndDisplayRunTests {
         // The first item, before any switch.
         expect(BrailleRunTests.testGroup, "the first item, a group")
         // Opening for writing waits for switchscan, which opened the FIFO for reading at start.
-        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        let writer = try CLI.fifoWriter(fifo)
         let base = 7000.0
         // Each tap is written when its timestamp says, on the test's clock (as a device sends
         // them): written sooner, as soon as the display changed, the stream runs ahead of its
