@@ -231,8 +231,9 @@ func compareWithOptimum(upTo maxN: Int, log: (String) -> Void) -> OptimumCompari
     return result
 }
 
-/// A deterministic generator (SplitMix64): the simulated user's choices are the same every run.
-struct SplitMix {
+/// A deterministic generator (SplitMix64): the simulated user's choices, the latency benchmark's
+/// presses, the same every run.
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

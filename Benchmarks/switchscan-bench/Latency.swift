@@ -58,7 +58,7 @@ private struct LatencyBenchmark {
 
     /// The presses of each round: 100–200 ms apart, held 30–60 ms.
     func schedule() -> [[Press]] {
-        var generator = LatencyPressGenerator(seed: 0x5EED_CAFE)
+        var generator = SplitMix(state: 0x5EED_CAFE)  // the same stream of presses every run
         var result = [[Press]]()
         for round in 0..<rounds {
             let count = presses / rounds + (round < presses % rounds ? 1 : 0)
@@ -359,17 +359,4 @@ private struct LatencyBenchmark {
 
 private func contents(_ path: String) -> String {
     (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-}
-
-/// SplitMix64: the same stream of presses on every run.
-private struct LatencyPressGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -190,7 +190,7 @@ public final class LiveRun {
             // write has had `settleSeconds` to reach the display (BRLTTY and the display's driver
             // need the CPU then, on a machine of two cores), and is done only when nothing is
             // ready: the loop looks without waiting, and sleeps once the work is done.
-            let settled = MonotonicClock.now() >= lastWrite + Self.settleSeconds
+            let settled = isSettled
             let idleWork = preparationDue || !linesToPrepare.isEmpty || !pendingTrace.isEmpty
             if idleWork, !settled { deadline = min(deadline ?? .infinity, lastWrite + Self.settleSeconds - origin) }
             let timeout = idleWork && settled ? 0 : deadline.map { max(0, $0 - now) }
@@ -201,7 +201,7 @@ public final class LiveRun {
             // A long burst of events does not hold its trace back without bound.
             if settled || pendingTrace.count >= Self.traceLinesHeld { flushTrace() }
             let ready = try Poll.readable(descriptors, timeout: timeout)
-            if idleWork, ready.isEmpty, MonotonicClock.now() >= lastWrite + Self.settleSeconds {
+            if idleWork, ready.isEmpty, isSettled {
                 flushTrace()
                 prepareAhead()
             }
@@ -345,6 +345,8 @@ public final class LiveRun {
 
     /// When the braille line was last handed to the displays (monotonic seconds).
     private var lastWrite = -Double.infinity
+    /// The last braille write has had `settleSeconds` to reach the display.
+    private var isSettled: Bool { MonotonicClock.now() >= lastWrite + Self.settleSeconds }
     /// How long after a braille write the loop leaves the CPU to BRLTTY and the display before
     /// writing its trace and preparing lines (both wait; nothing the user sees does).
     static let settleSeconds = 0.002

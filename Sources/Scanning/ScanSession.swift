@@ -590,13 +590,8 @@ public struct ScanSession: Sendable {
             preparedLines = (engine.structureVersion, [:])
         }
         return engine.upcomingEntries(limit: limit).map { node in
-            let line: BrailleLine
-            if let kept = preparedLines.lines[node.id], kept.node.isGroup == node.isGroup {
-                line = kept.line
-            } else {
-                line = formatter.line(for: node)
-                preparedLines.lines[node.id] = (node, line)
-            }
+            let line = preparedLine(for: node) ?? formatter.line(for: node)
+            preparedLines.lines[node.id] = (node, line)
             return (line, language(of: node))
         }
     }

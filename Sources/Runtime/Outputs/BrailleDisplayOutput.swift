@@ -339,11 +339,11 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         if line == self.line, language == self.language, window != nil || !isConnected { return }
         self.line = line
         self.language = language
-        if let size = displaySize, let prepared = preparedLines.take(line, language: language, columns: size.columns, rows: size.rows) {
+        if let size = displaySize, let prepared = preparedLines.entry(line, language: language, columns: size.columns, rows: size.rows) {
             // Made ready while the loop was idle: nothing to translate, lay out or render now.
             translation = prepared.translation
             window = prepared.window
-            preparedRendering = prepared.rendering
+            preparedRendering = (prepared.window.index, prepared.rendering)
         } else {
             translation = translate(line, language: language)
             rebuildWindow()
@@ -357,7 +357,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// connected display nothing is done.
     public func prepare(_ line: BrailleLine, language: String?) {
         guard let size = displaySize, !line.text.isEmpty,
-              !preparedLines.contains(line, language: language, columns: size.columns, rows: size.rows) else { return }
+              preparedLines.entry(line, language: language, columns: size.columns, rows: size.rows) == nil else { return }
         let translation = translate(line, language: language)
         let window = Self.firstWindow(of: line, translation: translation, columns: size.columns, rows: size.rows)
         let rendering = render(window.window, line: line, translated: window.translation != nil)
@@ -722,8 +722,7 @@ struct TranslationCache {
 }
 
 /// Lines made ready ahead (`BrailleDisplayOutput.prepare`), the latest `capacity`: each with its
-/// translation, first window and rendering for one display size. Taking one leaves it there (the
-/// highlight comes back to the same items).
+/// translation, first window and rendering for one display size.
 struct PreparedLines {
     struct Entry {
         let line: BrailleLine
@@ -733,11 +732,6 @@ struct PreparedLines {
         let translation: (cells: String, offsets: [Int])?
         let window: BrailleWindow
         let rendering: (text: String, cursor: Int?)
-
-        var prepared: (translation: (cells: String, offsets: [Int])?, window: BrailleWindow,
-                       rendering: (index: Int, output: (text: String, cursor: Int?))) {
-            (translation, window, (window.index, rendering))
-        }
     }
 
     let capacity: Int
@@ -748,22 +742,13 @@ struct PreparedLines {
         self.capacity = max(1, capacity)
     }
 
-    var count: Int { entries.count }
-
-    private func index(of line: BrailleLine, language: String?, columns: Int, rows: Int) -> Int? {
+    /// The entry made for `line` on a display of this size, if it is still kept. Taking one leaves
+    /// it there (the highlight comes back to the same items).
+    func entry(_ line: BrailleLine, language: String?, columns: Int, rows: Int) -> Entry? {
         // Newest first: the lines about to be shown were prepared last. The text is compared
         // first (cheap, and different for nearly every other line).
-        entries.lastIndex { $0.line.text == line.text && $0.line == line && $0.language == language
+        entries.last { $0.line.text == line.text && $0.line == line && $0.language == language
             && $0.columns == columns && $0.rows == rows }
-    }
-
-    func contains(_ line: BrailleLine, language: String?, columns: Int, rows: Int) -> Bool {
-        index(of: line, language: language, columns: columns, rows: rows) != nil
-    }
-
-    func take(_ line: BrailleLine, language: String?, columns: Int, rows: Int)
-        -> (translation: (cells: String, offsets: [Int])?, window: BrailleWindow, rendering: (index: Int, output: (text: String, cursor: Int?)))? {
-        index(of: line, language: language, columns: columns, rows: rows).map { entries[$0].prepared }
     }
 
     mutating func add(_ entry: Entry) {
