@@ -24,6 +24,7 @@ import AccessibilityModel
 import Foundation
 import Scanning
 import Scenes
+import SwitchInput
 
 /// A square grid of `count` keys (44×44 points, ⌈√count⌉ per row): the usual row-column layout.
 func gridScreen(keys count: Int, perRow: Int? = nil) -> Screen {
@@ -231,21 +232,6 @@ func compareWithOptimum(upTo maxN: Int, log: (String) -> Void) -> OptimumCompari
     return result
 }
 
-/// A deterministic generator (SplitMix64): the simulated user's choices, the latency benchmark's
-/// presses, the same every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}
-
 /// Issue 17, part 2: expected steps to select under Zipf targets (s = 1) for a grid of n keys,
 /// with the targets ranked in scene order (the issue's table) or in a shuffled order (the
 /// frequent keys anywhere), for linear, row-column, ours without weights, ours with the true
@@ -266,7 +252,7 @@ func measureLearning(n: Int, shuffled: Bool) -> LearningRow {
     let flat = AutomaticGrouping.scanStructure(of: screen, groupItems: false)
     let ids = flat.flatMap(\.items).map(\.id)
     var ranked = ids
-    var random = SplitMix(state: UInt64(n) &* 7919)
+    var random = SplitMix64(seed: UInt64(n) &* 7919)
     if shuffled {
         for index in stride(from: ranked.count - 1, to: 0, by: -1) {
             ranked.swapAt(index, Int(random.next() % UInt64(index + 1)))

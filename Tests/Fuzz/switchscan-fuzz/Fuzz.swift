@@ -278,20 +278,15 @@ struct Seeds {
     }
 }
 
-/// SplitMix64: small, fast, and the same on every machine.
+/// The fuzzer's choices for one input: `SplitMix64` seeded from the run's seed and the input's
+/// number.
 struct Generator {
-    var state: UInt64
+    var random: SplitMix64
     init(seed: UInt64, input: Int) {
-        state = seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: input) &* 0xBF58_476D_1CE4_E5B9
+        random = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: input) &* 0xBF58_476D_1CE4_E5B9)
         _ = next()
     }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
     /// 0..<bound (bound > 0).
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
     mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
