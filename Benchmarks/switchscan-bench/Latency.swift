@@ -14,6 +14,7 @@
 // CLOCK_MONOTONIC moment each write returned. Costs about 0.3 s of wall time per press, plus
 // about 5 s of starts.
 import BrailleTestSupport
+import SwitchInput
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +59,7 @@ private struct LatencyBenchmark {
 
     /// The presses of each round: 100–200 ms apart, held 30–60 ms.
     func schedule() -> [[Press]] {
-        var generator = SplitMix(state: 0x5EED_CAFE)  // the same stream of presses every run
+        var generator = SplitMix64(seed: 0x5EED_CAFE)  // the same stream of presses every run
         var result = [[Press]]()
         for round in 0..<rounds {
             let count = presses / rounds + (round < presses % rounds ? 1 : 0)
@@ -342,11 +343,12 @@ private struct LatencyBenchmark {
             lines.append("Target switchscan's own work between reading a press and starting its braille write under 50 µs at the median: "
                 + (ownWork.median < workTarget ? "met (\(workFigure))." : "missed (\(workFigure))."))
         }
-        lines.append("Switchscan's own work (its loop's read of the record, decoding it through the switch profile, the "
-            + "stabiliser and the engine, the braille line and its window, made ahead while idle when the line is one the "
-            + "scanner could reach next) adds " + benchMilliseconds(mine.median - floor.median) + " at the median to the "
-            + "write's return, and " + benchMilliseconds(mineShown.median - floorShown.median) + " to the cells at the "
-            + "display; the BrlAPI call itself varies from run to run with where BRLTTY runs (last column: preemptions).")
+        lines.append("At the median switchscan's write returns " + benchMilliseconds(mine.median - floor.median)
+            + " after the reference's, and its cells reach the display " + benchMilliseconds(mineShown.median - floorShown.median)
+            + " after them: its own work (reading the record, decoding it through the switch profile, finding the press's "
+            + "forecast, the line the session will show, worked out while idle, and handing it to the display, the line "
+            + "translated and rendered ahead too; when no forecast holds, the stabiliser and the engine first) and the "
+            + "BrlAPI call, which varies from run to run with where BRLTTY runs (last column: preemptions).")
         lines.append("")
         lines.append(String(format: "Issue 6's end-to-end figure (switch edge timestamp → braille write returned): median %@, p99 %@; to the cells at the display: median %@, p99 %@.",
                             benchMilliseconds(mine.median), benchMilliseconds(mine.p99), benchMilliseconds(mineShown.median), benchMilliseconds(mineShown.p99)))

@@ -142,28 +142,27 @@ public final class BrlAPIConnection {
     /// - Parameter cursor: the cell that shows the cursor (dots 7-8), 1-based as in BrlAPI
     ///   (1 = the first cell); nil for no cursor.
     public func write(text: String, cursor: Int?) throws(BrlAPIError) {
+        try write(BrlAPICells(text, cells: columns * max(rows, 1)), cursor: cursor)
+    }
+
+    /// `write(text:cursor:)` with the text made ready beforehand (`BrlAPICells`, for this
+    /// display's size): a line made ahead is sent without converting it again.
+    public func write(_ line: BrlAPICells, cursor: Int?) throws(BrlAPIError) {
         let cells = columns * max(rows, 1)
         guard cells > 0 else {
             throw BrlAPIError(function: "brlapi__write", code: .invalidParameter,
                               message: "the display has no cells (displaySize() was 0×0 or not read)")
         }
+        guard line.cells == cells else {
+            throw BrlAPIError(function: "brlapi__write", code: .invalidParameter,
+                              message: "the text was made for \(line.cells) cells; the display has \(cells)")
+        }
         if let cursor, !(1...cells).contains(cursor) {
             throw BrlAPIError(function: "brlapi__write", code: .invalidParameter,
                               message: "cursor \(cursor) is outside the cells 1...\(cells)")
         }
-        // The UTF-8 bytes of the first `cells` scalars, then spaces (built byte by byte: the
-        // generic scalar-view appends took most of a write's time).
-        var utf8 = [UInt8]()
-        utf8.reserveCapacity(cells * 3)
-        var count = 0
-        for scalar in text.unicodeScalars {
-            guard count < cells else { break }
-            utf8.append(contentsOf: scalar.utf8)
-            count += 1
-        }
-        if count < cells { utf8.append(contentsOf: repeatElement(UInt8(ascii: " "), count: cells - count)) }
         try call("brlapi__write") {
-            utf8.withUnsafeBufferPointer { bytes in
+            line.utf8.withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { text in
                     "UTF-8".withCString { charset in
                         var arguments = cbrlapi_write_arguments()
@@ -254,4 +253,27 @@ func retryingInterrupts(_ function: String, _ body: () -> Int32) throws(BrlAPIEr
 private func withOptionalCString<Result>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
     guard let string else { return body(nil) }
     return string.withCString { body($0) }
+}
+
+/// A line as `BrlAPIConnection.write` sends it to a display of `cells` cells: the UTF-8 bytes of
+/// its first `cells` characters (Unicode scalars), then spaces. Made once per line, and
+/// compared byte for byte (two renderings of one line are the same bytes).
+public struct BrlAPICells: Equatable, Sendable {
+    public let cells: Int
+    let utf8: [UInt8]
+
+    public init(_ text: String, cells: Int) {
+        self.cells = max(0, cells)
+        // Built byte by byte: the generic scalar-view appends took most of a write's time.
+        var utf8 = [UInt8]()
+        utf8.reserveCapacity(self.cells * 3)
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count < self.cells else { break }
+            utf8.append(contentsOf: scalar.utf8)
+            count += 1
+        }
+        if count < self.cells { utf8.append(contentsOf: repeatElement(UInt8(ascii: " "), count: self.cells - count)) }
+        self.utf8 = utf8
+    }
 }

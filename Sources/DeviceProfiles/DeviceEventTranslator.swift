@@ -23,16 +23,23 @@ public struct DeviceEventTranslator: Sendable {
     }
 
     public let profile: SwitchProfile
-    private let switchByCode: [UInt16: SwitchID]
-    /// The switches whose last edge was a down.
-    public var switchesDown: Set<SwitchID> { Set(down) }
-    /// The same, in the order they went down: a device has a few switches, and a short array
-    /// spares each edge hashing its id.
-    private var down: [SwitchID] = []
+    /// Each mapped key: its code, its switch's id in the profile, and the id its edges carry.
+    /// A device has a few switches: a short array searched by code spares each event hashing.
+    private let keys: [(code: UInt16, id: SwitchID, edgeID: SwitchID)]
+    /// The switches whose last edge was a down (the profile's ids).
+    public var switchesDown: Set<SwitchID> { Set(down.map { keys[$0].id }) }
+    /// The same, as places in `keys`, in the order they went down.
+    private var down: [Int] = []
 
-    public init(profile: SwitchProfile) {
+    /// `edgeIDs`: the ids edges carry instead of the profile's (a run's names for switches of
+    /// several profiles, `SwitchNaming`); the profile's own where none is given.
+    public init(profile: SwitchProfile, edgeIDs: [SwitchID: SwitchID] = [:]) {
         self.profile = profile
-        self.switchByCode = Dictionary(profile.switches.map { ($0.code, $0.id) }, uniquingKeysWith: { first, _ in first })
+        var keys: [(code: UInt16, id: SwitchID, edgeID: SwitchID)] = []
+        for item in profile.switches where !keys.contains(where: { $0.code == item.code }) {
+            keys.append((item.code, item.id, edgeIDs[item.id] ?? item.id))
+        }
+        self.keys = keys
     }
 
     /// One event.
@@ -58,20 +65,21 @@ public struct DeviceEventTranslator: Sendable {
         case DeviceEvent.KeyValue.autorepeat: kind = .repeat
         default: return .ignored
         }
-        guard let id = switchByCode[code] else {
+        guard let key = keys.firstIndex(where: { $0.code == code }) else {
             return .unmapped(code: code, name: KeyCodes.name(for: code), value: value)
         }
         switch kind {
-        case .down: if !down.contains(id) { down.append(id) }
-        case .up: if let index = down.firstIndex(of: id) { down.remove(at: index) }
+        case .down: if !down.contains(key) { down.append(key) }
+        case .up: if let index = down.firstIndex(of: key) { down.remove(at: index) }
         case .repeat: break
         }
-        return .edge(SwitchEdge(switchID: id, kind: kind, time: time))
+        return .edge(SwitchEdge(switchID: keys[key].edgeID, kind: kind, time: time))
     }
 
-    /// The device is gone: an up at `time` for every switch that was down, in id order.
+    /// The device is gone: an up at `time` for every switch that was down, in the order of the
+    /// profile's ids.
     public mutating func releaseAll(at time: Double) -> [SwitchEdge] {
         defer { down.removeAll() }
-        return down.sorted().map { SwitchEdge(switchID: $0, kind: .up, time: time) }
+        return down.sorted { keys[$0].id < keys[$1].id }.map { SwitchEdge(switchID: keys[$0].edgeID, kind: .up, time: time) }
     }
 }

@@ -33,22 +33,36 @@ public struct RawEventDecoder: Sendable {
         return decodePending()
     }
 
-    /// `feed` for bytes in memory (a read buffer): the same records, without going through a
-    /// generic sequence byte by byte.
+    /// `feed` for bytes in memory (a read buffer): the same records, decoded where they lie when
+    /// no partial record waits (what a read of whole records gives).
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [DeviceEvent] {
         guard error == nil else { return [] }
-        pending.append(contentsOf: bytes)
-        return decodePending()
+        guard pending.isEmpty else {
+            pending.append(contentsOf: bytes)
+            return decodePending()
+        }
+        bytesFed = consumedBytes + bytes.count
+        let (events, decoded) = decode(bytes)
+        if error == nil { pending.append(contentsOf: bytes[decoded...]) }
+        return events
     }
 
     private mutating func decodePending() -> [DeviceEvent] {
         bytesFed = consumedBytes + pending.count
-        let whole = pending.count / Self.recordSize
+        let (events, decoded) = pending.withUnsafeBytes { decode($0) }
+        if error == nil { pending.removeFirst(decoded) } else { pending.removeAll() }
+        return events
+    }
+
+    /// The whole records at the start of `bytes` (up to an invalid one, which sets `error`), and
+    /// how many bytes they take; `consumedBytes` counts them.
+    private mutating func decode(_ bytes: UnsafeRawBufferPointer) -> (events: [DeviceEvent], decoded: Int) {
+        let whole = bytes.count / Self.recordSize
         var events = [DeviceEvent]()
         events.reserveCapacity(whole)
         for index in 0..<whole {
             let base = index * Self.recordSize
-            let event = Self.decodeRecord(pending, at: base)
+            let event = Self.decodeRecord(bytes, at: base)
             var reason: String?
             if event.type > DeviceEvent.EventType.max {
                 reason = "event type 0x\(String(event.type, radix: 16)) is not an input event type (at most 0x1f)"
@@ -57,15 +71,13 @@ public struct RawEventDecoder: Sendable {
             }
             if let reason {
                 error = RawStreamError(kind: .invalidRecord(reason: reason), offset: consumedBytes + base)
-                pending.removeAll()
                 consumedBytes += base
-                return events
+                return (events, base)
             }
             events.append(event)
         }
-        pending.removeFirst(whole * Self.recordSize)
         consumedBytes += whole * Self.recordSize
-        return events
+        return (events, whole * Self.recordSize)
     }
 
     /// The end of the stream: throws when bytes of an incomplete record remain.
@@ -91,13 +103,9 @@ public struct RawEventDecoder: Sendable {
         return bytes
     }
 
-    static func decodeRecord(_ bytes: [UInt8], at base: Int) -> DeviceEvent {
+    static func decodeRecord(_ bytes: UnsafeRawBufferPointer, at base: Int) -> DeviceEvent {
         func read<T: FixedWidthInteger>(_: T.Type, _ offset: Int) -> T {
-            var value = T.zero
-            for index in (0..<MemoryLayout<T>.size).reversed() {
-                value = value << 8 | T(truncatingIfNeeded: bytes[base + offset + index])
-            }
-            return value
+            T(littleEndian: bytes.loadUnaligned(fromByteOffset: base + offset, as: T.self))
         }
         return DeviceEvent(
             seconds: read(Int64.self, 0), microseconds: read(Int64.self, 8),

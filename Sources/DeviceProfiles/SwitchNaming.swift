@@ -57,34 +57,27 @@ public struct SwitchNaming: Sendable {
 public struct ProfileEdges: Sendable {
     public let profile: SwitchProfile
     public let naming: SwitchNaming
+    /// Edges carry `naming`'s ids for this profile, found once (looking the profile up joins its
+    /// file and name, on every edge otherwise).
     public private(set) var translator: DeviceEventTranslator
-    /// `naming`'s ids for this profile, found once (looking the profile up joins its file and
-    /// name, on every edge otherwise).
-    private let sessionIDs: [SwitchID: SwitchID]
 
     public init(profile: SwitchProfile, naming: SwitchNaming) {
         self.profile = profile
         self.naming = naming
-        self.translator = DeviceEventTranslator(profile: profile)
-        self.sessionIDs = naming.ids(of: profile)
+        self.translator = DeviceEventTranslator(profile: profile, edgeIDs: naming.ids(of: profile))
     }
 
     /// The edge of one event (key events the profile maps), at `time` (seconds: monotonic live,
     /// virtual in scripted tests).
     public mutating func edge(_ event: DeviceEvent, at time: Double) -> SwitchEdge? {
         guard event.type == DeviceEvent.EventType.key else { return nil }
-        guard case .edge(var edge) = translator.translate(code: event.code, value: event.value, time: time) else { return nil }
-        edge.switchID = sessionIDs[edge.switchID] ?? edge.switchID
+        guard case .edge(let edge) = translator.translate(code: event.code, value: event.value, time: time) else { return nil }
         return edge
     }
 
     /// An up at `time` for every switch that is down (the device is gone).
     public mutating func releaseAll(at time: Double) -> [SwitchEdge] {
-        translator.releaseAll(at: time).map { edge in
-            var edge = edge
-            edge.switchID = sessionIDs[edge.switchID] ?? edge.switchID
-            return edge
-        }
+        translator.releaseAll(at: time)
     }
 
     public var switchesDown: [SwitchID] { translator.switchesDown.sorted() }

@@ -74,8 +74,9 @@ public final class LiveRun {
     private let options: Options
     private var session: ScanSession
     private let origin: Double
-    /// The session time of each source's last edge (its edges never go back in time).
-    private var lastEdgeTime: [String: Double] = [:]
+    /// The session time of each source's last edge, by its place in `options.sources` (its
+    /// edges never go back in time).
+    private lazy var lastEdgeTime = [Double](repeating: 0, count: options.sources.count)
     private let signals: SignalDescriptor
     private let terminal: TerminalSession?
     private let trace: TraceWriter?
@@ -191,7 +192,7 @@ public final class LiveRun {
             // need the CPU then, on a machine of two cores), and is done only when nothing is
             // ready: the loop looks without waiting, and sleeps once the work is done.
             let settled = isSettled
-            let idleWork = preparationDue || !linesToPrepare.isEmpty || !pendingTrace.isEmpty
+            let idleWork = preparationDue || !linesToPrepare.isEmpty || !pendingTrace.isEmpty || forecastsDue
             if idleWork, !settled { deadline = min(deadline ?? .infinity, lastWrite + Self.settleSeconds - origin) }
             let timeout = idleWork && settled ? 0 : deadline.map { max(0, $0 - now) }
             var descriptors = [signals.descriptor]
@@ -257,7 +258,7 @@ public final class LiveRun {
                 }
             }
             let moment = MonotonicClock.now()
-            for source in options.sources {
+            for (sourceIndex, source) in options.sources.enumerated() {
                 var inputs = [RuntimeInput]()
                 if let descriptor = source.descriptor, ready.contains(descriptor) { inputs += source.readable(at: moment) }
                 if let due = source.deadline, due <= moment { inputs += source.deadlineReached(at: moment) }
@@ -265,10 +266,9 @@ public final class LiveRun {
                 // at once) is moved as a whole to begin at the start: clamping each edge to 0 alone
                 // squeezed its first press into a bounce (seen: an Enter held 100 ms whose release
                 // was dated 20 ms after its press).
-                let earliest = inputs.compactMap { input -> Double? in
-                    if case .edge(let edge) = input, edge.time.isFinite { return edge.time } else { return nil }
-                }.min()
-                let batchShift = earliest.map { max(0, origin - $0) } ?? 0
+                var earliest = Double.infinity
+                for case .edge(let edge) in inputs where edge.time.isFinite { earliest = min(earliest, edge.time) }
+                let batchShift = earliest.isFinite ? max(0, origin - earliest) : 0
                 for input in inputs {
                     switch input {
                     case .edge(var edge):
@@ -278,11 +278,19 @@ public final class LiveRun {
                         // replay dates ahead on purpose, in virtual time). A source's edges never
                         // go back in time, also after a moved batch.
                         let timestamp = edge.time
-                        let previous = lastEdgeTime[source.name] ?? 0
+                        let previous = lastEdgeTime[sourceIndex]
                         edge.time = timestamp.isFinite ? max(previous, timestamp - origin + batchShift) : now
-                        lastEdgeTime[source.name] = edge.time
+                        lastEdgeTime[sourceIndex] = edge.time
+                        noteSwitch(edge.switchID)
+                        // Forecast while idle: its line is written now, and the session catches
+                        // up after the write.
+                        let forecast = forecast(for: edge)
+                        var forecastWrites: [PendingTraceLine] = []
+                        if let forecast { forecastWrites = showForecast(forecast) }
                         record(session.advance(to: edge.time, lateness: Self.stallLateness))
                         record(session.input(edge), timestamp: timestamp, read: moment)
+                        pendingTrace += forecastWrites
+                        if let forecast { checkForecast(forecast) }
                     case .devicesLost:
                         record(session.releaseAllSwitches())
                     case .endOfInput(let name, let sourceFailed):
@@ -361,19 +369,95 @@ public final class LiveRun {
     private var linesToPrepare: [(line: BrailleLine, language: String?)] = []
 
     /// One piece of idle work: the session makes the lines of the highlights that may come next
-    /// (kept, so the edge that shows one does not make it again), then each display prepares one
-    /// of them (translation, window, rendering). A press that arrives meanwhile waits for at
-    /// most one such piece (a line's translation, about 0.1 ms).
+    /// (kept, so the edge that shows one does not make it again), then the forecast of one
+    /// switch's next edge is made (and its line prepared by the displays), then each display
+    /// prepares one of the lines (translation, window, rendering). A press that arrives
+    /// meanwhile waits for at most one such piece (a line's translation, about 0.1 ms).
     private func prepareAhead() {
+        if forecastsDue, forecastRevision != session.revision {
+            // Anything but time passing changed the session: every forecast is made again.
+            forecastRevision = session.revision
+            forecasts = []
+            switchesToForecast = Array(recentSwitches.prefix(Self.switchesForecast))
+        }
         if preparationDue {
             preparationDue = false
             linesToPrepare = session.upcomingBrailleLines(limit: Self.linesPreparedAhead)
             if options.brailleSinks.isEmpty { linesToPrepare = [] }
             return
         }
+        if !switchesToForecast.isEmpty {
+            let id = switchesToForecast.removeFirst()
+            let made = session.forecasts(edgeOf: id)
+            forecasts += made
+            for forecast in made where forecast.line != shownLine {
+                for sink in options.brailleSinks { sink.prepare(forecast.line, language: forecast.language) }
+            }
+            return
+        }
         guard !linesToPrepare.isEmpty else { return }
         let next = linesToPrepare.removeFirst()
         for sink in options.brailleSinks { sink.prepare(next.line, language: next.language) }
+    }
+
+    // MARK: Forecasts
+
+    /// How many switches' next edges are forecast (the most recently used first).
+    static let switchesForecast = 8
+    /// The forecasts made at `forecastRevision` of the session, each switch's spans together (a
+    /// short list: searched without hashing ids).
+    private var forecasts: [EdgeForecast] = []
+    private var forecastRevision: Int?
+    /// Switches whose forecast is still to be made for this revision.
+    private var switchesToForecast: [SwitchID] = []
+    /// The sources' switches, the most recently used first (bound switches of switch inputs
+    /// before the others at the start).
+    private lazy var recentSwitches: [SwitchID] = {
+        let inputs = options.sources.filter(\.isSwitchInput).flatMap { $0.bindings.keys.sorted() }
+        let others = options.sources.filter { !$0.isSwitchInput }.flatMap { $0.bindings.keys.sorted() }
+        var seen = Set<SwitchID>()
+        return (inputs + others).filter { seen.insert($0).inserted }
+    }()
+
+    /// Forecasts are to be made: a display shows the line, and the session changed since (or
+    /// some switches are still to do).
+    private var forecastsDue: Bool {
+        guard !options.brailleSinks.isEmpty, !recentSwitches.isEmpty else { return false }
+        return forecastRevision != session.revision || !switchesToForecast.isEmpty
+    }
+
+    /// An edge of `id` was read: its switch goes first in the forecasts.
+    private func noteSwitch(_ id: SwitchID) {
+        guard recentSwitches.first != id else { return }
+        if let index = recentSwitches.firstIndex(of: id) { recentSwitches.remove(at: index) }
+        recentSwitches.insert(id, at: 0)
+    }
+
+    /// The forecast made for `edge` that holds for it, if any.
+    private func forecast(for edge: SwitchEdge) -> EdgeForecast? {
+        let revision = session.revision
+        return forecasts.first { $0.holds(for: edge, revision: revision) }
+    }
+
+    /// Writes a forecast's line (when it is not the one shown) before the session handles the
+    /// edge. The trace lines of the writes are handed back, to follow the edge's own events.
+    private func showForecast(_ forecast: EdgeForecast) -> [PendingTraceLine] {
+        guard forecast.line != shownLine else { return [] }
+        let mark = pendingTrace.count
+        shownLine = forecast.line
+        for sink in options.brailleSinks { sink.show(forecast.line, language: forecast.language, at: MonotonicClock.now()) }
+        lastWrite = MonotonicClock.now()
+        preparationDue = true
+        linesToPrepare = []
+        defer { pendingTrace.removeSubrange(mark...) }
+        return Array(pendingTrace[mark...])
+    }
+
+    /// The session has handled the edge a forecast was shown for: the same line, or a defect to
+    /// find (said in the trace; `output` writes the session's line at once).
+    private func checkForecast(_ forecast: EdgeForecast) {
+        guard session.brailleLine != forecast.line else { return }
+        record([TraceEvent(time: now, kind: .status(text: "the forecast of \(forecast.switchID)'s \(forecast.kind) showed \"\(forecast.line.text)\" where the session shows \"\(session.brailleLine.text)\"; written again"))])
     }
 
     /// Trace lines of this turn of the loop, written after the outputs: tracing does not delay

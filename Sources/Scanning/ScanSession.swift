@@ -58,6 +58,15 @@ public struct ScanSession: Sendable {
     /// the session being copied to compute it.
     public private(set) var brailleLineLanguage: String?
 
+    /// Counts what changed the session besides time passing with no timer due (edges, timers
+    /// fired, content, settings, the reader's panning): a forecast holds only while it stays the
+    /// same (`forecasts(edgeOf:)`).
+    public private(set) var revision = 0
+    /// A copy working out a forecast: it must not act on content outside itself (a live
+    /// application), and `forecastSpoiled` says it would have.
+    var isForecast = false
+    var forecastSpoiled = false
+
     enum TimerKey: Hashable, Sendable {
         case engine(ScanTimer)
         case input(StabilizerTimer)
@@ -166,6 +175,7 @@ public struct ScanSession: Sendable {
     /// Learns from `counts` on (call before `start()`; `learnSelections` still decides): `scope`
     /// names the scene file; `stored`: the host takes the selections made to store them.
     public mutating func useSelections(_ counts: SelectionCounts, scope: String, stored: Bool = true) {
+        revision &+= 1
         selections = counts
         selectionScope = scope
         storesSelections = stored
@@ -222,6 +232,7 @@ public struct ScanSession: Sendable {
 
     /// Shows the start screen.
     public mutating func start() -> [TraceEvent] {
+        revision &+= 1
         var trace = [TraceEvent(time: time, kind: .screen(name: content.screenName))]
         takeLearnedWeights()
         let structure = rebuildStructure()
@@ -233,6 +244,7 @@ public struct ScanSession: Sendable {
 
     /// A switch edge from any source (a device, a recording, a scripted test).
     public mutating func input(_ edge: SwitchEdge) -> [TraceEvent] {
+        revision &+= 1
         var trace = [TraceEvent]()
         if edge.time > time { trace += advance(to: edge.time) }
         let outputs = stabilizer.handle(edge)
@@ -250,6 +262,7 @@ public struct ScanSession: Sendable {
     public mutating func readerPanned(away: Bool, at moment: Double) -> [TraceEvent] {
         var trace = [TraceEvent]()
         if moment > time { trace += advance(to: moment) }
+        revision &+= 1
         let actions = engine.handle(.readerPanned(away: away, time: time))
         guard !actions.isEmpty else { return trace }
         trace.append(TraceEvent(time: time, kind: .status(text: away
@@ -261,6 +274,7 @@ public struct ScanSession: Sendable {
 
     /// The switch device is gone: every switch that was down is released.
     public mutating func releaseAllSwitches() -> [TraceEvent] {
+        revision &+= 1
         var trace = applyInput(stabilizer.releaseAll(at: time))
         trace += updateBraille()
         return trace
@@ -294,6 +308,7 @@ public struct ScanSession: Sendable {
                 return trace
             }
             fired += 1
+            revision &+= 1
             timers[key] = nil
             var deadline = due
             if let lateness, target - due > lateness {
@@ -423,6 +438,11 @@ public struct ScanSession: Sendable {
 
     /// Runs the content's behaviour for a command, then tells the engine what changed.
     private mutating func perform(_ command: ElementCommand, on element: Element?) -> [TraceEvent] {
+        if isForecast, !(content is SceneContent) {
+            // A live application would act now: that edge is not forecast.
+            forecastSpoiled = true
+            return []
+        }
         guard let update = content.perform(command, on: element) else {
             // Nothing handles it (a tap where no element has `activate`): the scene is unchanged,
             // and the engine still hears back, so it places the highlight and scans on.
@@ -434,6 +454,7 @@ public struct ScanSession: Sendable {
     /// The content changed by itself (a live application's window, dialog or labels): the engine
     /// re-derives its items as after an action, and the braille line follows.
     public mutating func contentChanged(_ update: ContentUpdate) -> [TraceEvent] {
+        revision &+= 1
         var trace = applyUpdate(update)
         trace += updateBraille()
         return trace
@@ -445,6 +466,7 @@ public struct ScanSession: Sendable {
     /// application changes by itself through `contentChanged`).
     public mutating func appChanged(_ effects: [Effect]) -> [TraceEvent]? {
         guard var scene = content as? SceneContent else { return nil }
+        revision &+= 1
         let update = scene.performByApp(effects)
         content = scene
         return contentChanged(update)
@@ -612,6 +634,7 @@ extension ScanSession {
     /// at that moment are released first, then the new filter applies to the next press.
     public mutating func updateSettings(_ new: ScanSettings) -> [TraceEvent] {
         guard new != settings else { return [] }
+        revision &+= 1
         let old = settings
         var trace = [TraceEvent]()
         if (old.debounceTime, old.holdDuration, old.ignoreRepeat, old.longPress)

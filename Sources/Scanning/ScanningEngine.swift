@@ -71,6 +71,16 @@ public struct ScanningEngine: Sendable {
         self.settings = settings
     }
 
+    /// The moments at which the answer to a switch action may change with its time alone: the
+    /// end of `minimumDisplayTime` after the highlight moved, and the instant a message was
+    /// posted (a second message at that instant queues; later, it replaces). The rest of what
+    /// the engine does with an action's time is scheduling its timers (`ScanSession.forecast`).
+    public var actionTimeBoundaries: [Double] {
+        var boundaries = [flashStart]
+        if let minimum = settings.minimumDisplayTime { boundaries.append(highlightTime + minimum) }
+        return boundaries
+    }
+
     // MARK: State, for outputs and tests
 
     public var highlight: Highlight {

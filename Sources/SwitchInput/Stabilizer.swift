@@ -183,6 +183,26 @@ public struct Stabilizer: Sendable {
         return timers
     }
 
+    /// The edge of `switchID` that would flip its raw state: up while it is down, else down (a
+    /// forecast's edge; the other kind would be redundant).
+    public func flippingEdge(of switchID: SwitchID) -> SwitchEdge.Kind {
+        switches[switchID]?.rawDown == true ? .up : .down
+    }
+
+    /// The moments at which the answer to an edge of `switchID` may change with the edge's time
+    /// alone, besides the pending timers (which the driver knows): the end of its bounce window
+    /// and of its ignore-repeat window, as they stand now (those already past included; the
+    /// caller keeps the ones after its moment). Everything else the stabiliser does with an
+    /// edge's time is dating its outputs and scheduling timers.
+    public func edgeTimeBoundaries(of switchID: SwitchID) -> [Double] {
+        guard let state = switches[switchID] else { return [] }
+        let settings = context(switchID).settings
+        var boundaries: [Double] = []
+        if let debounce = settings.debounce, let last = state.lastAcceptedEdge { boundaries.append(last + debounce) }
+        if let window = settings.ignoreRepeat, let last = state.lastAcceptedPress { boundaries.append(last + window) }
+        return boundaries
+    }
+
     /// The action a switch is performing (begun, not yet ended), if any.
     public func activeAction(of switchID: SwitchID) -> SwitchAction? {
         if case .active(let action) = switches[switchID]?.press { return action }

@@ -174,7 +174,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     private var window: BrailleWindow?
     private var needsWrite = false
     private var lastWriteStart: Double?
-    private var lastWritten: (text: String, cursor: Int?)?
+    private var lastWritten: Rendering?
 
     /// Writes done, and the last one's start and return (monotonic seconds).
     public private(set) var writeCount = 0
@@ -360,7 +360,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
               preparedLines.entry(line, language: language, columns: size.columns, rows: size.rows) == nil else { return }
         let translation = translate(line, language: language)
         let window = Self.firstWindow(of: line, translation: translation, columns: size.columns, rows: size.rows)
-        let rendering = render(window.window, line: line, translated: window.translation != nil)
+        let rendering = render(window.window, line: line, translated: window.translation != nil, cells: size.columns * max(size.rows, 1))
         preparedLines.add(PreparedLines.Entry(
             line: line, language: language, columns: size.columns, rows: size.rows,
             translation: window.translation, window: window.window, rendering: rendering))
@@ -370,7 +370,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     private var preparedLines = PreparedLines()
     /// What the window shown from a prepared line writes while it stays at `index` (nil after
     /// any other window was built).
-    private var preparedRendering: (index: Int, output: (text: String, cursor: Int?))?
+    private var preparedRendering: (index: Int, output: Rendering)?
 
     // MARK: The line
 
@@ -433,15 +433,34 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     }
 
     /// The window's text and BrlAPI cursor (1-based) as written.
-    private func rendered() -> (text: String, cursor: Int?)? {
-        guard let window else { return nil }
+    private func rendered() -> Rendering? {
+        guard let window, let size = displaySize else { return nil }
         if let prepared = preparedRendering, prepared.index == window.index { return prepared.output }
-        return render(window, line: line, translated: translation != nil)
+        return render(window, line: line, translated: translation != nil, cells: size.columns * max(size.rows, 1))
+    }
+
+    /// What a window writes: its text (for the trace), the BrlAPI cursor (1-based), and the
+    /// bytes sent to a display of that many cells.
+    struct Rendering {
+        let text: String
+        let cursor: Int?
+        let cells: BrlAPICells
+
+        init(text: String, cursor: Int?, cells: Int) {
+            self.text = text
+            self.cursor = cursor
+            self.cells = BrlAPICells(text, cells: cells)
+        }
     }
 
     /// What `window` of `line` writes: its text, and the cursor as configured (dots 7-8 under
     /// the highlighted segment's cells, or the BrlAPI cursor on its first cell).
-    private func render(_ window: BrailleWindow, line: BrailleLine, translated: Bool) -> (text: String, cursor: Int?) {
+    private func render(_ window: BrailleWindow, line: BrailleLine, translated: Bool, cells: Int) -> Rendering {
+        let (text, cursor) = renderText(window, line: line, translated: translated)
+        return Rendering(text: text, cursor: cursor, cells: cells)
+    }
+
+    private func renderText(_ window: BrailleWindow, line: BrailleLine, translated: Bool) -> (text: String, cursor: Int?) {
         if configuration.cursor == .none { return (window.text, nil) }
         let marked = Self.highlightedTarget(of: line).map { window.cursorCells(for: $0) } ?? []
         switch configuration.cursor {
@@ -477,11 +496,13 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         if let last = lastWriteStart, now < last + configuration.writeInterval { return }
         needsWrite = false
         guard let output = rendered() else { return }
-        if let written = lastWritten, written.text == output.text, written.cursor == output.cursor { return }
+        // The bytes compared, not the text: String equality is Unicode's (canonical equivalence),
+        // slow on braille patterns, and a different byte is a different write anyway.
+        if let written = lastWritten, written.cells == output.cells, written.cursor == output.cursor { return }
         let started = MonotonicClock.now()
         lastWriteStart = started
         do {
-            try display.connection.write(text: output.text, cursor: output.cursor)
+            try display.connection.write(output.cells, cursor: output.cursor)
             let returned = MonotonicClock.now()
             lastWritten = output
             writeCount += 1
@@ -731,7 +752,7 @@ struct PreparedLines {
         let rows: Int
         let translation: (cells: String, offsets: [Int])?
         let window: BrailleWindow
-        let rendering: (text: String, cursor: Int?)
+        let rendering: BrailleDisplayOutput.Rendering
     }
 
     let capacity: Int
