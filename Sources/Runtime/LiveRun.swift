@@ -419,10 +419,10 @@ public final class LiveRun {
         return (inputs + others).filter { seen.insert($0).inserted }
     }()
 
-    /// Forecasts are to be made: a display shows the line, and the session changed since (or
-    /// some switches are still to do).
+    /// Forecasts are to be made: a display shows the line (none while BRLTTY is away), and the
+    /// session changed since (or some switches are still to do).
     private var forecastsDue: Bool {
-        guard !options.brailleSinks.isEmpty, !recentSwitches.isEmpty else { return false }
+        guard !recentSwitches.isEmpty, options.brailleSinks.contains(where: \.isShowing) else { return false }
         return forecastRevision != session.revision || !switchesToForecast.isEmpty
     }
 

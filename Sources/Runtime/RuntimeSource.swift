@@ -53,8 +53,12 @@ public protocol BrailleSink: AnyObject {
     /// Makes `line` ready to be shown soon (a highlight the scanner may reach next), while the
     /// loop is idle; shows nothing.
     func prepare(_ line: BrailleLine, language: String?)
+    /// Whether what it is shown reaches a reader now (a display connected): lines are made ahead
+    /// and edges forecast only for outputs that show them.
+    var isShowing: Bool { get }
 }
 
 extension BrailleSink {
     public func prepare(_ line: BrailleLine, language: String?) {}
+    public var isShowing: Bool { true }
 }

@@ -335,6 +335,8 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
 
     // MARK: BrailleSink
 
+    public var isShowing: Bool { isConnected }
+
     public func show(_ line: BrailleLine, language: String?, at now: Double) {
         if line == self.line, language == self.language, window != nil || !isConnected { return }
         self.line = line
