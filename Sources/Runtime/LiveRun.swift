@@ -328,14 +328,7 @@ public final class LiveRun {
         // The frame follows the highlight, and the element when its window moved or a layout
         // change moved it (the overlay sends nothing to the X server when the frame stays).
         options.highlightOverlay?.show(HighlightOverlay.frame(of: session.engine.highlight))
-        if session.brailleLine != shownLine {
-            shownLine = session.brailleLine
-            for sink in options.brailleSinks { sink.show(session.brailleLine, language: session.brailleLineLanguage, at: MonotonicClock.now()) }
-            if !options.brailleSinks.isEmpty { lastWrite = MonotonicClock.now() }
-            // The lines the next edges may show are made (and translated) once the loop is idle.
-            preparationDue = true
-            linesToPrepare = []
-        }
+        if session.brailleLine != shownLine { showLine(session.brailleLine, language: session.brailleLineLanguage) }
         // A reader panning away from the line's first window holds scanning until they are back
         // (a new line starts at its first window again).
         var away = false
@@ -348,6 +341,16 @@ public final class LiveRun {
     }
 
     private var readerAway = false
+
+    /// Hands `line` to every display (the session's, or a forecast's ahead of it).
+    private func showLine(_ line: BrailleLine, language: String?) {
+        shownLine = line
+        for sink in options.brailleSinks { sink.show(line, language: language, at: MonotonicClock.now()) }
+        if !options.brailleSinks.isEmpty { lastWrite = MonotonicClock.now() }
+        // The lines the next edges may show are made (and translated) once the loop is idle.
+        preparationDue = true
+        linesToPrepare = []
+    }
 
     private var shownLine: BrailleLine?
 
@@ -444,11 +447,7 @@ public final class LiveRun {
     private func showForecast(_ forecast: EdgeForecast) -> [PendingTraceLine] {
         guard forecast.line != shownLine else { return [] }
         let mark = pendingTrace.count
-        shownLine = forecast.line
-        for sink in options.brailleSinks { sink.show(forecast.line, language: forecast.language, at: MonotonicClock.now()) }
-        lastWrite = MonotonicClock.now()
-        preparationDue = true
-        linesToPrepare = []
+        showLine(forecast.line, language: forecast.language)
         defer { pendingTrace.removeSubrange(mark...) }
         return Array(pendingTrace[mark...])
     }

@@ -43,8 +43,10 @@ private let cacheScene = """
                   - {id: inner, label: "Inner {count}", frame: [291, 150, 40, 44]}
     """
 
-private func session(groupItems: Bool) throws -> ScanSession {
-    let scene = try SceneParser.parse(yaml: cacheScene, file: "cache.yaml")
+/// A started session of `yaml` (the cache scene unless given), scanned by hand, the highlight
+/// staying on the tapped element.
+private func session(groupItems: Bool, yaml: String = cacheScene, file: String = "cache.yaml") throws -> ScanSession {
+    let scene = try SceneParser.parse(yaml: yaml, file: file)
     var settings = ScanSettings()
     settings.scanning = .manual
     settings.focusedItemAfterTap = .current
@@ -126,13 +128,7 @@ private func item(_ id: ElementID, in structure: ScanStructure) -> Element? {
                 elements:
                   - {id: read, label: Read, traits: [button], frame: [0, 0, 390, 44], activate: [{add: {unread: -1}}]}
             """ + "\n" + keys.joined(separator: "\n") + "\n"
-        let scene = try SceneParser.parse(yaml: text, file: "many.yaml")
-        var settings = ScanSettings()
-        settings.scanning = .manual
-        settings.focusedItemAfterTap = .current
-        settings.groupItems = groupItems
-        var session = ScanSession(scene: scene, settings: settings)
-        _ = session.start()
+        var session = try session(groupItems: groupItems, yaml: text, file: "many.yaml")
         var time = 1.0
         try tap("read", in: &session, at: &time)
         try tap("read", in: &session, at: &time)
@@ -187,13 +183,7 @@ private func inlineTreeScene() -> String {
 @Suite struct RelabelEveryElementTests {
     @Test(arguments: [true, false])
     func relabelOfEveryElementEqualsAFullBuild(groupItems: Bool) throws {
-        let scene = try SceneParser.parse(yaml: inlineTreeScene(), file: "relabel.yaml")
-        var settings = ScanSettings()
-        settings.scanning = .manual
-        settings.focusedItemAfterTap = .current
-        settings.groupItems = groupItems
-        var session = ScanSession(scene: scene, settings: settings)
-        _ = session.start()
+        var session = try session(groupItems: groupItems, yaml: inlineTreeScene(), file: "relabel.yaml")
         var time = 1.0
         // Relabels of every element, again and again (shown attributes put over ones put before),
         // structural changes between them (the structure built again), and relabels with the
