@@ -109,15 +109,26 @@ struct RunCommand: ParsableCommand {
         do {
             brailleSpec = try BrailleOutputs.Spec(parsing: braille)
         } catch {
-            throw CommandFailure("switchscan run: \(error)")
+            throw ValidationError("\(error)")
+        }
+        let specs: [InputSources.Spec]
+        do {
+            specs = try self.inputs.map { text throws(InputSources.InputSpecError) in try InputSources.Spec(parsing: text) }
+        } catch {
+            throw ValidationError(error.description)
         }
         let inputs: InputSources.Made
         do {
-            let specs = try self.inputs.map { text throws(InputSources.InputSpecError) in try InputSources.Spec(parsing: text) }
             inputs = try InputSources.build(
                 specs, profile: profile, profileDirectories: SwitchProfileFiles.directories(), fast: fast)
         } catch {
-            throw CommandFailure("switchscan run: \(error)")
+            switch error.kind {
+            case .usage:
+                throw ValidationError(error.description)
+            case .unloadable:
+                for problem in error.problems { printError(problem) }
+                throw CommandFailure("switchscan run: \(error.description)", status: .unloadable)
+            }
         }
         // Said before the screen is drawn; each is in the trace and the status line as well.
         for problem in inputs.problems { printError("switchscan run: \(problem)") }
@@ -226,7 +237,7 @@ struct RunSettings {
         let path = file ?? ConfigFiles.settingsPath
         setup.path = path
         let text = try ConfigFiles.readSettingsText(path)
-        if file != nil, text == nil { throw CommandFailure("--settings \(path): no such file") }
+        if file != nil, text == nil { throw CommandFailure("--settings \(path): no such file", status: .unloadable) }
         setup.text = text
         switch SettingsWatcher.settings(text: text, file: path, base: base, overrides: overrides) {
         case .success(let (settings, _)):

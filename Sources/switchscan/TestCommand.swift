@@ -54,7 +54,7 @@ struct TestCommand: ParsableCommand {
         var baseSettings = ScanSettings()
         if let settingsFile {
             guard let text = try ConfigFiles.readSettingsText(settingsFile) else {
-                throw CommandFailure("--settings \(settingsFile): no such file")
+                throw CommandFailure("--settings \(settingsFile): no such file", status: .unloadable)
             }
             switch SettingsFile.settings(yaml: text, file: settingsFile, base: ScanSettings()) {
             case .success(let (settings, _)): baseSettings = settings
@@ -131,8 +131,9 @@ struct TestCommand: ParsableCommand {
             do {
                 try JUnitReport.write(JUnitReport.xml(suites), to: junit)
             } catch {
+                // The report is the command's own output, not an input: work not done (exit 1).
                 printError("\(junit): cannot write the JUnit report: \(error)")
-                throw ExitCode(2)
+                throw ExitCode(1)
             }
         }
         if unloadable > 0 { throw ExitCode(2) }
