@@ -167,6 +167,8 @@ struct RunCommand: ParsableCommand {
         }
         // The highlight on the screen, for a sighted switch user: X11 only, and not asked away.
         var startupStatus = settingsSetup.startupStatus
+        // What was printed on standard error already (the loop does not write it again there).
+        var saidBeforeStart = Set(inputs.problems + settingsSetup.startupStatus)
         if let live, !noOverlay {
             if let reason = HighlightOverlay.unavailableReason(environment: ProcessInfo.processInfo.environment) {
                 startupStatus.append(reason)
@@ -180,11 +182,13 @@ struct RunCommand: ParsableCommand {
                     let said = "the highlight is not drawn on the screen: \(error)"
                     printError("switchscan run: \(said)")
                     startupStatus.append(said)
+                    saidBeforeStart.insert(said)
                 }
             }
         }
         options.settingsWatcher = settingsSetup.watch()
         options.startupStatus = startupStatus
+        options.saidBeforeStart = saidBeforeStart
         let ending: LiveRun.Ending
         do {
             ending = try LiveRun(options).run()

@@ -84,7 +84,7 @@ struct BrailleRunTests {
         try rig.expect(Self.tapMenu, "the menu after Space (select)", run: run)
         #expect(run.finish() == 0, "\(run.stderr)")
         let statuses = run.events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
-        #expect(statuses.contains { $0.hasPrefix("braille display: Baum") && $0.contains("40 cells") }, "\(statuses)")
+        #expect(statuses.contains { $0.hasPrefix("braille display connected: Baum") && $0.contains("40 cells") }, "\(statuses)")
 
         let announcing = try ScanRun(["Scenarios/custom-actions.yaml", "--set", "scanning=manual",
                                       "--braille", "brlapi:\(rig.brltty.host)", "--braille-auth", "none"])

@@ -133,7 +133,7 @@ struct SwitchAndDisplayRunTests {
         let braille = events.filter { $0["kind"] as? String == "braille" }.compactMap { $0["text"] as? String }
         #expect(braille == ["Test 1, Test 2 grp", "Btn 1 btn", "Tap 1/2: Btn 1 btn", "Exit menu 2/2: Btn 1 btn", "Btn 1 btn"], "\(braille)")
         let statuses = events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
-        #expect(statuses.contains { $0.hasPrefix("braille display: Baum") && $0.contains("40 cells") }, "\(statuses)")
+        #expect(statuses.contains { $0.hasPrefix("braille display connected: Baum") && $0.contains("40 cells") }, "\(statuses)")
         #expect(statuses.contains { $0 == "raw:\(fifo): reading struct input_event records (24 bytes each) through profile generic-keyboard" },
                 "\(statuses)")
 
