@@ -1,4 +1,5 @@
 import AccessibilityModel
+import Documents
 import Scenes
 
 /// Settings files as the live run and `switchscan settings` use them: the settings a file gives
@@ -78,19 +79,7 @@ public enum SettingsFile {
             let names = SettingNames.shapes.map(\.name)
             throw EditError(message: "unknown setting '\(name)'; settings: \(names.joined(separator: ", "))")
         }
-        var line: String?
-        if let value {
-            line = "\(name): \(SettingsDocument.yamlText(value, shape: shape))"
-            // The value alone, read as a file would read it: the same messages.
-            let single = line! + "\n"
-            switch settings(yaml: single, file: file, base: ScanSettings()) {
-            case .success(let (_, document)) where document.entries.count == 1 && document.entries[0].value == value: break
-            case .success:
-                throw EditError(message: "\(name): \(value) is not a value a settings file can hold as written")
-            case .failure(let error):
-                throw EditError(message: "\(name) \(SettingsDocument.yamlText(value, shape: shape)): \(error.problems.map(\.message).joined(separator: "; "))")
-            }
-        }
+        let line = try value.map { value throws(EditError) in try checkedLine(name: name, value: value, shape: shape, file: file) }
         let text = current ?? ""
         let document: SettingsDocument
         do {
@@ -166,17 +155,7 @@ public enum SettingsFile {
             let names = SettingNames.shapes.map(\.name)
             throw EditError(message: "unknown setting '\(name)'; settings: \(names.joined(separator: ", "))")
         }
-        var newLine: String?
-        if let value {
-            newLine = "\(name): \(SettingsDocument.yamlText(value, shape: shape))"
-            switch settings(yaml: newLine! + "\n", file: file, base: ScanSettings()) {
-            case .success(let (_, document)) where document.entries.count == 1 && document.entries[0].value == value: break
-            case .success:
-                throw EditError(message: "\(name): \(value) is not a value a settings file can hold as written")
-            case .failure(let error):
-                throw EditError(message: "\(name) \(SettingsDocument.yamlText(value, shape: shape)): \(error.problems.map(\.message).joined(separator: "; "))")
-            }
-        }
+        let newLine = try value.map { value throws(EditError) in try checkedLine(name: name, value: value, shape: shape, file: file) }
         // Lines with their own ends (LF, CRLF, or none at the end), so that kept lines are
         // written back byte for byte.
         var lines = [(body: String, end: String)]()
@@ -192,9 +171,8 @@ public enum SettingsFile {
         }
         let lineEnd = lines.first(where: { !$0.end.isEmpty })?.end ?? "\n"
         // A byte order mark before the first line stays where it is.
-        func withoutMark(_ body: String) -> String { body.unicodeScalars.first == "\u{FEFF}" ? String(body.unicodeScalars.dropFirst()) : body }
         func namesSetting(_ body: String) -> Bool {
-            let body = withoutMark(body)
+            let body = DocumentText.withoutByteOrderMark(body)
             guard body.hasPrefix(name) else { return false }
             let after = body.dropFirst(name.count)
             return after.isEmpty || after.first == ":" || after.first == " " || after.first == "\t"
@@ -228,6 +206,20 @@ public enum SettingsFile {
         case .failure(let error): remaining = error.problems
         }
         return Repair(text: text, remaining: remaining)
+    }
+
+    /// The line `name: value`, checked by reading it alone as a file would be read (the same
+    /// messages as for a file).
+    private static func checkedLine(name: String, value: StateValue, shape: SettingShape, file: String) throws(EditError) -> String {
+        let line = "\(name): \(SettingsDocument.yamlText(value, shape: shape))"
+        switch settings(yaml: line + "\n", file: file, base: ScanSettings()) {
+        case .success(let (_, document)) where document.entries.count == 1 && document.entries[0].value == value:
+            return line
+        case .success:
+            throw EditError(message: "\(name): \(value) is not a value a settings file can hold as written")
+        case .failure(let error):
+            throw EditError(message: "\(name) \(SettingsDocument.yamlText(value, shape: shape)): \(error.problems.map(\.message).joined(separator: "; "))")
+        }
     }
 
     private static func reads(_ text: String, file: String, as expected: [(String, StateValue)]) -> Bool {

@@ -24,12 +24,12 @@ import Testing
         #expect(code.contains(" uncontracted "), "\(code)")
         let tables = try #require(list.stdoutLines.first { $0.hasPrefix("brailleTables ") }, "\(list)")
         #expect(tables.contains(" en=en-ueb-g2.ctb fr=fr-bfu-comp6.utb  set "), "\(tables)")
-        // The columns stay aligned: every origin column starts at the same place.
-        let origins = list.stdoutLines.dropFirst().map { line in
-            line.range(of: "  set  ").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
-                ?? line.range(of: "  default  ").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+        // The columns stay aligned: every line's origin starts where the longest value's does.
+        let origin = try #require(tables.range(of: "  set  ")).lowerBound.utf16Offset(in: tables) + 2
+        for line in list.stdoutLines.dropFirst() {
+            let column = String(line.utf16.dropFirst(origin)) ?? ""
+            #expect(column.hasPrefix("set ") || column.hasPrefix("default "), "\(line)\n\(list.stdout)")
         }
-        #expect(Set(origins).count == 1 && origins.first! != nil, "\(list.stdout)")
         let get = try settings(["get", "brailleTables"], file: file)
         #expect(get.stdout == "en=en-ueb-g2.ctb fr=fr-bfu-comp6.utb\n", "\(get)")
     }
@@ -104,18 +104,19 @@ import Testing
         #expect(try contents(broken) == mark + "autoScanningTime: 2\n")
 
         let scene = try folder.write("scene.yaml", mark + """
-            title: Marked
+            scene: Marked
             size: [320, 480]
+            start: main
             screens:
-              - name: main
+              main:
                 elements:
                   - {id: ok, label: OK, traits: [button], frame: [0, 0, 100, 44]}
             """ + "\n")
         let validated = try CLI.run(["validate", scene])
         #expect(validated.status == 0, "\(validated)")
         // An error's place is counted without the mark.
-        let wrong = try folder.write("wrong.yaml", mark + "title: 5 5\nsize: [320, 480]\nscreens: 3\n")
+        let wrong = try folder.write("wrong.yaml", mark + "scene: Wrong\nsize: [320, 480]\nstart: main\nscreens: 3\n")
         let report = try CLI.run(["validate", wrong])
-        #expect(report.stdout.contains("\(wrong):3:10: error: "), "\(report)")
+        #expect(report.stdout.contains("\(wrong):4:10: error: "), "\(report)")
     }
 }
