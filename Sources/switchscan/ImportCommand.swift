@@ -90,7 +90,7 @@ struct ImportCommand: ParsableCommand {
         for warning in imported.warnings { say("warning: \(warning)") }
         if let output {
             do {
-                try SafeFileWriter.update(output, maxBytes: SceneLimits.standard.maxBytes) { existing in
+                try SafeFileWriter.update(output, maxBytes: SceneLimits.standard.maxBytes, inputs: files) { existing in
                     if let existing, Self.holdsTests(existing, file: output) {
                         throw CommandFailure("\(output) holds scripted tests, which importing again would lose: move them to a tests file (scene: \((output as NSString).lastPathComponent) and tests:, docs/importing.md), or write the scene elsewhere")
                     }
@@ -99,7 +99,7 @@ struct ImportCommand: ParsableCommand {
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
-                throw CommandFailure("\(output): cannot write the scene: \(error)")
+                throw CommandFailure("switchscan import: the scene was not written to \(output): \(error)")
             }
             say("wrote \(output): \(imported.scene.screens.count) screen\(imported.scene.screens.count == 1 ? "" : "s"), \(imported.scene.elementCount) elements")
         } else {
