@@ -138,7 +138,7 @@ struct TestCommand: ParsableCommand {
         var reportWritten = true
         if let junit {
             // Never over a file the run read: the scenes, tests files, settings and profile.
-            let inputs = filesRead + [settingsFile, profile].compactMap { $0 }
+            let inputs = filesRead + profiles.filesRead + [settingsFile, profile].compactMap { $0 }
             do {
                 try SafeFileWriter.write(JUnitReport.xml(suites), to: junit, replace: true, inputs: inputs)
             } catch {
@@ -164,6 +164,8 @@ struct TestCommand: ParsableCommand {
 struct TestProfiles {
     private var loaded: SwitchProfileFiles.Loaded?
     private var found: [String: Result<SwitchProfile, ProfileLookupError>] = [:]
+    /// The profile files tests named (which the JUnit report never replaces).
+    private(set) var filesRead: [String] = []
 
     /// The profiles of the user's folder and the repository's, read once when first needed.
     private mutating func catalog() -> SwitchProfileFiles.Loaded {
@@ -202,7 +204,9 @@ struct TestProfiles {
         let result: Result<SwitchProfile, ProfileLookupError>
         if isPath {
             switch ContainedPath.resolve(name, besideFile: sceneFile) {
-            case .success(let path): result = loadFile(path, named: name)
+            case .success(let path):
+                filesRead.append(path)
+                result = loadFile(path, named: name)
             case .failure(let refusal): result = .failure(ProfileLookupError(refusal.message))
             }
         } else {

@@ -186,6 +186,18 @@ struct OutputPathTests {
         #expect(text(dump) == original)
     }
 
+    @Test("run --trace on the scene it runs: refused before the run, exit 1, the scene unchanged")
+    func traceOverTheScene() throws {
+        let scene = try folder.write("scene.yaml", Self.scene)
+        let stream = try folder.write("stream.raw", "")
+        let result = try CLI.run([
+            "run", scene, "--no-view", "--braille", "none", "--input", "raw:\(stream)", "--duration", "0.3", "--trace", scene,
+        ])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("--trace \(scene): it is the file this run reads; nothing was written"), "\(result)")
+        #expect(text(scene) == Self.scene)
+    }
+
     // MARK: A tests file's scene:
 
     @Test("a tests file's scene: that leads out of its folder by a link is refused; nothing of the file is shown")

@@ -111,13 +111,26 @@ public enum SafeFileWriter {
                 path: shown, message: "\(RegularFile.describe(kind)), not a regular file; nothing was written (give the path of a regular file, or of a new one)",
                 exists: false)
         }
-        for input in inputs {
-            var info = stat()
-            guard stat(input, &info) == 0, info.st_dev == existing.st_dev, info.st_ino == existing.st_ino else { continue }
+        if let input = input(sameAs: existing, among: inputs) {
             let same = input == path ? "" : " (\(input))"
             throw WriteError(
                 path: shown, message: "it is the file this command reads\(same); nothing was written (write the output to another file)",
                 exists: false)
+        }
+    }
+
+    /// The one of `inputs` that is the file at `path` (the same device and inode, links
+    /// followed), or nil: for an output written another way (the trace, appended to).
+    public static func input(at path: String, among inputs: [String]) -> String? {
+        var existing = stat()
+        guard stat(path, &existing) == 0 else { return nil }
+        return input(sameAs: existing, among: inputs)
+    }
+
+    static func input(sameAs existing: stat, among inputs: [String]) -> String? {
+        inputs.first { input in
+            var info = stat()
+            return stat(input, &info) == 0 && info.st_dev == existing.st_dev && info.st_ino == existing.st_ino
         }
     }
 
