@@ -443,7 +443,7 @@ struct Worker {
             let pool = seeds.byKind[kind]!
             let seed = generator.pick(pool)
             let bytes = kind == .outputPath
-                ? OutputPaths.generate(&generator)
+                ? OutputPaths.generate(round: index / kinds.count, &generator)
                 : Mutator.mutate(seed, others: pool, words: seeds.words, kind: kind, &generator)
             save(kind: kind, bytes: bytes, index: index, label: nil)
             watchdog.begin()
