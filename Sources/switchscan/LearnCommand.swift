@@ -16,7 +16,9 @@ struct LearnCommand: ParsableCommand {
             --from-evemu, the presses are taken from an evemu recording instead. The profile matches \
             the device by bus, vendor, product and name, and is written atomically (a temporary file, \
             then a rename) to --output, or to the user's profile folder \
-            ($XDG_CONFIG_HOME/switchscan/switches). An existing file is replaced only with --force.
+            ($XDG_CONFIG_HOME/switchscan/switches). An existing file is replaced only with --force, \
+            and only a regular file: a folder, a FIFO, a device or the recording being read is \
+            refused before any switch is pressed (exit 1).
             """)
 
     @Option(help: ArgumentHelp("The evdev node to learn from.", valueName: "/dev/input/eventN"))

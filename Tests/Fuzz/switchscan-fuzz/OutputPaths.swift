@@ -96,7 +96,10 @@ enum OutputPaths {
 
         var name: String { "\(command.rawValue) \(target.rawValue)" }
 
+        /// The finding: the case's folder is removed (the worker dies without unwinding), then a trap.
         func breach(_ what: String) -> Never {
+            chmod(folder + "/locked", 0o700)
+            try? FileManager.default.removeItem(atPath: folder)
             fatalError("output-path \(name): \(what)")
         }
 
