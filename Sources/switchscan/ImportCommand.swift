@@ -16,7 +16,9 @@ struct ImportCommand: ParsableCommand {
             counted. The scene goes to -o FILE (replaced, unless it holds scripted tests: keep \
             those in a tests file, docs/importing.md), else to standard output with the summary on \
             standard error. --report adds each screen's scan cost (as `cost`) and the audit's \
-            findings (as `audit`). Exits 2 when a dump cannot be read or imported (nothing is written).
+            findings (as `audit`). Exits 2 when a dump cannot be read or imported (nothing is written), \
+            1 when the scene cannot be written: -o names what is not a regular file (a folder, a \
+            FIFO, a device) or one of the dumps being read.
             """)
 
     @Argument(help: "Dump files (XML); each becomes a screen.")
@@ -90,7 +92,7 @@ struct ImportCommand: ParsableCommand {
         for warning in imported.warnings { say("warning: \(warning)") }
         if let output {
             do {
-                try SafeFileWriter.update(output, maxBytes: SceneLimits.standard.maxBytes) { existing in
+                try SafeFileWriter.update(output, maxBytes: SceneLimits.standard.maxBytes, inputs: files) { existing in
                     if let existing, Self.holdsTests(existing, file: output) {
                         throw CommandFailure("\(output) holds scripted tests, which importing again would lose: move them to a tests file (scene: \((output as NSString).lastPathComponent) and tests:, docs/importing.md), or write the scene elsewhere")
                     }
@@ -99,7 +101,7 @@ struct ImportCommand: ParsableCommand {
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
-                throw CommandFailure("\(output): cannot write the scene: \(error)")
+                throw CommandFailure("switchscan import: the scene was not written to \(output): \(error)")
             }
             say("wrote \(output): \(imported.scene.screens.count) screen\(imported.scene.screens.count == 1 ? "" : "s"), \(imported.scene.elementCount) elements")
         } else {

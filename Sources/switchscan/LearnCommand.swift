@@ -16,7 +16,9 @@ struct LearnCommand: ParsableCommand {
             --from-evemu, the presses are taken from an evemu recording instead. The profile matches \
             the device by bus, vendor, product and name, and is written atomically (a temporary file, \
             then a rename) to --output, or to the user's profile folder \
-            ($XDG_CONFIG_HOME/switchscan/switches). An existing file is replaced only with --force.
+            ($XDG_CONFIG_HOME/switchscan/switches). An existing file is replaced only with --force, \
+            and only a regular file: a folder, a FIFO, a device or the recording being read is \
+            refused before any switch is pressed (exit 1).
             """)
 
     @Option(help: ArgumentHelp("The evdev node to learn from.", valueName: "/dev/input/eventN"))
@@ -204,11 +206,22 @@ struct LearnCommand: ParsableCommand {
 
     func destination(profileName: String) throws -> String {
         let path = output ?? (SwitchProfileFiles.userDirectory as NSString).appendingPathComponent(ProfileFileWriter.fileName(for: profileName))
-        if !force, FileManager.default.fileExists(atPath: path) {
+        // What the writer would refuse (a FIFO, a device, a folder, the recording itself) is
+        // said before a switch is pressed; the write checks again.
+        let exists: Bool
+        do {
+            exists = try SafeFileWriter.checkTarget(path, inputs: inputsRead).exists
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        if !force, exists {
             throw CommandFailure("\(path) exists; use --force to replace it")
         }
         return path
     }
+
+    /// The files this command reads, which its output never replaces.
+    var inputsRead: [String] { [fromEvemu, device].compactMap { $0 } }
 
     func write(learner: SwitchLearner, device: DeviceIdentity, source: String) throws {
         let profileName = name ?? device.name
@@ -226,7 +239,7 @@ struct LearnCommand: ParsableCommand {
             throw CommandFailure("internal error: the learned profile does not read back:\n\(error)")
         }
         do {
-            try SafeFileWriter.write(text, to: path, replace: force)
+            try SafeFileWriter.write(text, to: path, replace: force, inputs: inputsRead)
         } catch let error as SafeFileWriter.WriteError where error.exists {
             throw CommandFailure("\(path) exists; use --force to replace it")
         } catch {

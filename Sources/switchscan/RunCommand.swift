@@ -104,6 +104,10 @@ struct RunCommand: ParsableCommand {
             }
         }
         let settingsSetup = try RunSettings.load(file: settingsFile, overrides: settingOverrides, command: "switchscan run")
+        // The trace is appended to (it may be a device on purpose), but never to a file the run reads.
+        if let trace, let read = SafeFileWriter.input(at: trace, among: [self.scene, settingsFile].compactMap { $0 }) {
+            throw CommandFailure("switchscan run: --trace \(trace): it is the file this run reads\(read == trace ? "" : " (\(read))"); nothing was written (write the trace to another file)")
+        }
         let settings = settingsSetup.settings
         let brailleSpec: BrailleOutputs.Spec
         do {

@@ -82,21 +82,26 @@ enum SceneFiles {
         }
     }
 
-    /// A tests file's scene (`scene:`, relative to the tests file's folder; no absolute path, a
-    /// scene file's extension), loaded, then its tests read against that scene.
+    /// How a tests file's `scene:` is refused when it leaves the tests file's folder.
+    static let sceneWording = ContainedPath.Wording(
+        folder: "the tests file's folder", advice: "name a scene file in the tests file's own folder")
+
+    /// A tests file's scene (`scene:`, a scene file's name inside the tests file's own folder, as
+    /// `ContainedPath` allows: no absolute path, no `..`, no symbolic link out of it), loaded,
+    /// then its tests read against that scene.
     static func loadTests(_ path: String, text: String, reference: TestsFileReference) -> Result<Scene, SceneLoadError> {
         func refuse(_ message: String) -> Result<Scene, SceneLoadError> {
             .failure(SceneLoadError(problems: [SceneProblem(location: reference.location, message: message)]))
         }
         let named = reference.scenePath
-        guard !named.hasPrefix("/") else {
-            return refuse("scene '\(named)': an absolute path is not accepted; name the scene file relative to this tests file")
-        }
         guard extensions.contains((named as NSString).pathExtension.lowercased()) else {
             return refuse("scene '\(named)' is not a scene file's name (.yaml, .yml or .json); a tests file's scene: names the scene file it drives")
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        let scenePath = folder.isEmpty ? named : (folder as NSString).appendingPathComponent(named)
+        let scenePath: String
+        switch ContainedPath.resolve(named, besideFile: path, wording: sceneWording) {
+        case .success(let resolved): scenePath = resolved
+        case .failure(let refusal): return refuse("scene '\(named)': \(refusal.message)")
+        }
         let sceneText: String
         switch readText(scenePath) {
         case .success(let value): sceneText = value
@@ -104,6 +109,9 @@ enum SceneFiles {
             let reason = error.problems.first?.message ?? "cannot be read"
             return refuse("scene '\(named)' (\(scenePath)): \(reason)")
         }
+        // Its problems are counted and placed, never quoted: a tests file must not be able to make
+        // the program print a file's content (in the terminal or the JUnit report) by naming a
+        // file that is not a scene. `switchscan validate SCENE` shows them in full.
         let scene: Scene
         do {
             switch try SceneParser.parseFile(yaml: sceneText, file: scenePath) {
@@ -111,7 +119,9 @@ enum SceneFiles {
             case .tests: return refuse("scene '\(named)' is itself a tests file; name the scene file")
             }
         } catch {
-            return .failure(error)
+            let count = error.problems.count
+            let first = error.problems.first.map { " (the first at line \($0.location.line), column \($0.location.column))" } ?? ""
+            return refuse("scene '\(named)' (\(scenePath)) does not load as a scene: \(count) problem\(count == 1 ? "" : "s")\(first); `switchscan validate \(scenePath)` shows them")
         }
         do {
             var driven = scene

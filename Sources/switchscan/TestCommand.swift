@@ -25,7 +25,12 @@ struct TestCommand: ParsableCommand {
             --profile, else the shipped generic keyboard profile \
             (Devices/switches/generic-keyboard.yaml: KEY_SPACE select, KEY_ENTER next).
 
-            Exits 0 when every test passed, 1 when a test fails, 2 when a file cannot be loaded \
+            --junit writes through switchscan's one file writer: only a regular file (or a new \
+            one) is replaced, a symbolic link is written through to its file, and a file the run \
+            reads is never the report.
+
+            Exits 0 when every test passed, 1 when a test fails or the report cannot be written, \
+            2 when a file cannot be loaded \
             (a missing one too; its problems are printed and the last line counts it), --profile \
             or --settings cannot be read, or --filter matches no test. Step semantics: \
             docs/scene-format-additions.md, "Scripted tests".
@@ -76,9 +81,12 @@ struct TestCommand: ParsableCommand {
         }
         var suites = [JUnitReport.Suite]()
         var passed = 0, failed = 0, unloadable = 0, testsSeen = 0
+        var filesRead = files
         for file in files {
             let started = Date()
-            switch SceneFiles.load(file) {
+            let loaded = SceneFiles.loadEntry(file)
+            if case .success(let entry) = loaded, let scene = entry.testsFor { filesRead.append(scene) }
+            switch loaded.map(\.scene) {
             case .failure(let error):
                 unloadable += 1
                 for problem in error.problems { print(problem) }
@@ -127,18 +135,21 @@ struct TestCommand: ParsableCommand {
         } else if filter.map({ !$0.isEmpty }) == true, passed + failed == 0, unloadable == 0, let filter {
             printError("switchscan test: --filter '\(filter)': the files hold no tests; nothing was run")
         }
+        var reportWritten = true
         if let junit {
+            // Never over a file the run read: the scenes, tests files, settings and profile.
+            let inputs = filesRead + profiles.filesRead + [settingsFile, profile].compactMap { $0 }
             do {
-                try JUnitReport.write(JUnitReport.xml(suites), to: junit)
+                try SafeFileWriter.write(JUnitReport.xml(suites), to: junit, replace: true, inputs: inputs)
             } catch {
-                // The report is the command's own output, not an input: work not done (exit 1).
-                printError("\(junit): cannot write the JUnit report: \(error)")
-                throw ExitCode(1)
+                printError("switchscan test: --junit: the report was not written: \(error)")
+                reportWritten = false
             }
         }
         if unloadable > 0 { throw ExitCode(2) }
         if failed > 0 { throw ExitCode(1) }
         if filter.map({ !$0.isEmpty }) == true, passed == 0 { throw ExitCode(2) }
+        if !reportWritten { throw ExitCode(1) }
     }
 
     func matches(_ name: String) -> Bool {
@@ -153,6 +164,8 @@ struct TestCommand: ParsableCommand {
 struct TestProfiles {
     private var loaded: SwitchProfileFiles.Loaded?
     private var found: [String: Result<SwitchProfile, ProfileLookupError>] = [:]
+    /// The profile files tests named (which the JUnit report never replaces).
+    private(set) var filesRead: [String] = []
 
     /// The profiles of the user's folder and the repository's, read once when first needed.
     private mutating func catalog() -> SwitchProfileFiles.Loaded {
@@ -191,7 +204,9 @@ struct TestProfiles {
         let result: Result<SwitchProfile, ProfileLookupError>
         if isPath {
             switch ContainedPath.resolve(name, besideFile: sceneFile) {
-            case .success(let path): result = loadFile(path, named: name)
+            case .success(let path):
+                filesRead.append(path)
+                result = loadFile(path, named: name)
             case .failure(let refusal): result = .failure(ProfileLookupError(refusal.message))
             }
         } else {
@@ -342,23 +357,6 @@ enum JUnitReport {
         switch scalar.value {
         case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
         default: return false
-        }
-    }
-
-    /// Writes to a temporary file next to `path`, then renames it over `path`: a reader never
-    /// sees a half-written report.
-    static func write(_ contents: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try Data(contents.utf8).write(to: temporary)
-            guard rename(temporary.path, url.path) == 0 else {
-                throw CommandFailure("cannot rename \(temporary.path) to \(path): \(String(cString: strerror(errno)))")
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
         }
     }
 }

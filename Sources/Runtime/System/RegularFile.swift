@@ -101,34 +101,54 @@ public enum RegularFile {
     }
 }
 
-/// Paths that a file names (a scene's test `profile:`): resolved only inside the naming file's
-/// own folder. No absolute path, no `..`, and no symbolic link that leads out of the folder, so
-/// that a scene cannot make the program read `/etc/passwd` or `~/.ssh` and show it.
+/// Paths that a file names (a scene's test `profile:`, a tests file's `scene:`): resolved only
+/// inside the naming file's own folder. No absolute path, no `..`, and no symbolic link that
+/// leads out of the folder, so that a scene cannot make the program read `/etc/passwd` or
+/// `~/.ssh` and show it.
 public enum ContainedPath {
+    /// How a refusal is worded for one kind of naming file.
+    public struct Wording: Sendable {
+        /// The naming file's folder, as the message calls it (`the scene's folder`).
+        public var folder: String
+        /// What to name instead.
+        public var advice: String
+
+        public init(folder: String, advice: String) {
+            self.folder = folder
+            self.advice = advice
+        }
+
+        /// A scripted test's `profile:`.
+        public static let testProfile = Wording(
+            folder: "the scene's folder", advice: "name a file in the scene's own folder, or a profile's id")
+    }
+
     /// The path of `relative` inside the folder of `namingFile`, or why it is refused.
-    public static func resolve(_ relative: String, besideFile namingFile: String) -> Result<String, RegularFile.ReadError> {
+    public static func resolve(
+        _ relative: String, besideFile namingFile: String, wording: Wording = .testProfile
+    ) -> Result<String, RegularFile.ReadError> {
         func refuse(_ message: String) -> Result<String, RegularFile.ReadError> {
-            .failure(RegularFile.ReadError(message: message, isMissing: false))
+            .failure(RegularFile.ReadError(message: "\(message); \(wording.advice)", isMissing: false))
         }
         guard !relative.hasPrefix("/") else {
-            return refuse("an absolute path is not accepted; name a file in the scene's own folder, or a profile's id")
+            return refuse("an absolute path is not accepted")
         }
         let components = relative.split(separator: "/", omittingEmptySubsequences: true)
         guard !components.contains("..") else {
-            return refuse("a path with '..' is not accepted; name a file in the scene's own folder, or a profile's id")
+            return refuse("a path with '..' is not accepted")
         }
         let slash = namingFile.lastIndex(of: "/")
         let folder = slash.map { String(namingFile[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         let path = folder == "/" ? "/" + relative : folder + "/" + relative
         guard let realFolder = realPath(folder) else {
-            return refuse("the scene's folder cannot be resolved")
+            return .failure(RegularFile.ReadError(message: "\(wording.folder) cannot be resolved", isMissing: false))
         }
         guard let realFile = realPath(path) else {
             return .failure(RegularFile.ReadError(message: "\(path): no such file", isMissing: true))
         }
         let prefix = realFolder.hasSuffix("/") ? realFolder : realFolder + "/"
         guard realFile.hasPrefix(prefix) else {
-            return refuse("the file leads out of the scene's folder (a symbolic link); name a file in the scene's own folder, or a profile's id")
+            return refuse("the file leads out of \(wording.folder) (a symbolic link)")
         }
         return .success(path)
     }

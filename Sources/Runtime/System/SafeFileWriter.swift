@@ -2,13 +2,21 @@
 import Glibc
 #endif
 
-/// Writing the user's files (settings, learned switch profiles) so that nothing is ever lost:
+/// The one writer of every file switchscan writes (settings, learned switch profiles, imported
+/// and snapshot scenes, JUnit reports, the selections store), so that nothing is ever lost:
 ///
+/// - **Only a regular file is replaced.** A device node, a FIFO, a socket or a folder at the
+///   path (or at the end of its links) is refused with what it is, before anything is written: as
+///   root, `--junit /dev/null` must not turn the system's /dev/null into a regular file.
+/// - **Never an input.** The file the command reads (`inputs`: the dump being imported, the
+///   scenes being tested, the recording being learned from) is refused as the output when it is
+///   the same file (device and inode: a link or a hard link to it too).
 /// - **One writer at a time.** The folder is locked (`flock(2)` on the folder itself, so no lock
 ///   file is left behind) for the whole read–change–write, and the file is read again under the
 ///   lock: two `switchscan settings set` at once both land.
 /// - **Through symbolic links.** A link is followed to its target, which is written; the link
-///   stays a link (a settings file kept in a dotfiles repository stays there).
+///   stays a link (a settings file kept in a dotfiles repository stays there). A link to a
+///   folder is refused (the folder is not a file); a link to nothing yet creates what it names.
 /// - **Mode and owner kept.** The new file gets the old one's permission bits (a 0600 file stays
 ///   0600) and, where the writer may, its owner and group; a new file gets 0644 less the umask.
 /// - **Atomic.** The text goes to a temporary file in the same folder, is flushed, renamed over
@@ -27,27 +35,46 @@ public enum SafeFileWriter {
     }
 
     /// Writes `text` to `path`. Without `replace`, a file already there is an error
-    /// (`exists`), checked under the lock. Returns the path written (a link's target).
+    /// (`exists`), checked under the lock. `inputs` are the files the command read, never
+    /// replaced. Returns the path written (a link's target).
     @discardableResult
-    public static func write(_ text: String, to path: String, replace: Bool) throws -> String {
-        try update(path, reading: nil, { _ in text }, onExisting: { target in
+    public static func write(_ text: String, to path: String, replace: Bool, inputs: [String] = []) throws -> String {
+        try update(path, reading: nil, inputs: inputs, { _ in text }, onExisting: { target in
             if !replace { throw WriteError(path: target, message: "exists", exists: true) }
         })
     }
 
     /// Reads the file (nil when there is none) under the folder's lock, passes its text to
     /// `change`, and writes what that returns. The read goes through `RegularFile` (a regular
-    /// file of at most `maxBytes`). Returns the path written (a link's target).
+    /// file of at most `maxBytes`). `inputs` are the files the command read, never replaced.
+    /// Returns the path written (a link's target).
     @discardableResult
-    public static func update(_ path: String, maxBytes: Int, _ change: (String?) throws -> String) throws -> String {
-        try update(path, reading: maxBytes, change, onExisting: { _ in })
+    public static func update(
+        _ path: String, maxBytes: Int, inputs: [String] = [], _ change: (String?) throws -> String
+    ) throws -> String {
+        try update(path, reading: maxBytes, inputs: inputs, change, onExisting: { _ in })
+    }
+
+    /// What `path` would be written as: the file at the end of its links, and whether one is
+    /// there. Throws what the write would refuse (not a regular file, one of `inputs`), so that
+    /// a command can say so before it does work whose result could not be kept (`learn` asking
+    /// for key presses). The write checks again, under the folder's lock.
+    @discardableResult
+    public static func checkTarget(_ path: String, inputs: [String] = []) throws(WriteError) -> (target: String, exists: Bool) {
+        let target = try resolveLinks(path)
+        var existing = stat()
+        guard stat(target, &existing) == 0 else { return (target, false) }
+        try checkReplaceable(target, existing, named: path, inputs: inputs)
+        return (target, true)
     }
 
     private static func update(
-        _ path: String, reading maxBytes: Int?, _ change: (String?) throws -> String,
+        _ path: String, reading maxBytes: Int?, inputs: [String], _ change: (String?) throws -> String,
         onExisting: (String) throws -> Void
     ) throws -> String {
-        let target = try resolveLinks(path)
+        // What is there is refused before the folder is created or locked (a FIFO, a folder),
+        // and again under the lock (it may have changed meanwhile).
+        let target = try checkTarget(path, inputs: inputs).target
         let folder = directoryName(target)
         try makeFolders(folder)
         let lock = try lockFolder(folder)
@@ -58,6 +85,7 @@ public enum SafeFileWriter {
         var existing = stat()
         let exists = stat(target, &existing) == 0
         if exists {
+            try checkReplaceable(target, existing, named: path, inputs: inputs)
             try onExisting(target)
             if let maxBytes {
                 switch RegularFile.readText(target, maxBytes: maxBytes) {
@@ -73,6 +101,38 @@ public enum SafeFileWriter {
     }
 
     // MARK: Steps
+
+    /// Refuses what is at `target` unless it is a regular file that is none of `inputs`.
+    static func checkReplaceable(_ target: String, _ existing: stat, named path: String, inputs: [String]) throws(WriteError) {
+        let shown = target == path ? path : "\(path) (→ \(target))"
+        let kind = existing.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            throw WriteError(
+                path: shown, message: "\(RegularFile.describe(kind)), not a regular file; nothing was written (give the path of a regular file, or of a new one)",
+                exists: false)
+        }
+        if let input = input(sameAs: existing, among: inputs) {
+            let same = input == path ? "" : " (\(input))"
+            throw WriteError(
+                path: shown, message: "it is the file this command reads\(same); nothing was written (write the output to another file)",
+                exists: false)
+        }
+    }
+
+    /// The one of `inputs` that is the file at `path` (the same device and inode, links
+    /// followed), or nil: for an output written another way (the trace, appended to).
+    public static func input(at path: String, among inputs: [String]) -> String? {
+        var existing = stat()
+        guard stat(path, &existing) == 0 else { return nil }
+        return input(sameAs: existing, among: inputs)
+    }
+
+    static func input(sameAs existing: stat, among inputs: [String]) -> String? {
+        inputs.first { input in
+            var info = stat()
+            return stat(input, &info) == 0 && info.st_dev == existing.st_dev && info.st_ino == existing.st_ino
+        }
+    }
 
     /// Follows symbolic links (at most 40, as the kernel does) to the file they name; a link to
     /// nothing yet resolves to the path it names, which is then created.

@@ -20,7 +20,8 @@ import SwitchInput
 ///
 /// Each input goes through its parser (scene YAML and JSON, settings file and settings applied,
 /// switch profile, braille display profile, evemu recording, raw stream decoder with its events
-/// through a profile into a scanning session, a scene's scripted tests run), and must come back:
+/// through a profile into a scanning session, a scene's scripted tests run, a writing command of
+/// `switchscan` against a generated kind of output path, `OutputPaths`), and must come back:
 /// no trap, no hang (a watchdog thread ends the worker when one input takes longer than
 /// `--time-limit` seconds), no memory past `--memory-limit` MB resident.
 ///
@@ -105,6 +106,8 @@ enum Kind: String, CaseIterable {
     case scriptedTests = "scripted-tests"
     case iosDump = "ios-dump"
     case androidDump = "android-dump"
+    /// A writing command against one kind of output path (`OutputPaths`); not mutated bytes.
+    case outputPath = "output-path"
 }
 
 /// Runs one input through its parser. Outcomes (accepted or refused with problems) do not
@@ -113,6 +116,8 @@ struct Targets {
     /// A small scene the raw stream's events drive.
     let streamScene: Scene?
     let genericProfile: SwitchProfile
+    /// The repository (the files the output-path cases' commands read).
+    let root: String
 
     /// True when the input was accepted (loaded, or decoded into events that were driven).
     func run(_ kind: Kind, _ bytes: [UInt8]) -> Bool {
@@ -160,6 +165,8 @@ struct Targets {
             case .failure(let error):
                 fatalError("an imported dump gave a scene that does not load: \(error)")
             }
+        case .outputPath:
+            return OutputPaths.run(bytes, root: root)
         }
     }
 
@@ -221,6 +228,9 @@ struct Seeds {
         byKind[.androidDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<hierarchy") }
         let recordings = files("Tests/Fuzz/seeds", [".evemu"])
         byKind[.evemu] = recordings
+        // Output-path cases are generated, not mutated: one empty seed makes the kind run, when
+        // there is a switchscan beside this program to run them with.
+        byKind[.outputPath] = OutputPaths.program == nil ? [] : [[]]
         var found = Set<[UInt8]>()
         for seed in byKind.values.joined() where found.count < 4000 {
             var word = [UInt8]()
@@ -404,7 +414,7 @@ struct Worker {
                   let profile = try? SwitchProfile.parse(yaml: text, file: "generic-keyboard.yaml") else { return .builtInGenericKeyboard }
             return profile
         }()
-        let targets = Targets(streamScene: streamScene, genericProfile: generic)
+        let targets = Targets(streamScene: streamScene, genericProfile: generic, root: root)
         let seeds = Seeds(root: root)
         let watchdog = Watchdog(limit: options.timeLimit, memoryLimitMB: options.memoryLimitMB)
         watchdog.start()
@@ -422,6 +432,9 @@ struct Worker {
         }
         let kinds = Kind.allCases.filter { !(seeds.byKind[$0] ?? []).isEmpty }
         guard !kinds.isEmpty else { fail("no seeds found under \(root) (give --root the repository)") }
+        if OutputPaths.program == nil {
+            print("output-path inputs not run: no switchscan beside this program (swift build --product switchscan)")
+        }
         var inputCounts = [Kind: Int]()
         var acceptedCounts = [Kind: Int]()
         for index in options.start..<options.inputs {
@@ -429,7 +442,9 @@ struct Worker {
             let kind = kinds[index % kinds.count]
             let pool = seeds.byKind[kind]!
             let seed = generator.pick(pool)
-            let bytes = Mutator.mutate(seed, others: pool, words: seeds.words, kind: kind, &generator)
+            let bytes = kind == .outputPath
+                ? OutputPaths.generate(round: index / kinds.count, &generator)
+                : Mutator.mutate(seed, others: pool, words: seeds.words, kind: kind, &generator)
             save(kind: kind, bytes: bytes, index: index, label: nil)
             watchdog.begin()
             if targets.run(kind, bytes) { acceptedCounts[kind, default: 0] += 1 }
