@@ -29,6 +29,15 @@ extension InputRunTests {
         #expect(result.statuses.contains { $0.hasPrefix("braille display: no BRLTTY at :\(number)") }, "\(result)")
     }
 
+    @Test func inputsThatCannotBeOpenedAreEachSaidOnceOnStandardError() throws {
+        let result = try run(["--input", "raw:\(folder.url.path)/missing.fifo", "--input", "evemu:\(folder.url.path)/missing.evemu"])
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("missing.evemu:1:1: error: cannot read the file: No such file or directory") }.count == 1, "\(result)")
+        #expect(lines.filter { $0.contains("missing.fifo: cannot open it: No such file or directory") }.count == 1, "\(result)")
+        #expect(Set(lines).count == lines.count, "no line twice: \(result)")
+    }
+
     @Test func aStreamWhoseWriterLeavesAndComesBackIsToldOnStandardError() throws {
         let fifo = folder.url.appendingPathComponent("switch.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)

@@ -128,7 +128,8 @@ extension InputSources {
         }
         for path in recordings {
             let input = RecordingInput(path: path, chosen: chosen, catalog: loaded.catalog, generic: generic, fast: fast)
-            if let problem = input.problem { made.problems.append(problem) }
+            // Worded as the input's status says it, so that a run without a screen says it once.
+            if let problem = input.problem { made.problems.append("\(input.name): \(problem)") }
             made.sources.append(input)
         }
         for path in streams {
