@@ -15,7 +15,9 @@ struct SettingsCommand: ParsableCommand {
             switchscan run reads that file when it starts and again whenever it changes, so a \
             setting changed here applies at once to a run in progress. Values are checked before \
             the file is written; the file is written whole to a temporary file and renamed into \
-            place, so a run never reads it half-written. Other lines (comments) are kept.
+            place, so a run never reads it half-written. Other lines (comments) are kept. A file \
+            with errors is repaired, not refused: set replaces the lines of that setting (unset \
+            removes them) and keeps every other byte, naming the other bad lines as warnings.
             """,
         subcommands: [List.self, Get.self, Set.self, Unset.self, Path.self])
 
