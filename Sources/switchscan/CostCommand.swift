@@ -102,9 +102,12 @@ struct CostCommand: ParsableCommand {
         let store = SelectionStore(path: path)
         let counts: SelectionCounts
         switch store.load() {
-        case .success(let loaded): counts = loaded
+        case .success(let loaded):
+            counts = loaded.counts
+            // Lines skipped do not stop the report: said, and the others are used.
+            if let skipped = loaded.skipped { printError(skipped.description) }
         case .failure(let problem):
-            printError("\(path): \(problem)")
+            printError(problem.description)
             throw ExitCode.unloadable
         }
         let key = ScanSession.selectionKey(scope: selectionScope(of: scene, given: self.scene), screen: screen)

@@ -150,6 +150,38 @@ struct InputSourceTests {
         #expect(input.deadline == nil)
     }
 
+    @Test func aLongRecordingReplayedFastIsGivenAcrossTurnsOfTheLoop() throws {
+        // 3,000 presses and releases of Enter, 0.2 s apart: given at most `eventsPerTurn` at a
+        // time, each call due again at once, so that the loop sees --duration and signals between.
+        var text = "N: Pedal\nI: 0003 0c45 7403 0001\nB: 01 00 00 00 10 00 00 00 00\n"
+        for index in 0..<3000 {
+            let micros = 1 + index * 200_000
+            text += "E: \(micros / 1_000_000).\(String(format: "%06d", micros % 1_000_000)) 0001 001c \(index % 2 == 0 ? 1 : 0)\n"
+        }
+        let path = try recordingFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = try recording(fast: true, path: path)
+        #expect(input.problem == nil, "\(input.problem ?? "")")
+        var edges = [SwitchEdge]()
+        var calls = 0
+        var ended = false
+        while !ended, calls < 100 {
+            let now = 50 + Double(calls) * 0.001
+            let inputs = input.deadlineReached(at: now)
+            let given = Self.edges(inputs)
+            #expect(given.count <= RecordingInput.eventsPerTurn)
+            edges += given
+            ended = Self.ended(inputs)
+            calls += 1
+            if !ended { #expect(input.deadline == now, "due again at once") }
+        }
+        #expect(ended)
+        #expect(calls == 3, "3,000 events at 1,024 a turn")
+        // Dated as recorded from the first call's moment, whatever call gave them.
+        #expect(edges.count == 3000)
+        #expect(edges.last.map { abs($0.time - (50 + 2999 * 0.2)) < 1e-6 } == true)
+    }
+
     @Test func aMalformedRecordingEndsAtOnceWithItsPosition() throws {
         let path = try recordingFile(Self.recording.replacingOccurrences(of: "E: 10.250001 0001 001c 0000", with: "E: 10.25 0001 001c 0000"))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -185,6 +217,34 @@ struct InputSourceTests {
         #expect(statuses.contains { $0.contains("3 of 24 bytes at byte offset 72") }, "\(statuses)")
         #expect(Self.ended(inputs))
         #expect(input.descriptor == nil, "closed at the end")
+    }
+
+    @Test func aLongRawStreamIsReadAcrossTurnsOfTheLoop() throws {
+        // 8,000 records (192 KB): one call reads at most `bytesPerTurn`, so that a stream that
+        // never ends (a device node of zeros, a writer faster than the decoding) cannot hold the
+        // loop in one call.
+        var bytes = [UInt8]()
+        for index in 0..<8000 {
+            bytes += RawEventDecoder.encode(DeviceEvent(time: 1 + Double(index) * 0.2, type: 1, code: 28, value: Int32(1 - index % 2)))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = RawStreamInput(path: path, profile: ProfileFiles.builtInGenericKeyboard)
+        var edges = 0
+        var calls = 0
+        var ended = false
+        while !ended, calls < 100 {
+            let inputs = input.readable(at: 2000 + Double(calls))
+            let given = Self.edges(inputs).count
+            #expect(given <= RawStreamInput.bytesPerTurn / RawEventDecoder.recordSize)
+            edges += given
+            ended = Self.ended(inputs)
+            calls += 1
+        }
+        #expect(ended)
+        #expect(edges == 8000)
+        #expect(calls == 3 || calls == 4, "192,000 bytes at 65,536 a turn: \(calls) calls")
     }
 
     @Test func aRawPathThatCannotBeOpenedEndsWithAStatus() throws {

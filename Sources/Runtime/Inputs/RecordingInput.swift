@@ -78,6 +78,9 @@ public final class RecordingInput: RuntimeSource {
         return events.map { (Double($0.totalMicroseconds - first) / 1_000_000, $0) }
     }
 
+    /// Events given in one turn of the loop.
+    static let eventsPerTurn = 1024
+
     static func seconds(_ value: Double) -> String {
         let millis = Int((value * 1000).rounded())
         let fraction = String(millis % 1000)
@@ -102,13 +105,17 @@ public final class RecordingInput: RuntimeSource {
             if let introduction { inputs.append(.status(introduction)) }
         }
         let start = self.start ?? now
-        while next < schedule.count, fast || start + schedule[next].offset <= now {
+        // At most `eventsPerTurn` events, then back to the loop (due again at once): a long
+        // recording replayed fast, or one whose events all fall due together, is given across
+        // turns, so that `--duration`, signals and the other inputs are seen between slices.
+        let last = min(schedule.count, next + Self.eventsPerTurn)
+        while next < last, fast || start + schedule[next].offset <= now {
             let (offset, event) = schedule[next]
             if let edge = edges?.edge(event, at: start + offset) { inputs.append(.edge(edge)) }
             next += 1
         }
         if next < schedule.count {
-            deadline = start + schedule[next].offset
+            deadline = fast || next == last ? now : start + schedule[next].offset
         } else {
             ended = true
             deadline = nil

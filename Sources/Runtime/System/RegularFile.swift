@@ -78,7 +78,12 @@ public enum RegularFile {
         } catch {
             return .failure(error)
         }
-        return DocumentText.decode(bytes).mapError { error in
+        return text(bytes)
+    }
+
+    /// A file's bytes as UTF-8 text, or where they are not.
+    public static func text(_ bytes: [UInt8]) -> Result<String, ReadError> {
+        DocumentText.decode(bytes).mapError { error in
             ReadError(message: error.message ?? "the file is not UTF-8 text", isMissing: false, position: error.position)
         }
     }
