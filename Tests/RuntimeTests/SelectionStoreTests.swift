@@ -20,10 +20,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = SelectionStore.defaultPath(environment: ["XDG_STATE_HOME": folder])!
         let store = SelectionStore(path: path, halfLife: 1e9)
-        #expect(try store.load().get() == SelectionCounts(halfLife: 1e9))  // no file yet: empty
+        #expect(try store.load().get().counts == SelectionCounts(halfLife: 1e9))  // no file yet: empty
         try store.record([(screen: "keyboard", id: "key-a"), (screen: "keyboard", id: "key-a")])
         try store.record([(screen: "keyboard", id: "key-b")])
-        let counts = try store.load().get()
+        let counts = try store.load().get().counts
         #expect(counts.screens["keyboard"]?["key-a"].map { abs($0 - 2) < 1e-6 } == true)
         #expect(counts.screens["keyboard"]?["key-b"].map { abs($0 - 1) < 1e-6 } == true)
         let text = try String(contentsOfFile: path, encoding: .utf8)

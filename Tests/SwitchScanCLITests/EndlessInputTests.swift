@@ -183,3 +183,32 @@ enum MonotonicSeconds {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }
+
+extension EndlessInputTests {
+    @Test func aLongRecordingReplayedFastKeepsTheDuration() throws {
+        // 40 MB of presses and releases: read as replayed, so --duration 1 ends the run (it
+        // was parsed whole before the run began, for over a minute).
+        let path = folder.url.appendingPathComponent("long.evemu").path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.write(contentsOf: Data("# EVEMU 1.3\nN: Pedal\nI: 0003 0c45 7403 0001\nB: 01 00 00 00 10 00 00 00 00\n".utf8))
+        var index = 0
+        var written = 0
+        while written < 40 << 20 {
+            var chunk = ""
+            for _ in 0..<10000 {
+                let micros = 1 + index * 100_000
+                let time = "\(micros / 1_000_000).\(String(format: "%06d", micros % 1_000_000))"
+                chunk += "E: \(time) 0001 001c \(index % 2 == 0 ? "0001" : "0000")\nE: \(time) 0000 0000 0000\n"
+                index += 1
+            }
+            let data = Data(chunk.utf8)
+            try file.write(contentsOf: data)
+            written += data.count
+        }
+        try file.close()
+        let result = try run(["--input", "evemu:\(path)", "--fast", "--duration", "1"])
+        #expect(!result.timedOut, "--duration 1 was not obeyed")
+        #expect(result.status == 0, "\(result)")
+    }
+}

@@ -138,7 +138,33 @@ struct Targets {
         case .brailleProfile:
             return (try? BrailleDisplayProfile.parse(yaml: text(bytes), file: "fuzz.yaml")) != nil
         case .evemu:
-            guard let recording = try? EvemuRecording.parse(text(bytes), file: "fuzz") else { return false }
+            // Read whole and read as `run` streams it (in pieces of a few bytes), the same
+            // events and the same first problem.
+            var reader = EvemuStreamReader(file: "fuzz")
+            var streamed = [DeviceEvent]()
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + 1 + offset % 13)
+                streamed += reader.feed(bytes[offset..<end])
+                offset = end
+            }
+            streamed += reader.finish()
+            let whole: Result<EvemuRecording, EvemuParseError> = Result { () throws(EvemuParseError) in
+                try EvemuRecording.parse(text(bytes), file: "fuzz")
+            }
+            if case .success = DocumentText.decode(bytes) {
+                switch whole {
+                case .success(let recording):
+                    if reader.problem != nil || streamed != recording.events {
+                        fatalError("the streamed recording differs: \(String(describing: reader.problem))")
+                    }
+                case .failure(let error):
+                    if reader.problem?.description != error.description {
+                        fatalError("the streamed recording's problem differs: \(String(describing: reader.problem)) vs \(error)")
+                    }
+                }
+            }
+            guard case .success(let recording) = whole else { return false }
             drive(recording.events)
             return true
         case .raw:
