@@ -186,15 +186,15 @@ enum MonotonicSeconds {
 
 extension EndlessInputTests {
     @Test func aLongRecordingReplayedFastKeepsTheDuration() throws {
-        // 40 MB of presses and releases: read as replayed, so --duration 1 ends the run (it
-        // was parsed whole before the run began, for over a minute).
+        // 60 MiB of presses and releases: read as replayed, so --duration 1 ends the run (it
+        // was parsed whole before the run began: over a minute).
         let path = folder.url.appendingPathComponent("long.evemu").path
         FileManager.default.createFile(atPath: path, contents: nil)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try file.write(contentsOf: Data("# EVEMU 1.3\nN: Pedal\nI: 0003 0c45 7403 0001\nB: 01 00 00 00 10 00 00 00 00\n".utf8))
         var index = 0
         var written = 0
-        while written < 40 << 20 {
+        while written < 60 << 20 {
             var chunk = ""
             for _ in 0..<10000 {
                 let micros = 1 + index * 100_000
