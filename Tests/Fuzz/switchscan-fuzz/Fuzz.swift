@@ -719,20 +719,25 @@ enum SelectionStoreCheck {
     }
 }
 
-/// `switchscan run --input raw:FIFO --trace FILE --duration …` in this process: a thread writes
-/// the input's bytes (zeros when it has none) into the FIFO over and over, faster than they are
-/// read. The run must end at its duration, within a bound meant for a loaded machine (a hang
-/// guard, not a speed test).
+/// `switchscan run --input raw:FIFO --input raw:QUIET --trace FILE --duration …` in this
+/// process: a thread writes the input's bytes (zeros when it has none) into the FIFO over and
+/// over, faster than they are read. The run must end at its duration, within a bound meant for
+/// a loaded machine (a hang guard, not a speed test).
 enum EndlessStreamCheck {
-    static let duration = 0.1
+    static let duration = 0.05
     static let bound = 30.0
 
     static func run(_ bytes: [UInt8], scene: Scene) -> Bool {
         let folder = NSTemporaryDirectory() + "switchscan-fuzz-stream-\(getpid())-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let streamPath = folder + "/stream", tracePath = folder + "/trace"
-        guard mkfifo(streamPath, 0o600) == 0 else { fatalError("mkfifo: \(errno)") }
+        let streamPath = folder + "/stream", quietPath = folder + "/quiet", tracePath = folder + "/trace"
+        guard mkfifo(streamPath, 0o600) == 0, mkfifo(quietPath, 0o600) == 0 else { fatalError("mkfifo: \(errno)") }
+        // A second input that never sends and never ends (its writer is this process), so that
+        // a stream whose bytes the decoder refuses does not end the run before its duration.
+        let quiet = open(quietPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard quiet >= 0 else { fatalError("open \(quietPath): \(errno)") }
+        defer { close(quiet) }
         // Read and write, without blocking: the writer never waits for the reader to open it,
         // and never blocks once the reader stops reading.
         let writer = open(streamPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
@@ -758,7 +763,7 @@ enum EndlessStreamCheck {
             close(writer)
         }
         do {
-            let made = try InputSources.build([.raw(path: streamPath)], profile: nil, profileDirectories: [], fast: false)
+            let made = try InputSources.build([.raw(path: streamPath), .raw(path: quietPath)], profile: nil, profileDirectories: [], fast: false)
             var options = LiveRun.Options(scene: scene, settings: ScanSettings(), terminalInput: false, terminalView: false,
                                           tracePath: tracePath, duration: duration, sources: made.sources)
             options.startupStatus = []
