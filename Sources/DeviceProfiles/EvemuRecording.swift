@@ -167,7 +167,96 @@ extension EvemuRecording {
     }
 }
 
-private struct EvemuParser {
+/// A recording read a piece at a time, so that a long one is replayed as it is read rather than
+/// held whole (`--input evemu:FILE`): bytes in, the device's description once its events begin
+/// (`description`), events out. The same checks, messages and positions as `parse`.
+public struct EvemuStreamReader: Sendable {
+    private var parser: EvemuParser
+    /// The bytes of a line not ended yet.
+    private var partial: [UInt8] = []
+    /// The first problem (`file:line:column`); nothing is read after it.
+    public private(set) var problem: EvemuParseError?
+    /// Whether `finish` was called.
+    public private(set) var isFinished = false
+
+    public init(file: String) {
+        parser = EvemuParser(file: file, text: "", keepsEvents: false)
+    }
+
+    /// The recording's description (name, ids, bits; no events) once its first event was
+    /// read, or the file ended.
+    public var description: EvemuRecording? { parser.stage == .events || isFinished ? parser.recording : nil }
+
+    /// Reads the whole lines in `bytes` (the rest waits for the next piece) and returns their
+    /// events, up to a problem (then `problem` says it and nothing more is read).
+    public mutating func feed(_ bytes: ArraySlice<UInt8>) -> [DeviceEvent] {
+        guard problem == nil, !isFinished else { return [] }
+        do throws(EvemuParseError) {
+            var start = bytes.startIndex
+            while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                if partial.isEmpty {
+                    try line(bytes[start..<newline], isLast: false)
+                } else {
+                    partial += bytes[start..<newline]
+                    let whole = partial
+                    partial = []
+                    try line(whole[...], isLast: false)
+                }
+                start = newline + 1
+            }
+            partial += bytes[start...]
+            if partial.count > Self.maxLineBytes {
+                parser.lineNumber += 1
+                throw parser.fail("a line of more than \(Self.maxLineBytes) bytes; evemu lines are short")
+            }
+        } catch {
+            problem = error
+        }
+        return takeOutput()
+    }
+
+    /// The end of the file: its last line if it has no newline, then the checks of the end
+    /// (a device description at least). Returns that line's events.
+    public mutating func finish() -> [DeviceEvent] {
+        guard problem == nil, !isFinished else { return [] }
+        isFinished = true
+        do throws(EvemuParseError) {
+            if !partial.isEmpty {
+                let last = partial
+                partial = []
+                try line(last[...], isLast: true)
+            }
+            _ = try parser.end()
+        } catch {
+            problem = error
+        }
+        return takeOutput()
+    }
+
+    /// The longest line accepted (an evemu line is under 100 bytes).
+    public static let maxLineBytes = 1 << 16
+
+    private mutating func takeOutput() -> [DeviceEvent] {
+        defer { parser.output.removeAll(keepingCapacity: true) }
+        return parser.output
+    }
+
+    private mutating func line(_ bytes: ArraySlice<UInt8>, isLast: Bool) throws(EvemuParseError) {
+        parser.lineNumber += 1
+        parser.isLastLine = isLast
+        parser.endsWithNewline = !isLast
+        // The CR of a CRLF line end (`parse` splits at "\r\n" as at "\n").
+        var bytes = bytes
+        if !isLast, bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let valid = bytes.prefix { $0 < 0x80 }.count
+            throw parser.fail("the line is not UTF-8 text", column: valid + 1)
+        }
+        try parser.take(Substring(text))
+    }
+}
+
+struct EvemuParser: Sendable {
     enum Stage { case name, id, description, events }
 
     let file: String
@@ -177,13 +266,19 @@ private struct EvemuParser {
     var lineNumber = 0
     var isLastLine = false
     var firstEventLine: Int?
+    var endsWithNewline: Bool
+    /// Whether the events go into `recording` (`parse`), or only into `output` (a stream).
+    let keepsEvents: Bool
+    var output: [DeviceEvent] = []
+    var sawContent = false
+    private var lastEvent: (event: DeviceEvent, line: Int)?
 
-    init(file: String, text: String) {
+    init(file: String, text: String, keepsEvents: Bool = true) {
         self.file = file
         self.text = text
+        self.keepsEvents = keepsEvents
+        endsWithNewline = text.last == "\n" || text.last == "\r\n"
     }
-
-    var endsWithNewline: Bool { text.last == "\n" || text.last == "\r\n" }
 
     func fail(_ message: String, column: Int = 1) -> EvemuParseError {
         var message = message
@@ -202,21 +297,30 @@ private struct EvemuParser {
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         // A final newline leaves an empty last piece, which is not a line.
         let count = endsWithNewline ? lines.count - 1 : lines.count
-        var sawContent = false
         for index in 0..<count {
             lineNumber = index + 1
             isLastLine = index == count - 1
-            var line = lines[index]
-            if line.hasSuffix("\r") { line = line.dropLast() }  // a lone CR before the LF of "\r\n" split apart
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            if line.hasPrefix("#") {
-                if !sawContent, recording.formatVersion == nil { recording.formatVersion = Self.formatVersion(line) }
-                continue
-            }
-            sawContent = true
-            try parseLine(line)
+            try take(lines[index])
         }
-        lineNumber = max(1, count)
+        return try end()
+    }
+
+    /// One line (without its line end).
+    mutating func take(_ line: Substring) throws(EvemuParseError) {
+        var line = line
+        if line.hasSuffix("\r") { line = line.dropLast() }  // a lone CR before the LF of "\r\n" split apart
+        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
+        if line.hasPrefix("#") {
+            if !sawContent, recording.formatVersion == nil { recording.formatVersion = Self.formatVersion(line) }
+            return
+        }
+        sawContent = true
+        try parseLine(line)
+    }
+
+    /// The checks at the end of the file.
+    mutating func end() throws(EvemuParseError) -> EvemuRecording {
+        lineNumber = max(1, lineNumber)
         isLastLine = false
         switch stage {
         case .name:
@@ -365,12 +469,17 @@ private struct EvemuParser {
             throw fail("the event value '\(fields[3].text)' is not a whole number", column: fields[3].column + 2)
         }
         let event = DeviceEvent(seconds: seconds, microseconds: micros, type: UInt16(type), code: UInt16(code), value: value)
-        if let previous = recording.events.last, event.totalMicroseconds < previous.totalMicroseconds {
-            throw fail("the event time \(fields[0].text) is before the previous event's (\(EvemuRecording.formatTime(previous)), line \(recording.eventLines.last ?? 0)); times never go back", column: fields[0].column + 2)
+        if let (previous, line) = lastEvent, event.totalMicroseconds < previous.totalMicroseconds {
+            throw fail("the event time \(fields[0].text) is before the previous event's (\(EvemuRecording.formatTime(previous)), line \(line)); times never go back", column: fields[0].column + 2)
         }
         if firstEventLine == nil { firstEventLine = lineNumber }
-        recording.events.append(event)
-        recording.eventLines.append(lineNumber)
+        lastEvent = (event, lineNumber)
+        if keepsEvents {
+            recording.events.append(event)
+            recording.eventLines.append(lineNumber)
+        } else {
+            output.append(event)
+        }
         stage = .events
     }
 

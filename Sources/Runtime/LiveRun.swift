@@ -100,16 +100,28 @@ public final class LiveRun {
             pulseOnlySwitches: pulses)
         if let store = options.selectionStore, let scope = options.selectionScope, options.content == nil {
             switch store.load() {
-            case .success(let counts): session.useSelections(counts, scope: scope)
+            case .success(let (counts, skipped)):
+                session.useSelections(counts, scope: scope)
+                if let skipped {
+                    loadProblem = skipped.description
+                    saidStoreProblems.insert(skipped.description)
+                }
             case .failure(let problem):
-                // Not a reason to stop a switch user's scan: said, and learning starts afresh.
+                // Not a reason to stop a switch user's scan: said, and this run learns for
+                // itself only; the file is never written (nothing in it is lost).
                 session.useSelections(SelectionCounts(halfLife: store.halfLife), scope: scope)
-                loadProblem = "\(problem); selections are learnt afresh"
+                loadProblem = "\(problem); selections are learnt for this run only"
+                storeWritable = false
             }
         }
         origin = MonotonicClock.now()
         signals = try SignalDescriptor()
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
+        if let problem = trace?.takeProblem() {
+            // Said on stderr now, before any screen is drawn there, and on the status line.
+            try? FileIO.writeAll(STDERR_FILENO, "switchscan: \(problem)\n")
+            traceStartProblem = problem
+        }
         trace?.writeRunStart()
         terminal = options.terminalInput && TerminalSession.isTerminal(STDIN_FILENO) ? TerminalSession() : nil
         drawsScreen = options.terminalView && TerminalSession.isTerminal(STDOUT_FILENO)
@@ -120,6 +132,8 @@ public final class LiveRun {
 
     /// The selection store could not be read as the run started (said then).
     private var loadProblem: String?
+    /// The trace could not be opened for writing yet as the run started (a FIFO with no reader).
+    private var traceStartProblem: String?
     /// When the selections were last written (session time).
     private var selectionsSaved = 0.0
     /// Selections are written when this many are waiting, or the oldest has waited
@@ -128,22 +142,65 @@ public final class LiveRun {
     public static let selectionSaveCount = 16
     public static let selectionSaveSeconds = 30.0
 
-    /// Writes the waiting selections (when `force`, or when due).
+    /// The store was unreadable or must be left alone as the run started: never written.
+    private var storeWritable = true
+    /// The store's problems said already (a skipped line is said once, not at every write).
+    private var saidStoreProblems = Set<String>()
+    /// The write in progress on its own thread, if any.
+    private var selectionWrite: BackgroundJob<SelectionWriteOutcome>?
+
+    /// What a write of the selections did, for the status line and the trace.
+    private struct SelectionWriteOutcome: Sendable {
+        var count: Int
+        var micros: Int
+        var problem: String?
+        var failure: String?
+    }
+
+    /// Starts writing the waiting selections (when `force`, or when due) on a thread of its
+    /// own: a write locks, reads, merges and renames the file, which a press must never wait
+    /// for. One write at a time; at the end of the run (`force`) the one in progress is waited
+    /// for and the rest written before the program exits.
     private func saveSelections(force: Bool) {
-        guard let store = options.selectionStore, !session.unsavedSelections.isEmpty else { return }
+        guard let store = options.selectionStore, storeWritable else { return }
+        if let job = selectionWrite {
+            guard let outcome = force ? job.wait() : job.take() else { return }  // still writing
+            selectionWrite = nil
+            report(outcome, store: store)
+        }
+        guard !session.unsavedSelections.isEmpty else { return }
         let time = now
         guard force || session.unsavedSelections.count >= Self.selectionSaveCount
             || time - selectionsSaved >= Self.selectionSaveSeconds else { return }
         selectionsSaved = time
         let selections = session.takeUnsavedSelections()
-        let started = MonotonicClock.now()
-        do {
-            let (_, problem) = try store.record(selections)
-            if let problem { say(problem.description) }
-            let micros = Int(((MonotonicClock.now() - started) * 1e6).rounded())
-            record([TraceEvent(time: now, kind: .status(text: "selections stored in \(store.path): \(selections.count) (\(micros) µs)"))])
-        } catch {
-            say("the selections could not be stored in \(store.path): \(error)")
+        let write: @Sendable () -> SelectionWriteOutcome = {
+            let started = MonotonicClock.now()
+            var outcome = SelectionWriteOutcome(count: selections.count, micros: 0)
+            do {
+                outcome.problem = try store.record(selections).1?.description
+            } catch {
+                outcome.failure = "the selections could not be stored in \(store.path): \(error)"
+            }
+            outcome.micros = Int(((MonotonicClock.now() - started) * 1e6).rounded())
+            return outcome
+        }
+        if !force {
+            let job = BackgroundJob(work: write)
+            if job.start() {
+                selectionWrite = job
+                return
+            }
+        }
+        report(write(), store: store)  // the run is ending, or no thread could start
+    }
+
+    private func report(_ outcome: SelectionWriteOutcome, store: SelectionStore) {
+        if let problem = outcome.problem, saidStoreProblems.insert(problem).inserted { say(problem) }
+        if let failure = outcome.failure {
+            say(failure)
+        } else {
+            record([TraceEvent(time: now, kind: .status(text: "selections stored in \(store.path): \(outcome.count) (\(outcome.micros) µs)"))])
         }
     }
 
@@ -177,7 +234,7 @@ public final class LiveRun {
             }
         }
         record(session.start())
-        for text in options.startupStatus + [options.settingsWatcher?.startupStatus, loadProblem].compactMap({ $0 }) {
+        for text in options.startupStatus + [options.settingsWatcher?.startupStatus, loadProblem, traceStartProblem].compactMap({ $0 }) {
             say(text)
         }
         output()
@@ -190,6 +247,8 @@ public final class LiveRun {
             if let duration = options.duration { deadline = min(deadline ?? duration, duration) }
             if let due = statusPageDue { deadline = min(deadline ?? .infinity, due - origin) }
             if inBackground { deadline = min(deadline ?? .infinity, now + Self.foregroundCheckSeconds) }
+            // Trace lines held for a FIFO's reader (none yet, or a slow one) are offered again.
+            if let due = trace?.retryDue { deadline = min(deadline ?? .infinity, due - origin) }
             // Work for idle moments (the trace written, lines made ahead) waits until the braille
             // write has had `settleSeconds` to reach the display (BRLTTY and the display's driver
             // need the CPU then, on a machine of two cores), and is done only when nothing is
@@ -202,12 +261,18 @@ public final class LiveRun {
             if readsKeys { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)
             if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
+            // A write of the selections finishing wakes the loop to say so.
+            if let write = selectionWrite { descriptors.append(write.readEnd) }
             // A long burst of events does not hold its trace back without bound.
             if settled || pendingTrace.count >= Self.traceLinesHeld { flushTrace() }
             let ready = try Poll.readable(descriptors, timeout: timeout)
             if idleWork, ready.isEmpty, isSettled {
                 flushTrace()
                 prepareAhead()
+            }
+            if let trace, let due = trace.retryDue, MonotonicClock.now() >= due {
+                trace.writeHeld()
+                sayTraceProblem()
             }
 
             if ready.contains(signals.descriptor) {
@@ -497,7 +562,12 @@ public final class LiveRun {
             }
         })
         pendingTrace.removeAll(keepingCapacity: true)
-        if let problem = trace.takeProblem() {
+        sayTraceProblem()
+    }
+
+    /// What the trace writer found (a failed write, a FIFO's reader gone or come), once.
+    private func sayTraceProblem() {
+        if let problem = trace?.takeProblem() {
             // Said on the status line, and on stderr when no screen is drawn there (the trace
             // itself may be what fails, and a service's stderr goes to its journal).
             setStatus(problem)

@@ -102,7 +102,10 @@ struct CostCommand: ParsableCommand {
         let store = SelectionStore(path: path)
         let counts: SelectionCounts
         switch store.load() {
-        case .success(let loaded): counts = loaded
+        case .success(let loaded):
+            counts = loaded.counts
+            // Lines skipped do not stop the report: said, and the others are used.
+            if let skipped = loaded.skipped { printError(skipped.description) }
         case .failure(let problem):
             // The problem names the file itself.
             printError(problem.description)

@@ -150,6 +150,104 @@ struct InputSourceTests {
         #expect(input.deadline == nil)
     }
 
+    @Test func aLongRecordingReplayedFastIsGivenAcrossTurnsOfTheLoop() throws {
+        // 3,000 presses and releases of Enter, 0.2 s apart: given at most `eventsPerTurn` at a
+        // time, each call due again at once, so that the loop sees --duration and signals between.
+        var text = "N: Pedal\nI: 0003 0c45 7403 0001\nB: 01 00 00 00 10 00 00 00 00\n"
+        for index in 0..<3000 {
+            let micros = 1 + index * 200_000
+            text += "E: \(micros / 1_000_000).\(String(format: "%06d", micros % 1_000_000)) 0001 001c \(index % 2 == 0 ? 1 : 0)\n"
+        }
+        let path = try recordingFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = try recording(fast: true, path: path)
+        #expect(input.problem == nil, "\(input.problem ?? "")")
+        var edges = [SwitchEdge]()
+        var calls = 0
+        var ended = false
+        while !ended, calls < 100 {
+            let now = 50 + Double(calls) * 0.001
+            let inputs = input.deadlineReached(at: now)
+            let given = Self.edges(inputs)
+            #expect(given.count <= RecordingInput.eventsPerTurn)
+            edges += given
+            ended = Self.ended(inputs)
+            calls += 1
+            if !ended { #expect(input.deadline == now, "due again at once") }
+        }
+        #expect(ended)
+        #expect(calls == 3, "3,000 events at 1,024 a turn")
+        // Dated as recorded from the first call's moment, whatever call gave them.
+        #expect(edges.count == 3000)
+        #expect(edges.last.map { abs($0.time - (50 + 2999 * 0.2)) < 1e-6 } == true)
+    }
+
+    /// A recording of `count` presses and releases of Enter, 0.1 s apart, as evemu-record writes.
+    static func longRecording(_ count: Int) -> String {
+        var text = "# EVEMU 1.3\nN: Pedal\nI: 0003 0c45 7403 0001\nB: 01 00 00 00 10 00 00 00 00\n"
+        text.reserveCapacity(count * 60)
+        for index in 0..<count {
+            let micros = 1 + index * 100_000
+            let time = "\(micros / 1_000_000).\(String(format: "%06d", micros % 1_000_000))"
+            text += "E: \(time) 0001 001c \(index % 2 == 0 ? "0001" : "0000")\n"
+            text += "E: \(time) 0000 0000 0000\t# ------------ SYN_REPORT (0) ----------\n"
+        }
+        return text
+    }
+
+    @Test func aLongRecordingIsReadAsItIsReplayedNotHeldWhole() throws {
+        // 40,000 events (1.7 MB): a megabyte read as the run starts, the rest a slice per turn.
+        let path = try recordingFile(Self.longRecording(20000))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = try recording(fast: true, path: path)
+        #expect(input.problem == nil, "\(input.problem ?? "")")
+        let initial = input.schedule.count
+        #expect(initial > 0 && initial < 40000, "\(initial) events read as the run started")
+        var edges = [SwitchEdge]()
+        var calls = 0
+        var ended = false
+        while !ended, calls < 10000 {
+            let inputs = input.deadlineReached(at: 50 + Double(calls) * 0.001)
+            let given = Self.edges(inputs)
+            #expect(given.count <= RecordingInput.eventsPerTurn)
+            #expect(input.schedule.count <= initial, "held: \(input.schedule.count)")
+            edges += given
+            ended = Self.ended(inputs)
+            calls += 1
+        }
+        #expect(ended)
+        #expect(edges.count == 20000)
+        #expect(edges.last.map { abs($0.time - (50 + 19999 * 0.1)) < 1e-6 } == true)
+        #expect(inputs(of: input).isEmpty)
+    }
+
+    func inputs(of input: RecordingInput) -> [RuntimeInput] { input.deadlineReached(at: 1e6) }
+
+    @Test func aProblemFoundLateInALongRecordingStopsTheReplayThere() throws {
+        var text = Self.longRecording(20000)
+        let bad = text.range(of: "E: 1900.000001 0001 001c 0001\n")!
+        text.replaceSubrange(bad, with: "E: 1900.000001 0001 001c\n")
+        let line = text[..<bad.lowerBound].filter { $0 == "\n" }.count + 1
+        let path = try recordingFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = try recording(fast: true, path: path)
+        #expect(input.problem == nil, "found beyond the first megabyte")
+        var statuses = [String]()
+        var edges = 0
+        var ended = false
+        var calls = 0
+        while !ended, calls < 10000 {
+            let inputs = input.deadlineReached(at: 50 + Double(calls) * 0.001)
+            edges += Self.edges(inputs).count
+            statuses += inputs.compactMap { if case .status(let text) = $0 { text } else { nil } }
+            ended = Self.ended(inputs)
+            calls += 1
+        }
+        #expect(edges == 19000, "the events before the bad line")
+        #expect(statuses.last?.contains("\(path):\(line):1: error: an event line needs a time, a type, a code and a value") == true, "\(statuses.last ?? "")")
+        #expect(statuses.last?.hasSuffix("; the replay stops there") == true)
+    }
+
     @Test func aMalformedRecordingEndsAtOnceWithItsPosition() throws {
         let path = try recordingFile(Self.recording.replacingOccurrences(of: "E: 10.250001 0001 001c 0000", with: "E: 10.25 0001 001c 0000"))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -185,6 +283,34 @@ struct InputSourceTests {
         #expect(statuses.contains { $0.contains("3 of 24 bytes at byte offset 72") }, "\(statuses)")
         #expect(Self.ended(inputs))
         #expect(input.descriptor == nil, "closed at the end")
+    }
+
+    @Test func aLongRawStreamIsReadAcrossTurnsOfTheLoop() throws {
+        // 8,000 records (192 KB): one call reads at most `bytesPerTurn`, so that a stream that
+        // never ends (a device node of zeros, a writer faster than the decoding) cannot hold the
+        // loop in one call.
+        var bytes = [UInt8]()
+        for index in 0..<8000 {
+            bytes += RawEventDecoder.encode(DeviceEvent(time: 1 + Double(index) * 0.2, type: 1, code: 28, value: Int32(1 - index % 2)))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = RawStreamInput(path: path, profile: ProfileFiles.builtInGenericKeyboard)
+        var edges = 0
+        var calls = 0
+        var ended = false
+        while !ended, calls < 100 {
+            let inputs = input.readable(at: 2000 + Double(calls))
+            let given = Self.edges(inputs).count
+            #expect(given <= RawStreamInput.bytesPerTurn / RawEventDecoder.recordSize + 1)  // + a record begun in the previous read
+            edges += given
+            ended = Self.ended(inputs)
+            calls += 1
+        }
+        #expect(ended)
+        #expect(edges == 8000)
+        #expect(calls == 3 || calls == 4, "192,000 bytes at 65,536 a turn: \(calls) calls")
     }
 
     @Test func aRawPathThatCannotBeOpenedEndsWithAStatus() throws {

@@ -94,24 +94,44 @@ import Testing
         for (id, value) in expected { #expect(abs(small.screens["s"]![id]! - value) < 1e-12, "\(id)") }
     }
 
-    @Test func selectionCountsRoundTripAndRefuseBadText() throws {
+    @Test func selectionCountsRoundTripSkipBadLinesAndRefuseAnotherHeader() throws {
         var counts = SelectionCounts()
         counts.record("key-1", screen: "keyboard")
         counts.record("key-2", screen: "keyboard")
         counts.record("ok", screen: "alert")
         let text = counts.encoded()
         #expect(!text.contains("label"))
-        let read = try SelectionCounts.decode(text)
-        #expect(read.screens == counts.screens)
-        #expect(read.recent == counts.recent)
-        #expect(throws: SelectionCounts.DecodeError(line: 1, message: "expected the header 'switchscan-selections 1'")) {
-            try SelectionCounts.decode("hello\n")
+        let read = try SelectionCounts.read(Array(text.utf8))
+        #expect(read.counts.screens == counts.screens)
+        #expect(read.counts.recent == counts.recent)
+        #expect(read.skippedCount == 0)
+        #expect(throws: SelectionCounts.DecodeError(line: 1, message: "expected the header 'switchscan-selections 1': this is not a selections file")) {
+            try SelectionCounts.read(Array("hello\n".utf8))
         }
-        #expect(throws: SelectionCounts.DecodeError(line: 2, message: "count 'nan' is not a number from 0 to 1e9")) {
-            try SelectionCounts.decode("switchscan-selections 1\nmain\tk\tnan\n")
+        #expect(throws: SelectionCounts.DecodeError(line: 1, message: "expected the header 'switchscan-selections 1': this is not a selections file")) {
+            try SelectionCounts.read([])
         }
-        #expect(throws: SelectionCounts.DecodeError(line: 2, message: "expected screen, id and count separated by tabs")) {
-            try SelectionCounts.decode("switchscan-selections 1\nmain k 1\n")
+        let bad = try SelectionCounts.read(Array("switchscan-selections 1\nmain\tk\tnan\nmain k 1\nmain\tj\t2\n".utf8))
+        #expect(bad.skipped == [
+            SelectionCounts.DecodeError(line: 2, column: 8, message: "count 'nan' is not a number from 0 to 1e9"),
+            SelectionCounts.DecodeError(line: 3, message: "expected screen, id and count separated by tabs"),
+        ])
+        #expect(bad.counts.screens == ["main": ["j": 2]])
+    }
+
+    @Test func selectionCountsKeepAtMostMaxEntriesForgettingTheLeastRecentlyUsedScreens() {
+        var counts = SelectionCounts(maxEntries: 10)
+        for screen in ["a", "b", "c"] {
+            for id in 0..<4 { counts.record("\(screen)\(id)", screen: screen) }
         }
+        // 12 ids: screen a, used least recently, goes whole.
+        #expect(counts.recent == ["b", "c"])
+        #expect(counts.entryCount == 8)
+        counts.record("a0", screen: "a")
+        #expect(counts.recent == ["b", "c", "a"])
+        counts.record("a1", screen: "a")
+        counts.record("a2", screen: "a")
+        #expect(counts.recent == ["c", "a"])
+        #expect(counts.entryCount == 7)
     }
 }

@@ -101,7 +101,12 @@ public final class RawStreamInput: RuntimeSource {
         var inputs = pending
         pending = []
         deadline = nil
-        while true {
+        // At most `bytesPerTurn`, then back to the loop: a stream that never ends (`/dev/zero`,
+        // a writer faster than the decoding, a file of gigabytes) is read across turns, so that
+        // the loop still sees signals, `--duration` and the other inputs between chunks (poll
+        // reports the descriptor readable again at once).
+        var bytesThisTurn = 0
+        while bytesThisTurn < Self.bytesPerTurn {
             let count: Int?
             do {
                 count = try FileIO.read(fileDescriptor, into: buffer)
@@ -120,6 +125,7 @@ public final class RawStreamInput: RuntimeSource {
                 if isFIFO { return inputs + waitForNextWriter(problem: problem) }
                 return inputs + finish(problem: problem, failed: false)
             }
+            bytesThisTurn += count
             if waitingForWriter {
                 // Said as the closing was: a journal shows the stream's story.
                 waitingForWriter = false
@@ -139,7 +145,11 @@ public final class RawStreamInput: RuntimeSource {
             // readable again for the next poll): no second read just to hear EAGAIN.
             if isFIFO, count < buffer.count { return inputs }
         }
+        return inputs
     }
+
+    /// Bytes read in one turn of the loop: one full buffer (2,730 records).
+    static let bytesPerTurn = 1 << 16
 
     /// Places a batch of records read at `now` on the loop's clock. Records read together all
     /// happened by now: the anchor is chosen so that the newest of them is dated no later than

@@ -605,9 +605,11 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         }
         let configuration = configuration
         let bindings = commandBindings
-        let attempt = ConnectAttempt { () -> ConnectAttempt.Outcome in
+        let attempt = ConnectAttempt(work: { () -> ConnectOutcome in
             BrailleDisplayOutput.connect(configuration: configuration, bindings: bindings)
-        }
+        }, discard: { outcome in
+            if case .connected(let box) = outcome { box.display.connection.close() }
+        })
         if attempt.start() {
             link = .connecting(attempt, since: MonotonicClock.now())
         } else {
@@ -617,7 +619,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     }
 
     /// On the connecting thread: open, size, profile, tty mode, keys.
-    static func connect(configuration: Configuration, bindings: [String: SwitchAction]) -> ConnectAttempt.Outcome {
+    static func connect(configuration: Configuration, bindings: [String: SwitchAction]) -> ConnectOutcome {
         let connection: BrlAPIConnection
         do {
             connection = try BrlAPIConnection.open(host: configuration.host, auth: configuration.auth)
@@ -646,7 +648,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         }
     }
 
-    private func finish(_ outcome: ConnectAttempt.Outcome, at now: Double) {
+    private func finish(_ outcome: ConnectOutcome, at now: Double) {
         switch outcome {
         case .connected(let box):
             let display = box.display
@@ -796,111 +798,12 @@ final class ConnectedBox: @unchecked Sendable {
     init(_ display: BrailleDisplayOutput.Display) { self.display = display }
 }
 
-/// One connection attempt on a thread of its own: the thread runs `work`, stores the outcome,
-/// and writes a byte to a pipe whose read end the loop polls.
-final class ConnectAttempt: @unchecked Sendable {
-    enum Outcome {
-        case connected(ConnectedBox)
-        case noCells(driver: String)
-        case failed(any Error)
-    }
+/// One connection attempt on a thread of its own (a display connected after the attempt was
+/// abandoned is closed there).
+typealias ConnectAttempt = BackgroundJob<ConnectOutcome>
 
-    let readEnd: Int32
-    private let writeEnd: Int32
-    private let work: @Sendable () -> Outcome
-    private let lock = NSLock()
-    private var outcome: Outcome?
-    private var finished = false
-    private var abandoned = false
-    private var taken = false
-
-    init(work: @escaping @Sendable () -> Outcome) {
-        self.work = work
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            }
-        } else {
-            fds = [-1, -1]
-        }
-        readEnd = fds[0]
-        writeEnd = fds[1]
-    }
-
-    /// Starts the thread with every signal blocked (so that SIGINT, SIGTERM… stay with the
-    /// loop's signal descriptor and SIGPIPE becomes EPIPE); false if no thread could start.
-    func start() -> Bool {
-        guard readEnd >= 0 else { return false }
-        var all = sigset_t()
-        sigfillset(&all)
-        var previous = sigset_t()
-        pthread_sigmask(SIG_SETMASK, &all, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            let attempt = Unmanaged<ConnectAttempt>.fromOpaque(context!).takeRetainedValue()
-            attempt.run()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<ConnectAttempt>.fromOpaque(context).release()
-            Glibc.close(readEnd)
-            Glibc.close(writeEnd)
-            return false
-        }
-        pthread_detach(thread)
-        return true
-    }
-
-    private func run() {
-        let result = work()
-        lock.lock()
-        defer { lock.unlock() }
-        finished = true
-        if abandoned {
-            if case .connected(let box) = result { box.display.connection.close() }
-            Glibc.close(readEnd)
-            Glibc.close(writeEnd)
-            return
-        }
-        outcome = result
-        var byte: UInt8 = 1
-        _ = Glibc.write(writeEnd, &byte, 1)
-    }
-
-    /// Whether the thread has returned.
-    var isFinished: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return finished
-    }
-
-    /// The outcome once the thread finished (the pipe is closed then); nil before.
-    func take() -> Outcome? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard finished, !taken, let outcome else { return nil }
-        taken = true
-        Glibc.close(readEnd)
-        Glibc.close(writeEnd)
-        return outcome
-    }
-
-    /// The loop no longer wants the outcome: a connection made is closed by the thread.
-    func abandon() {
-        lock.lock()
-        defer { lock.unlock() }
-        if taken { return }
-        abandoned = true
-        if finished {
-            if case .connected(let box) = outcome { box.display.connection.close() }
-            outcome = nil
-            taken = true
-            Glibc.close(readEnd)
-            Glibc.close(writeEnd)
-        }
-    }
+enum ConnectOutcome {
+    case connected(ConnectedBox)
+    case noCells(driver: String)
+    case failed(any Error)
 }

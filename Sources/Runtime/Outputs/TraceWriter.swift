@@ -95,16 +95,41 @@ public enum TraceFormat {
 /// A write that fails (a full disk, an I/O error) is dropped whole, never half-written, and
 /// `problem` says so once (the loop shows it on the status line); later writes are tried again,
 /// and a write that succeeds after failures says how many turns were lost.
+///
+/// A path that is not a regular file (a FIFO another program reads, a terminal) is a *stream*:
+/// opened and written without blocking, so that the loop never waits for its reader. A FIFO
+/// with no reader yet (ENXIO) is said once, and the run goes on: its lines are held (at most
+/// `heldBytes`, the oldest whole lines dropped past that) and the open is tried again every
+/// `readerRetrySeconds` while lines wait; the first reader gets them from the `run` line on.
+/// A reader that reads slowly gets what its pipe takes, the rest later; a reader that closes
+/// the FIFO is said once, and the next reader starts at a whole line.
 public final class TraceWriter {
-    private let descriptor: Int32
+    /// -1 while a FIFO has no reader.
+    private var descriptor: Int32 = -1
     public let path: String
     /// At the start, a trace file larger than this is renamed to `PATH.1`.
     public static let rotationBytes = 8 << 20
+    /// What a stream holds back for a reader that is not there or not reading.
+    public static let heldBytes = 1 << 20
+    /// How often the open of a FIFO with no reader is tried again, while lines wait.
+    public static let readerRetrySeconds = 1.0
 
     /// What went wrong with the last write, once: the caller says it and clears it.
     public private(set) var problem: String?
     private var failedWrites = 0
     private var failing = false
+
+    /// Not a regular file: written without blocking, through `held`.
+    private let isStream: Bool
+    /// A stream's bytes not written yet; its first `begun` bytes are the rest of a line the
+    /// reader has the start of.
+    private var held: [UInt8] = []
+    private var begun = 0
+    /// Lines dropped from `held` since a reader last took lines.
+    private var droppedLines = 0
+    /// When the loop should call `writeHeld()` again (monotonic seconds): lines wait for a
+    /// reader, or for one that is slow.
+    public private(set) var retryDue: Double?
 
     public init(path: String) throws(SystemCallError) {
         self.path = path
@@ -112,8 +137,20 @@ public final class TraceWriter {
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > Self.rotationBytes {
             _ = rename(path, path + ".1")
         }
-        descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | O_APPEND)
+        do {
+            descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK)
+        } catch where error.errno == ENXIO {
+            // A FIFO nobody reads: open(2) without O_NONBLOCK would wait for a reader, and no
+            // signal, `--duration` or switch would be seen meanwhile.
+            isStream = true
+            problem = "trace: \(path) is a FIFO with no reader; the run goes on, and the trace is written once a program opens it for reading (up to \(Self.heldBytes >> 20) MiB of lines are held until then)"
+            return
+        }
+        isStream = try FileIO.fileType(descriptor) != S_IFREG
     }
+
+    /// Whether lines wait for a stream's reader.
+    public var isHolding: Bool { !held.isEmpty }
 
     /// The first line of a run: `{"time":0,"kind":"run","started":"2026-11-24T06:31:03Z","pid":42}`.
     public func writeRunStart(pid: Int32 = getpid()) {
@@ -127,7 +164,6 @@ public final class TraceWriter {
         write(lines: [TraceFormat.object([("time", "0"), ("kind", TraceFormat.string("run")),
                                           ("started", TraceFormat.string(stamp)), ("pid", String(pid))])])
     }
-
     public func write(_ events: [TraceEvent]) {
         write(lines: events.map { TraceFormat.jsonLine($0) })
     }
@@ -136,6 +172,11 @@ public final class TraceWriter {
     public func write(lines: [String]) {
         guard !lines.isEmpty else { return }
         let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        if isStream {
+            hold(bytes)
+            writeHeld()
+            return
+        }
         do {
             // One write(2) of whole lines; a short write (a disk filling up midway) is cut back
             // to the last whole line so that the file never holds half a line.
@@ -176,13 +217,80 @@ public final class TraceWriter {
         }
     }
 
+    // MARK: Streams
+
+    /// Adds `bytes` (whole lines) to what waits; past `heldBytes`, the oldest whole lines go
+    /// (never the rest of a line the reader has begun).
+    private func hold(_ bytes: [UInt8]) {
+        held += bytes
+        let excess = held.count - Self.heldBytes
+        guard excess > 0 else { return }
+        var cut = begun
+        while cut - begun < excess, let newline = held[cut...].firstIndex(of: UInt8(ascii: "\n")) {
+            cut = newline + 1
+            droppedLines += 1
+        }
+        held.removeSubrange(begun..<cut)
+    }
+
+    /// Writes what a stream holds, as far as its reader takes it now; opens a FIFO again when
+    /// it had no reader. Never blocks.
+    public func writeHeld() {
+        guard isStream else { return }
+        retryDue = nil
+        guard !held.isEmpty else { return }
+        if descriptor < 0 {
+            do {
+                // No O_CREAT: a FIFO removed meanwhile is not replaced by a regular file.
+                descriptor = try FileIO.open(path, flags: O_WRONLY | O_APPEND | O_NONBLOCK)
+            } catch {
+                if error.errno != ENXIO, !failing {
+                    failing = true
+                    problem = "trace: cannot open \(path) again: \(String(cString: strerror(error.errno))); its lines are held while the run goes on"
+                }
+                retryDue = MonotonicClock.now() + Self.readerRetrySeconds
+                return
+            }
+            failing = false
+            problem = "trace: \(path) has a reader; writing the trace to it"
+                + (droppedLines > 0 ? " (\(droppedLines) line\(droppedLines == 1 ? "" : "s") dropped while none was there)" : "")
+            droppedLines = 0
+        }
+        while !held.isEmpty {
+            let written: Int?
+            do {
+                written = try FileIO.writeSome(descriptor, held[...])
+            } catch {
+                if error.errno == EPIPE {
+                    // The reader closed it: the next one starts at a whole line.
+                    FileIO.close(descriptor)
+                    descriptor = -1
+                    held.removeFirst(begun)
+                    begun = 0
+                    problem = "trace: the reader of \(path) closed it; lines are held until a program opens it again"
+                } else if !failing {
+                    failing = true
+                    problem = "trace: cannot write \(path): \(String(cString: strerror(error.errno))); its lines are held while the run goes on"
+                }
+                break
+            }
+            guard let written, written > 0 else { break }  // full: the reader is slow
+            let endsLine = held[written - 1] == UInt8(ascii: "\n")
+            held.removeFirst(written)
+            begun = endsLine ? 0 : (held.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? held.count)
+        }
+        if !held.isEmpty { retryDue = MonotonicClock.now() + Self.readerRetrySeconds }
+    }
+
     /// The problem to say, once.
     public func takeProblem() -> String? {
         defer { problem = nil }
         return problem
     }
 
-    deinit { FileIO.close(descriptor) }
+    deinit {
+        if descriptor >= 0 { FileIO.close(descriptor) }
+    }
 }
 
 #if canImport(Glibc)

@@ -27,8 +27,9 @@ public enum RegularFile {
         }
     }
 
-    /// The bytes of `path`, at most `maxBytes` of them.
-    public static func read(_ path: String, maxBytes: Int) throws(ReadError) -> [UInt8] {
+    /// `path` opened for reading (without blocking, close-on-exec) once it is known to be a
+    /// regular file, and its size; the caller closes it.
+    public static func open(_ path: String) throws(ReadError) -> (descriptor: Int32, size: Int) {
         let descriptor: Int32
         do {
             descriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY)
@@ -37,18 +38,25 @@ public enum RegularFile {
                 message: "cannot read the file: \(String(cString: strerror(error.errno)))",
                 isMissing: error.errno == ENOENT || error.errno == ENOTDIR)
         }
-        defer { FileIO.close(descriptor) }
         var info = stat()
         do {
             try retryingInterrupts("fstat", subject: path) { Int(fstat(descriptor, &info)) }
         } catch {
+            FileIO.close(descriptor)
             throw ReadError(message: "cannot read the file: \(error)", isMissing: false)
         }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
+            FileIO.close(descriptor)
             throw ReadError(message: "\(describe(kind)), not a regular file; give a regular file", isMissing: false)
         }
-        let size = Int(info.st_size)
+        return (descriptor, Int(info.st_size))
+    }
+
+    /// The bytes of `path`, at most `maxBytes` of them.
+    public static func read(_ path: String, maxBytes: Int) throws(ReadError) -> [UInt8] {
+        let (descriptor, size) = try open(path)
+        defer { FileIO.close(descriptor) }
         guard size <= maxBytes else {
             throw ReadError(message: "the file is \(size) bytes; at most \(maxBytes) are accepted", isMissing: false)
         }
@@ -78,7 +86,12 @@ public enum RegularFile {
         } catch {
             return .failure(error)
         }
-        return DocumentText.decode(bytes).mapError { error in
+        return text(bytes)
+    }
+
+    /// A file's bytes as UTF-8 text, or where they are not.
+    public static func text(_ bytes: [UInt8]) -> Result<String, ReadError> {
+        DocumentText.decode(bytes).mapError { error in
             ReadError(message: error.message ?? "the file is not UTF-8 text", isMissing: false, position: error.position)
         }
     }

@@ -52,6 +52,17 @@ public enum SafeFileWriter {
     public static func update(
         _ path: String, maxBytes: Int, inputs: [String] = [], _ change: (String?) throws -> String
     ) throws -> String {
+        try update(
+            path, reading: maxBytes, inputs: inputs,
+            { bytes in try change(bytes.map { try RegularFile.text($0).get() }) }, onExisting: { _ in })
+    }
+
+    /// `update`, with the file's bytes as they are (a reader that takes each line on its own,
+    /// so that one line that is not UTF-8 does not make the whole file unreadable).
+    @discardableResult
+    public static func update(
+        _ path: String, maxBytes: Int, inputs: [String] = [], bytes change: ([UInt8]?) throws -> String
+    ) throws -> String {
         try update(path, reading: maxBytes, inputs: inputs, change, onExisting: { _ in })
     }
 
@@ -69,7 +80,7 @@ public enum SafeFileWriter {
     }
 
     private static func update(
-        _ path: String, reading maxBytes: Int?, inputs: [String], _ change: (String?) throws -> String,
+        _ path: String, reading maxBytes: Int?, inputs: [String], _ change: ([UInt8]?) throws -> String,
         onExisting: (String) throws -> Void
     ) throws -> String {
         // What is there is refused before the folder is created or locked (a FIFO, a folder),
@@ -81,17 +92,17 @@ public enum SafeFileWriter {
         defer { close(lock) }
         removeStaleTemporaries(in: folder, of: baseName(target))
 
-        var current: String?
+        var current: [UInt8]?
         var existing = stat()
         let exists = stat(target, &existing) == 0
         if exists {
             try checkReplaceable(target, existing, named: path, inputs: inputs)
             try onExisting(target)
             if let maxBytes {
-                switch RegularFile.readText(target, maxBytes: maxBytes) {
-                case .success(let text): current = text
-                case .failure(let error) where error.isMissing: current = nil
-                case .failure(let error): throw error  // RegularFile.ReadError, with its place
+                do {
+                    current = try RegularFile.read(target, maxBytes: maxBytes)
+                } catch {
+                    if !error.isMissing { throw error }  // RegularFile.ReadError, with its place
                 }
             }
         }

@@ -93,6 +93,26 @@ public enum FileIO {
         try writeAll(descriptor, Array(text.utf8))
     }
 
+    /// One write(2) of as much of `bytes` as the descriptor takes now: the count written, nil
+    /// when it would block (a pipe that is full, opened with O_NONBLOCK).
+    public static func writeSome(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) throws(SystemCallError) -> Int? {
+        while true {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count >= 0 { return count }
+            let error = Glibc.errno
+            if error == EINTR { continue }
+            if error == EAGAIN || error == EWOULDBLOCK { return nil }
+            throw SystemCallError(call: "write", errno: error, subject: "fd \(descriptor)")
+        }
+    }
+
+    /// The descriptor's file type (fstat(2)'s `st_mode & S_IFMT`: S_IFREG, S_IFIFO, …).
+    public static func fileType(_ descriptor: Int32) throws(SystemCallError) -> mode_t {
+        var info = stat()
+        try retryingInterrupts("fstat", subject: "fd \(descriptor)") { Int(fstat(descriptor, &info)) }
+        return info.st_mode & S_IFMT
+    }
+
     /// open(2) with O_CLOEXEC.
     public static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(SystemCallError) -> Int32 {
         Int32(try retryingInterrupts("open", subject: path) { Int(Glibc.open(path, flags | O_CLOEXEC, mode)) })

@@ -106,6 +106,11 @@ enum Kind: String, CaseIterable {
     case scriptedTests = "scripted-tests"
     case iosDump = "ios-dump"
     case androidDump = "android-dump"
+    /// The selections store (`$XDG_STATE_HOME/switchscan/selections.tsv`), loaded and written.
+    case selections
+    /// A raw stream that never ends (the input's bytes over and over through a FIFO), traced:
+    /// the live loop must still stop at its `--duration`.
+    case endlessStream = "endless-stream"
     /// A writing command against one kind of output path (`OutputPaths`); not mutated bytes.
     case outputPath = "output-path"
 }
@@ -138,7 +143,33 @@ struct Targets {
         case .brailleProfile:
             return (try? BrailleDisplayProfile.parse(yaml: text(bytes), file: "fuzz.yaml")) != nil
         case .evemu:
-            guard let recording = try? EvemuRecording.parse(text(bytes), file: "fuzz") else { return false }
+            // Read whole and read as `run` streams it (in pieces of a few bytes), the same
+            // events and the same first problem.
+            var reader = EvemuStreamReader(file: "fuzz")
+            var streamed = [DeviceEvent]()
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + 1 + offset % 13)
+                streamed += reader.feed(bytes[offset..<end])
+                offset = end
+            }
+            streamed += reader.finish()
+            let whole: Result<EvemuRecording, EvemuParseError> = Result { () throws(EvemuParseError) in
+                try EvemuRecording.parse(text(bytes), file: "fuzz")
+            }
+            if case .success = DocumentText.decode(bytes) {
+                switch whole {
+                case .success(let recording):
+                    if reader.problem != nil || streamed != recording.events {
+                        fatalError("the streamed recording differs: \(String(describing: reader.problem))")
+                    }
+                case .failure(let error):
+                    if reader.problem?.description != error.description {
+                        fatalError("the streamed recording's problem differs: \(String(describing: reader.problem)) vs \(error)")
+                    }
+                }
+            }
+            guard case .success(let recording) = whole else { return false }
             drive(recording.events)
             return true
         case .raw:
@@ -151,6 +182,11 @@ struct Targets {
             guard let scene = try? SceneParser.parse(yaml: text(bytes), file: "fuzz") else { return false }
             _ = ScriptRunner(scene: scene, profile: genericProfile).runAll()
             return true
+        case .selections:
+            return SelectionStoreCheck.run(bytes)
+        case .endlessStream:
+            guard let scene = streamScene else { return false }
+            return EndlessStreamCheck.run(bytes, scene: scene)
         case .iosDump, .androidDump:
             // A dump that imports must give a scene its own loader takes: a refusal there is a
             // bug of the import, made a crash so that the fuzzer keeps the input.
@@ -248,6 +284,8 @@ struct Seeds {
             guard let recording = try? EvemuRecording.parse(String(decoding: bytes, as: UTF8.self), file: "seed") else { return nil }
             return recording.events.flatMap(RawEventDecoder.encode)
         }
+        byKind[.endlessStream] = byKind[.raw]
+        byKind[.selections] = [SelectionStoreCheck.seed]
     }
 
     /// A scene as strict JSON (the reader's fast path), from the shared document reader's nodes.
@@ -319,7 +357,7 @@ enum Mutator {
         var bytes = seed
         let count = 1 + generator.below(4)
         for _ in 0..<count {
-            switch generator.below(kind == .raw ? 4 : 13) {
+            switch generator.below(kind == .raw || kind == .endlessStream ? 4 : 13) {
             case 11, 12: // a word replaced by another word of the seeds
                 bytes = replaceWord(bytes, with: words.isEmpty ? Array("x".utf8) : generator.pick(words), &generator)
             case 0: // flip a byte
@@ -611,5 +649,178 @@ struct Supervisor {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash
+    }
+}
+
+// MARK: - The selections store and endless streams
+
+/// The selections store as `switchscan run` keeps it: the mutated bytes are the file. It must
+/// load without a trap; every good line (three tab-separated fields, a count from 0 to 10⁹,
+/// UTF-8, no line break in the names) is kept and every bad one counted as skipped; a file
+/// without this format's header is refused and stays byte for byte as it was, also when a
+/// write is asked; a file that loads is written back with every good line still there. A
+/// failure of these is made a trap, so that the supervisor keeps the input.
+enum SelectionStoreCheck {
+    /// Three scenes' screens, as a long use leaves them.
+    static let seed: [UInt8] = {
+        var text = "switchscan-selections 1\n"
+        for (screen, ids) in [("/home/u/Scenarios/bowler.yaml#game", 6), ("/home/u/keypad.yaml#main", 12), ("/tmp/a b.yaml#list", 3)] {
+            for id in 0..<ids { text += "\(screen)\tid-\(id)\t\(Double(id) * 1.75 + 0.5)\n" }
+        }
+        return Array(text.utf8)
+    }()
+
+    static let checkScreen = "switchscan-fuzz#written"
+
+    static func run(_ bytes: [UInt8]) -> Bool {
+        let folder = NSTemporaryDirectory() + "switchscan-fuzz-store-\(getpid())-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/selections.tsv"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return false }
+        let store = SelectionStore(path: path, halfLife: 1e9)
+
+        // What reading line by line must give: each (screen, id)'s last good count.
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let headerIsGood = lines.first.map { $0.elementsEqual("switchscan-selections 1".utf8) } ?? false
+        var expected: [String: [String: Double]] = [:]
+        var bad = 0
+        for line in lines.dropFirst() where !line.isEmpty {
+            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
+            guard fields.count == 3, !fields[0].isEmpty, !fields[1].isEmpty,
+                  let screen = String(validating: fields[0], as: UTF8.self), let id = String(validating: fields[1], as: UTF8.self),
+                  let countText = String(validating: fields[2], as: UTF8.self),
+                  !screen.contains(where: \.isNewline), !id.contains(where: \.isNewline),
+                  let count = Double(countText), count.isFinite, count >= 0, count <= 1e9 else {
+                bad += 1
+                continue
+            }
+            expected[screen, default: [:]][id] = count
+        }
+
+        switch store.load() {
+        case .failure(let problem):
+            if headerIsGood { fatalError("a store with its header was refused: \(problem)") }
+            _ = try? store.record([(screen: checkScreen, id: "x")])
+            guard let after = FileManager.default.contents(atPath: path), Array(after) == bytes else {
+                fatalError("a refused store was changed or lost: \(problem)")
+            }
+            return false
+        case .success(let (counts, skipped)):
+            guard headerIsGood else { fatalError("a file without the header loaded") }
+            guard (skipped != nil) == (bad > 0) else { fatalError("\(bad) bad lines, but the store said: \(String(describing: skipped))") }
+            let bounded = expected.count <= counts.maxScreens && expected.values.map(\.count).reduce(0, +) <= counts.maxEntries
+            if bounded {
+                for (screen, ids) in expected {
+                    guard counts.screens[screen] == ids else { fatalError("the good lines of \(screen) were not all kept") }
+                }
+            }
+            let written: SelectionCounts
+            do {
+                written = try store.record([(screen: checkScreen, id: "x")]).0
+            } catch {
+                fatalError("a store that loaded could not be written: \(error)")
+            }
+            guard case .success(let again) = store.load(), again.skipped == nil, again.counts.screens == written.screens else {
+                fatalError("a store written back does not read back as written")
+            }
+            if bounded, expected[checkScreen] == nil {
+                for (screen, ids) in expected {
+                    guard again.counts.screens[screen] == ids else { fatalError("a write lost good lines of \(screen)") }
+                }
+            }
+            return true
+        }
+    }
+}
+
+/// `switchscan run --input raw:FIFO --input raw:QUIET --trace FILE --duration …` in this
+/// process: a thread writes the input's bytes (zeros when it has none) into the FIFO over and
+/// over, faster than they are read. The run must end at its duration, within a bound meant for
+/// a loaded machine (a hang guard, not a speed test).
+enum EndlessStreamCheck {
+    static let duration = 0.05
+    static let bound = 30.0
+
+    static func run(_ bytes: [UInt8], scene: Scene) -> Bool {
+        let folder = NSTemporaryDirectory() + "switchscan-fuzz-stream-\(getpid())-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let streamPath = folder + "/stream", quietPath = folder + "/quiet", tracePath = folder + "/trace"
+        guard mkfifo(streamPath, 0o600) == 0, mkfifo(quietPath, 0o600) == 0 else { fatalError("mkfifo: \(errno)") }
+        // A second input that never sends and never ends (its writer is this process), so that
+        // a stream whose bytes the decoder refuses does not end the run before its duration.
+        let quiet = open(quietPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard quiet >= 0 else { fatalError("open \(quietPath): \(errno)") }
+        defer { close(quiet) }
+        // Read and write, without blocking: the writer never waits for the reader to open it,
+        // and never blocks once the reader stops reading.
+        let writer = open(streamPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard writer >= 0 else { fatalError("open \(streamPath): \(errno)") }
+        let chunk = bytes.isEmpty ? [UInt8](repeating: 0, count: 4096) : bytes
+        let stop = StopFlag()
+        let thread = Thread {
+            var offset = 0
+            while !stop.isSet {
+                let count = chunk[offset...].withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    offset = (offset + count) % chunk.count
+                } else {
+                    usleep(200)
+                }
+            }
+            stop.finished()
+        }
+        thread.start()
+        defer {
+            stop.set()
+            stop.waitFinished()
+            close(writer)
+        }
+        do {
+            let made = try InputSources.build([.raw(path: streamPath), .raw(path: quietPath)], profile: nil, profileDirectories: [], fast: false)
+            var options = LiveRun.Options(scene: scene, settings: ScanSettings(), terminalInput: false, terminalView: false,
+                                          tracePath: tracePath, duration: duration, sources: made.sources)
+            options.startupStatus = []
+            let started = MonotonicClock.now()
+            let ending = try LiveRun(options).run()
+            let elapsed = MonotonicClock.now() - started
+            if elapsed > bound { fatalError("a run of --duration \(duration) took \(elapsed) s (\(ending))") }
+            return ending == .durationElapsed
+        } catch {
+            fatalError("the run could not start: \(error)")
+        }
+    }
+}
+
+/// A flag the endless writer polls, and its end waited for.
+final class StopFlag: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stopped = false
+    private var done = false
+
+    var isSet: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopped
+    }
+
+    func set() {
+        condition.lock()
+        stopped = true
+        condition.unlock()
+    }
+
+    func finished() {
+        condition.lock()
+        done = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitFinished() {
+        condition.lock()
+        while !done { condition.wait() }
+        condition.unlock()
     }
 }
