@@ -239,6 +239,33 @@ struct TagPositions {
     }
 }
 
+/// The text as the stream XMLParser reads in chunks, straight from the array: `Data` and
+/// `InputStream(data:)` would each copy a file of up to 128 MiB first.
+final class ByteStream: InputStream {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        super.init(data: Data())
+    }
+
+    override func open() {}
+    override func close() {}
+    override var hasBytesAvailable: Bool { offset < bytes.count }
+    override var streamStatus: Stream.Status { offset < bytes.count ? .open : .atEnd }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
+        let count = min(max(maxLength, 0), bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBufferPointer { source in
+            buffer.update(from: source.baseAddress! + offset, count: count)
+        }
+        offset += count
+        return count
+    }
+}
+
 /// The SAX delegate: a stack of open elements, with the node and depth bounds checked as the
 /// parser goes (aborting at once, so a huge file is not walked to its end).
 final class TreeBuilder: NSObject, XMLParserDelegate {
@@ -264,7 +291,7 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
     /// checked both), and gives the tree or the first problem.
     func parse() -> Result<DumpNode, DumpProblem> {
         let origin = DumpPosition(line: 1, column: 1)
-        let parser = XMLParser(stream: InputStream(data: Data(positions.bytes)))
+        let parser = XMLParser(stream: ByteStream(positions.bytes))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.delegate = self

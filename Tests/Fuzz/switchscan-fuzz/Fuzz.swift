@@ -216,9 +216,11 @@ struct Seeds {
         byKind[.settings] = files("Tests/Fuzz/seeds", [".yaml"]) + [Array("autoScanningTime: 1\nloops: 3\n".utf8)]
         byKind[.switchProfile] = files("Devices/switches", [".yaml"])
         byKind[.brailleProfile] = files("Devices/braille", [".yaml"])
+        // Each dump also as it may be saved: UTF-8 with a byte order mark, UTF-16 and UTF-32 in
+        // both byte orders with one (the XML declaration naming the encoding), UTF-16 without.
         let dumps = files("Scenarios/imported", [".xml"])
-        byKind[.iosDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<AppiumAUT") }
-        byKind[.androidDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<hierarchy") }
+        byKind[.iosDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<AppiumAUT") }.flatMap { [$0] + Seeds.encodings($0) }
+        byKind[.androidDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<hierarchy") }.flatMap { [$0] + Seeds.encodings($0) }
         let recordings = files("Tests/Fuzz/seeds", [".evemu"])
         byKind[.evemu] = recordings
         var found = Set<[UInt8]>()
@@ -238,6 +240,33 @@ struct Seeds {
             guard let recording = try? EvemuRecording.parse(String(decoding: bytes, as: UTF8.self), file: "seed") else { return nil }
             return recording.events.flatMap(RawEventDecoder.encode)
         }
+    }
+
+    /// A UTF-8 dump in the other encodings a dump may come in.
+    static func encodings(_ utf8: [UInt8]) -> [[UInt8]] {
+        var text = String(decoding: utf8, as: UTF8.self)
+        let utf8WithMark = [0xEF, 0xBB, 0xBF] + utf8
+        func declaring(_ name: String) -> String {
+            text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"\(name)\"")
+                .replacingOccurrences(of: "encoding='UTF-8'", with: "encoding='\(name)'")
+        }
+        func units16(_ text: String, bigEndian: Bool) -> [UInt8] {
+            text.utf16.flatMap { unit in bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        }
+        func units32(_ text: String, bigEndian: Bool) -> [UInt8] {
+            text.unicodeScalars.flatMap { scalar -> [UInt8] in
+                let bytes = (0..<4).map { UInt8(truncatingIfNeeded: scalar.value >> (8 * UInt32($0))) }
+                return bigEndian ? bytes.reversed() : bytes
+            }
+        }
+        text = String(text.drop { $0 == "\u{FEFF}" })
+        let utf16 = declaring("UTF-16"), utf32 = declaring("UTF-32")
+        return [
+            utf8WithMark,
+            units16("\u{FEFF}" + utf16, bigEndian: false), units16("\u{FEFF}" + utf16, bigEndian: true),
+            units16(utf16, bigEndian: false),
+            units32("\u{FEFF}" + utf32, bigEndian: false), units32("\u{FEFF}" + utf32, bigEndian: true),
+        ]
     }
 
     /// A scene as strict JSON (the reader's fast path), from the shared document reader's nodes.
