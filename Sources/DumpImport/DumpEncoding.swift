@@ -22,7 +22,8 @@ enum DumpEncoding {
         /// The encoding names an XML declaration may give for this form (lower case).
         var declaredNames: Set<String> {
             switch self {
-            case .utf8: return ["utf-8", "utf8"]
+            // ASCII is UTF-8's first 128 characters: libxml2 reads the same bytes the same way.
+            case .utf8: return ["utf-8", "utf8", "us-ascii", "ascii"]
             case .utf16(let big, _): return ["utf-16", "utf16", big ? "utf-16be" : "utf-16le", "ucs-2", "iso-10646-ucs-2"]
             case .utf32(let big, _): return ["utf-32", "utf32", big ? "utf-32be" : "utf-32le", "ucs-4", "iso-10646-ucs-4"]
             }

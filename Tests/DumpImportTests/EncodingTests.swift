@@ -103,6 +103,7 @@ struct EncodingTests {
         let latin = try #require(problem(dump.replacingOccurrences(of: "UTF-8", with: "ISO-8859-1")))
         #expect(latin.position == DumpPosition(line: 1, column: 31))
         #expect(latin.message.contains("encoding 'ISO-8859-1'"))
+        _ = try imported(dump.replacingOccurrences(of: "UTF-8", with: "US-ASCII"))
         let noMark = try #require(problem(dump.replacingOccurrences(of: "UTF-8", with: "UTF-16")))
         #expect(noMark.message.contains("no byte order mark"))
         // EBCDIC's `<?xm`, which libxml2 would decode as EBCDIC.
