@@ -48,7 +48,8 @@ enum DumpEncoding {
         }
     }
 
-    /// The file as UTF-8 bytes without a mark, its XML declaration naming UTF-8; or why not.
+    /// The file as UTF-8 bytes without a mark, its XML declaration naming no other encoding;
+    /// or why not.
     /// UTF-8 input is not checked here (libxml2 reports a byte that is not UTF-8 where it is).
     static func utf8(_ bytes: [UInt8], file: String) -> Result<[UInt8], DumpProblem> {
         let form = form(bytes)
@@ -73,7 +74,7 @@ enum DumpEncoding {
         if head.contains(0) || head == [0x4C, 0x6F, 0xA7, 0x94] {
             return .failure(DumpProblem(file: file, position: DumpPosition(line: 1, column: 1), message: "the file starts with bytes \(head.map { hex($0) }.joined(separator: " ")), which are not XML text in UTF-8, UTF-16 or UTF-32; save the dump as UTF-8"))
         }
-        if let declared = declaredEncoding(text) {
+        if let (attribute, declared) = declaredEncoding(text) {
             let name = String(decoding: text[declared], as: UTF8.self)
             guard form.declaredNames.contains(name.lowercased()) else {
                 let position = DumpDocument.position(ofOffset: declared.lowerBound, in: text)
@@ -86,20 +87,18 @@ enum DumpEncoding {
                 return .failure(DumpProblem(file: file, position: position, message: message))
             }
             if case .utf8 = form {} else {
-                // The text is UTF-8 now: the declaration says so, padded to keep every column.
-                let replacement = Array("UTF-8".utf8)
-                let padding = declared.count - replacement.count
-                text.replaceSubrange(declared, with: replacement)
-                // After the closing quote: a space is allowed there, not inside the name.
-                text.insert(contentsOf: [UInt8](repeating: 0x20, count: max(0, padding)), at: declared.lowerBound + replacement.count + 1)
+                // The text is UTF-8 now: the declaration names no encoding (libxml2's default is
+                // UTF-8), its `encoding="…"` blanked so that every column stays where it was.
+                text.replaceSubrange(attribute, with: [UInt8](repeating: 0x20, count: attribute.count))
             }
         }
         return .success(text)
     }
 
-    /// The range of the encoding name in an XML declaration at the start of `text`
-    /// (`<?xml version="1.0" encoding="NAME"?>`), as libxml2 reads it; nil without one.
-    static func declaredEncoding(_ text: [UInt8]) -> Range<Int>? {
+    /// The encoding pseudo-attribute of an XML declaration at the start of `text`
+    /// (`<?xml version="1.0" encoding="NAME"?>`), as libxml2 reads it: its whole range (from
+    /// `encoding` to the closing quote) and its name's; nil without one.
+    static func declaredEncoding(_ text: [UInt8]) -> (attribute: Range<Int>, name: Range<Int>)? {
         let start = Array("<?xml".utf8)
         guard text.count > start.count + 1, Array(text[0..<start.count]) == start, isBlank(text[start.count]) else { return nil }
         let limit = min(text.count, 4096)
@@ -119,7 +118,7 @@ enum DumpEncoding {
                 var nameEnd = nameStart
                 while nameEnd < limit, text[nameEnd] != quote, text[nameEnd] != UInt8(ascii: ">") { nameEnd += 1 }
                 guard nameEnd < limit, text[nameEnd] == quote else { return nil }
-                return nameStart..<nameEnd
+                return ((index + 1)..<(nameEnd + 1), nameStart..<nameEnd)
             }
             index += 1
         }

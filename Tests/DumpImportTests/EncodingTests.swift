@@ -9,18 +9,21 @@ struct EncodingTests {
     enum Encoding: String, CaseIterable {
         case utf8, utf8WithMark, utf16LE, utf16BE, utf16LEWithoutMark, utf16BEWithoutMark, utf32LE, utf32BE
 
-        /// What the XML declaration names.
-        var declared: String {
+        /// What the XML declaration names; `sameLength`: a name as long as `UTF-8`, so that the
+        /// text keeps every column of the UTF-8 text it came from.
+        func declared(sameLength: Bool) -> String {
             switch self {
             case .utf8, .utf8WithMark: return "UTF-8"
-            case .utf16LE, .utf16BE, .utf16LEWithoutMark, .utf16BEWithoutMark: return "UTF-16"
-            case .utf32LE, .utf32BE: return "UTF-32"
+            case .utf16LE, .utf16BE, .utf16LEWithoutMark, .utf16BEWithoutMark: return sameLength ? "UTF16" : "UTF-16"
+            case .utf32LE, .utf32BE: return sameLength ? "UTF32" : "UTF-32"
             }
         }
 
         /// `text` (whose declaration says UTF-8) saved in this encoding, its declaration saying so.
-        func encode(_ text: String) -> [UInt8] {
+        func encode(_ text: String, sameLength: Bool = false) -> [UInt8] {
+            let declared = declared(sameLength: sameLength)
             let declaring = text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"\(declared)\"")
+                .replacingOccurrences(of: "encoding='UTF-8'", with: "encoding='\(declared)'")
             func units16(_ text: String, big: Bool) -> [UInt8] {
                 text.utf16.flatMap { big ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
             }
@@ -75,6 +78,15 @@ struct EncodingTests {
         let scene = try DumpImporter.scene(title: "T", screens: [screen], file: "out.yaml").get()
         #expect(scene.text == expected.text, "\(encoding)")
         #expect(screen.skipped.map(\.position) == [DumpPosition(line: 5, column: 5)], "\(encoding)")
+    }
+
+    @Test("a dump on one line (the declaration first) keeps every column in every encoding", arguments: Encoding.allCases)
+    func oneLine(_ encoding: Encoding) throws {
+        let text = DumpSizeTests.androidSiblings(3)
+        let expected = try imported(text)
+        let screen = try DumpImporter.screen(bytes: encoding.encode(text, sameLength: true), file: "dump.xml").get()
+        let scene = try DumpImporter.scene(title: "T", screens: [screen], file: "out.yaml").get()
+        #expect(scene.text == expected.text, "\(encoding)")
     }
 
     @Test("a `<!DOCTYPE` inside a comment is no declaration; one after comments and instructions is")
