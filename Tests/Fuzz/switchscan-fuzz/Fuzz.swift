@@ -174,10 +174,12 @@ struct Targets {
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         // Only a declaration naming UTF-8 (or none) says the same thing once it names UTF-16
         // (as `UTF16`, as long as `UTF-8`, so that every column stays where it was).
-        let declared = text.components(separatedBy: "encoding=").count - 1
-        let named = text.components(separatedBy: "encoding=\"UTF-8\"").count - 1
-        guard declared == named, named <= 1 else { return }
-        let utf16 = Seeds.units16("\u{FEFF}" + text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF16\""), bigEndian: false)
+        func count(_ part: String) -> Int { text.components(separatedBy: part).count - 1 }
+        let named = count("encoding=\"UTF-8\"") + count("encoding='UTF-8'")
+        guard count("encoding=") == named, named <= 1 else { return }
+        let declaringUTF16 = text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF16\"")
+            .replacingOccurrences(of: "encoding='UTF-8'", with: "encoding='UTF16'")
+        let utf16 = Seeds.units16("\u{FEFF}" + declaringUTF16, bigEndian: false)
         let other = DumpImporter.screen(bytes: utf16, file: "fuzz.xml", format: format)
         func summary(_ result: Result<ImportedScreen, DumpProblem>) -> String {
             switch result {
