@@ -47,52 +47,69 @@ struct DumpNode {
 }
 
 /// Parses the bytes of a dump with Foundation's XMLParser (libxml2 on Linux) into a tree. No
-/// I/O: the caller read the file. Entity declarations and external entities are refused (a
-/// dump never needs them, and they are how XML files grow without bound).
+/// I/O: the caller read the file. The parser is given UTF-8 only (`DumpEncoding`), fed in
+/// chunks from a stream (libxml2 refuses one read of more than 10,000,000 bytes without its
+/// "huge" option, which Foundation does not set), and stopped at the first error or bound.
+/// Document type declarations are refused before parsing: a dump never needs one, and its
+/// entities are how XML files grow without bound.
 enum DumpDocument {
-    static func parse(_ bytes: [UInt8], file: String, limits: DumpLimits) -> Result<DumpNode, DumpProblem> {
+    static func parse(_ fileBytes: [UInt8], file: String, limits: DumpLimits) -> Result<DumpNode, DumpProblem> {
         let origin = DumpPosition(line: 1, column: 1)
-        guard bytes.count <= limits.maxBytes else {
-            return .failure(DumpProblem(file: file, position: origin, message: "the file is \(bytes.count) bytes; at most \(limits.maxBytes) are accepted"))
+        guard fileBytes.count <= limits.maxBytes else {
+            return .failure(DumpProblem(file: file, position: origin, message: "the file is \(fileBytes.count) bytes; at most \(limits.maxBytes) are accepted"))
         }
-        guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
+        let bytes: [UInt8]
+        switch DumpEncoding.utf8(fileBytes, file: file) {
+        case .success(let text): bytes = text
+        case .failure(let problem): return .failure(problem)
+        }
+        guard bytes.contains(where: { !DumpEncoding.isBlank($0) }) else {
             return .failure(DumpProblem(file: file, position: origin, message: "the file is empty; expected an XML accessibility dump (XCUITest page source or UI Automator dump)"))
         }
-        if let declaration = find(Array("<!DOCTYPE".utf8), in: bytes) ?? find(Array("<!ENTITY".utf8), in: bytes) {
+        if let declaration = doctypeOffset(bytes) {
             let position = position(ofOffset: declaration, in: bytes)
             return .failure(DumpProblem(file: file, position: position, message: "a document type declaration is not accepted in a dump (no DTD, no entities: they are how XML files grow without bound)"))
         }
-        let builder = TreeBuilder(bytes: bytes, file: file, limits: limits)
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.delegate = builder
-        let finished = parser.parse()
-        if let problem = builder.problem { return .failure(problem) }
-        // libxml2 recovers from errors and goes on (parse() can still say true): the first error
-        // the delegate heard is the one reported.
-        if !finished || builder.xmlError != nil || parser.parserError != nil {
-            let (code, line, column) = builder.xmlError ?? ((parser.parserError as NSError?)?.code ?? 0, parser.lineNumber, parser.columnNumber)
-            let position = builder.clamp(line: line, column: column)
-            let atEnd = builder.isAtEnd(position)
-            let message = atEnd
-                ? "the file ends before the XML is complete (truncated?): \(builder.openElements) element\(builder.openElements == 1 ? "" : "s") still open"
-                : "the XML is malformed here (libxml2 error \(code)\(XMLErrorText.describe(code).map { ": " + $0 } ?? ""))"
-            return .failure(DumpProblem(file: file, position: position, message: message))
-        }
-        guard let root = builder.root else {
-            return .failure(DumpProblem(file: file, position: origin, message: "the file holds no XML element; expected an XML accessibility dump"))
-        }
-        return .success(root)
+        return TreeBuilder(bytes: bytes, file: file, limits: limits).parse()
     }
 }
 
 extension DumpDocument {
-    static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= needle.count else { return nil }
+    /// Where a document type declaration starts, read as the XML grammar reads a prolog: the
+    /// XML declaration, blanks, comments and processing instructions, then `<!DOCTYPE` or the
+    /// root element. Stops at the root (or at anything else, which libxml2 refuses first), so
+    /// a `<!DOCTYPE` in a comment is no declaration and a large file is not read to its end.
+    static func doctypeOffset(_ bytes: [UInt8]) -> Int? {
         var index = 0
-        while index <= bytes.count - needle.count {
-            if bytes[index] == needle[0], Array(bytes[index..<(index + needle.count)]) == needle { return index }
+        while index < bytes.count {
+            if DumpEncoding.isBlank(bytes[index]) {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count else { return nil }
+            if bytes[index + 1] == UInt8(ascii: "?") {
+                guard let end = find(Array("?>".utf8), in: bytes, from: index + 2) else { return nil }
+                index = end + 2
+            } else if hasPrefix(Array("<!--".utf8), in: bytes, at: index) {
+                guard let end = find(Array("-->".utf8), in: bytes, from: index + 4) else { return nil }
+                index = end + 3
+            } else {
+                return hasPrefix(Array("<!DOCTYPE".utf8), in: bytes, at: index) ? index : nil
+            }
+        }
+        return nil
+    }
+
+    static func hasPrefix(_ needle: [UInt8], in bytes: [UInt8], at index: Int) -> Bool {
+        guard index + needle.count <= bytes.count else { return false }
+        for offset in needle.indices where bytes[index + offset] != needle[offset] { return false }
+        return true
+    }
+
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + needle.count <= bytes.count {
+            if bytes[index] == needle[0], hasPrefix(needle, in: bytes, at: index) { return index }
             index += 1
         }
         return nil
@@ -131,10 +148,127 @@ enum XMLErrorText {
     }
 }
 
+/// Where the lines of the parsed text start, found only as far as a position asks: an error
+/// on line 2 of a large file reads line 1, not the file.
+struct LineStarts {
+    let bytes: [UInt8]
+    private(set) var starts = [0]
+    private var scanned = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The offset line `line` (1-based) starts at; nil past the last line.
+    mutating func start(ofLine line: Int) -> Int? {
+        guard line >= 1 else { return nil }
+        while starts.count < line, scanned < bytes.count {
+            if bytes[scanned] == 0x0A { starts.append(scanned + 1) }
+            scanned += 1
+        }
+        return line <= starts.count ? starts[line - 1] : nil
+    }
+
+    /// The number of lines, reading to the end.
+    mutating func count() -> Int {
+        _ = start(ofLine: Int.max)
+        return starts.count
+    }
+}
+
+/// libxml2 tells a start tag by where it ends (line, and column in characters); the tree wants
+/// where its `<` is. The cursor remembers the last place it found, and the parser's places
+/// only move forward, so a whole parse walks each byte a bounded number of times — a dump
+/// on one line (as `uiautomator dump` writes it) costs no more than one on many.
+struct TagPositions {
+    var lines: LineStarts
+    /// The byte offset of (`line`, `column`), the last place asked for.
+    private(set) var offset = 0
+    private(set) var line = 1
+    private(set) var column = 1
+    /// Bytes stepped over forward and back, for the test that the walk is linear.
+    private(set) var bytesWalked = 0
+
+    init(_ bytes: [UInt8]) { lines = LineStarts(bytes) }
+
+    var bytes: [UInt8] { lines.bytes }
+
+    /// The byte offset of a line and character column, clamped to the line and the file.
+    mutating func offset(line wanted: Int, column wantedColumn: Int) -> Int {
+        if wanted != line || wantedColumn < column {
+            // Another line, or back on this one (not in the parser's order): from its start.
+            guard let start = lines.start(ofLine: wanted) else { return offset }
+            (offset, line, column) = (start, wanted, 1)
+        }
+        let bytes = lines.bytes
+        while column < wantedColumn, offset < bytes.count, bytes[offset] != 0x0A {
+            offset += 1
+            while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+            column += 1
+            bytesWalked += 1
+        }
+        return offset
+    }
+
+    /// The position of the `<` before libxml2's (`line`, `column`).
+    mutating func tagStart(line reportedLine: Int, column reportedColumn: Int) -> DumpPosition {
+        let bytes = lines.bytes
+        guard !bytes.isEmpty else { return DumpPosition(line: 1, column: 1) }
+        let end = min(offset(line: reportedLine, column: reportedColumn), bytes.count - 1)
+        var index = end
+        var charactersBack = 0, newlinesBack = 0
+        while index > 0, bytes[index] != UInt8(ascii: "<") {
+            if bytes[index] == 0x0A { newlinesBack += 1 }
+            if bytes[index] & 0xC0 != 0x80 { charactersBack += 1 }
+            index -= 1
+        }
+        bytesWalked += end - index
+        if newlinesBack == 0 {
+            // `end` is at (line, column) unless the line ended first: then count what is there.
+            let columnAtEnd = end == offset ? column : column - 1
+            return DumpPosition(line: line, column: max(1, columnAtEnd - charactersBack))
+        }
+        // The tag spans lines: count the characters of its first line up to the `<`.
+        let tagLine = line - newlinesBack
+        var cursor = lines.start(ofLine: tagLine) ?? 0
+        var tagColumn = 1
+        while cursor < index {
+            if bytes[cursor] & 0xC0 != 0x80 { tagColumn += 1 }
+            cursor += 1
+        }
+        bytesWalked += cursor - (lines.start(ofLine: tagLine) ?? 0)
+        return DumpPosition(line: tagLine, column: tagColumn)
+    }
+}
+
+/// The text as the stream XMLParser reads in chunks, straight from the array: `Data` and
+/// `InputStream(data:)` would each copy a file of up to 128 MiB first.
+final class ByteStream: InputStream {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        super.init(data: Data())
+    }
+
+    override func open() {}
+    override func close() {}
+    override var hasBytesAvailable: Bool { offset < bytes.count }
+    override var streamStatus: Stream.Status { offset < bytes.count ? .open : .atEnd }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
+        let count = min(max(maxLength, 0), bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBufferPointer { source in
+            buffer.update(from: source.baseAddress! + offset, count: count)
+        }
+        offset += count
+        return count
+    }
+}
+
 /// The SAX delegate: a stack of open elements, with the node and depth bounds checked as the
 /// parser goes (aborting at once, so a huge file is not walked to its end).
 final class TreeBuilder: NSObject, XMLParserDelegate {
-    let bytes: [UInt8]
     let file: String
     let limits: DumpLimits
     var stack: [DumpNode] = []
@@ -143,53 +277,62 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
     /// The first error libxml2 reported: its number, line and column.
     var xmlError: (code: Int, line: Int, column: Int)?
     var nodeCount = 0
-    /// Byte offset of each line's start, for turning libxml2's position (after the start tag)
-    /// into the start tag's own position.
-    lazy var lineStarts: [Int] = {
-        var starts = [0]
-        for (offset, byte) in bytes.enumerated() where byte == 0x0A { starts.append(offset + 1) }
-        return starts
-    }()
+    var positions: TagPositions
 
     init(bytes: [UInt8], file: String, limits: DumpLimits) {
-        self.bytes = bytes
+        positions = TagPositions(bytes)
         self.file = file
         self.limits = limits
     }
 
     var openElements: Int { stack.count }
 
+    /// Runs the parser over the text (UTF-8, no document type declaration: `DumpDocument.parse`
+    /// checked both), and gives the tree or the first problem.
+    func parse() -> Result<DumpNode, DumpProblem> {
+        let origin = DumpPosition(line: 1, column: 1)
+        let parser = XMLParser(stream: ByteStream(positions.bytes))
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        parser.delegate = self
+        let finished = parser.parse()
+        if let problem { return .failure(problem) }
+        // libxml2 recovers from errors and goes on (parse() can still say true): the first error
+        // the delegate heard is the one reported.
+        if !finished || xmlError != nil || parser.parserError != nil {
+            let (code, line, column) = xmlError ?? ((parser.parserError as NSError?)?.code ?? 0, parser.lineNumber, parser.columnNumber)
+            let position = clamp(line: line, column: column)
+            let message = isAtEnd(position)
+                ? "the file ends before the XML is complete (truncated?): \(openElements) element\(openElements == 1 ? "" : "s") still open"
+                : "the XML is malformed here (libxml2 error \(code)\(XMLErrorText.describe(code).map { ": " + $0 } ?? ""))"
+            return .failure(DumpProblem(file: file, position: position, message: message))
+        }
+        guard let root else {
+            return .failure(DumpProblem(file: file, position: origin, message: "the file holds no XML element; expected an XML accessibility dump"))
+        }
+        return .success(root)
+    }
+
     func clamp(line: Int, column: Int) -> DumpPosition {
-        let lineCount = lineStarts.count
-        let safeLine = min(max(line, 1), lineCount)
+        let safeLine = positions.lines.start(ofLine: max(line, 1)) == nil ? positions.lines.count() : max(line, 1)
         return DumpPosition(line: safeLine, column: max(column, 1))
     }
 
-    /// Whether `position` is on the last non-blank stretch of the file (libxml2 reports a
-    /// truncated file at its end).
+    /// Whether `position` is on the last non-blank line of the file (libxml2 reports a
+    /// truncated file at its end), with elements still open.
     func isAtEnd(_ position: DumpPosition) -> Bool {
+        let bytes = positions.bytes
         var last = bytes.count
-        while last > 0, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[last - 1]) { last -= 1 }
-        let lastLine = lineStarts.lastIndex(where: { $0 <= max(last - 1, 0) }).map { $0 + 1 } ?? 1
-        return Int(position.line) >= lastLine && stack.count > 0
+        while last > 0, DumpEncoding.isBlank(bytes[last - 1]) { last -= 1 }
+        guard stack.count > 0 else { return false }
+        // No line after this one starts before the last non-blank byte.
+        guard let next = positions.lines.start(ofLine: Int(position.line) + 1) else { return true }
+        return next >= last
     }
 
     /// The position of the `<` that opens the element whose start tag the parser just read.
     func startTagPosition(_ parser: XMLParser) -> DumpPosition {
-        let reported = clamp(line: parser.lineNumber, column: parser.columnNumber)
-        let reportedLine = Int(reported.line), reportedColumn = Int(reported.column)
-        var offset = min(lineStarts[reportedLine - 1] + reportedColumn - 1, bytes.count - 1)
-        while offset > 0, bytes[offset] != UInt8(ascii: "<") { offset -= 1 }
-        // Back to line and column, counting UTF-8 characters (not continuation bytes).
-        var lineIndex = reportedLine - 1
-        while lineIndex > 0, lineStarts[lineIndex] > offset { lineIndex -= 1 }
-        var column = 1
-        var index = lineStarts[lineIndex]
-        while index < offset {
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
-        }
-        return DumpPosition(line: lineIndex + 1, column: column)
+        positions.tagStart(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1))
     }
 
     func fail(_ parser: XMLParser, _ position: DumpPosition, _ message: String) {
@@ -232,17 +375,43 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
         parser.abortParsing()
     }
 
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+    // The prolog's scan refuses a document type declaration before the parse; these are the
+    // parser's own word for one, should any reach it (Foundation on macOS reports entity
+    // declarations; on Linux it reports element, attribute, notation and unparsed entity ones).
+    func refuseDeclaration(_ parser: XMLParser, _ what: String) {
         fail(parser, clamp(line: parser.lineNumber, column: parser.columnNumber),
-             "entity declarations are not accepted in a dump (entity '\(name)')")
+             "a document type declaration is not accepted in a dump (\(what))")
+    }
+
+    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+        refuseDeclaration(parser, "entity '\(DumpConverter.shown(name))'")
     }
 
     func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        fail(parser, clamp(line: parser.lineNumber, column: parser.columnNumber),
-             "external entities are not accepted in a dump (entity '\(name)')")
+        refuseDeclaration(parser, "external entity '\(DumpConverter.shown(name))'")
     }
 
+    func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?, systemID: String?, notationName: String?) {
+        refuseDeclaration(parser, "entity '\(DumpConverter.shown(name))'")
+    }
+
+    func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
+        refuseDeclaration(parser, "element declaration '\(DumpConverter.shown(elementName))'")
+    }
+
+    func parser(_ parser: XMLParser, foundAttributeDeclarationWithName attributeName: String, forElement elementName: String, type: String?, defaultValue: String?) {
+        refuseDeclaration(parser, "attribute declaration '\(DumpConverter.shown(attributeName))'")
+    }
+
+    func parser(_ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        refuseDeclaration(parser, "notation '\(DumpConverter.shown(name))'")
+    }
+
+    /// An entity reference that is neither one of XML's five nor a character reference (the
+    /// parser asks before it reports the entity as undeclared).
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        nil
+        fail(parser, clamp(line: parser.lineNumber, column: parser.columnNumber),
+             "entity '&\(DumpConverter.shown(name));' is not XML's own (&lt; &gt; &amp; &quot; &apos;) or a character reference (&#…;); a dump has no other entities")
+        return nil
     }
 }

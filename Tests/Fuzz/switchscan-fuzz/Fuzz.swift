@@ -191,7 +191,9 @@ struct Targets {
             // A dump that imports must give a scene its own loader takes: a refusal there is a
             // bug of the import, made a crash so that the fuzzer keeps the input.
             let format: DumpFormat? = kind == .iosDump ? .ios : nil
-            guard case .success(let screen) = DumpImporter.screen(bytes: bytes, file: "fuzz.xml", format: format) else { return false }
+            let outcome = DumpImporter.screen(bytes: bytes, file: "fuzz.xml", format: format)
+            sameInUTF16(bytes, outcome, format: format)
+            guard case .success(let screen) = outcome else { return false }
             switch DumpImporter.scene(title: "fuzz", screens: [screen, screen], file: "fuzz.yaml") {
             case .success(let imported):
                 _ = SceneAudit.audit(imported.scene)
@@ -203,6 +205,34 @@ struct Targets {
             }
         case .outputPath:
             return OutputPaths.run(bytes, root: root)
+        }
+    }
+
+    /// UTF-8 text saved as UTF-16 (its declaration saying so) must import as it does: same
+    /// elements and places, or the same problem at the same place. A check that read only the
+    /// UTF-8 bytes (a byte search for `<!DOCTYPE`) let libxml2 expand entities in UTF-16.
+    func sameInUTF16(_ bytes: [UInt8], _ outcome: Result<ImportedScreen, DumpProblem>, format: DumpFormat?) {
+        // Bytes that start with a NUL are taken for UTF-16 or UTF-32 as they are.
+        guard !bytes.prefix(4).contains(0), var text = String(validating: bytes, as: UTF8.self) else { return }
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+        // Only a declaration naming UTF-8 (or none) says the same thing once it names UTF-16
+        // (as `UTF16`, as long as `UTF-8`, so that every column stays where it was).
+        func count(_ part: String) -> Int { text.components(separatedBy: part).count - 1 }
+        let named = count("encoding=\"UTF-8\"") + count("encoding='UTF-8'")
+        guard count("encoding=") == named, named <= 1 else { return }
+        let declaringUTF16 = text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF16\"")
+            .replacingOccurrences(of: "encoding='UTF-8'", with: "encoding='UTF16'")
+        let utf16 = Seeds.units16("\u{FEFF}" + declaringUTF16, bigEndian: false)
+        let other = DumpImporter.screen(bytes: utf16, file: "fuzz.xml", format: format)
+        func summary(_ result: Result<ImportedScreen, DumpProblem>) -> String {
+            switch result {
+            case .success(let screen): return "imported: \(screen.elements) \(screen.skipped)"
+            case .failure(let problem): return "refused at \(problem.position.lineColumn)"
+            }
+        }
+        let (first, second) = (summary(outcome), summary(other))
+        if first != second {
+            fatalError("a dump imports differently in UTF-16: UTF-8 \(first.prefix(300)); UTF-16 \(second.prefix(300))")
         }
     }
 
@@ -259,9 +289,11 @@ struct Seeds {
         byKind[.settings] = files("Tests/Fuzz/seeds", [".yaml"]) + [Array("autoScanningTime: 1\nloops: 3\n".utf8)]
         byKind[.switchProfile] = files("Devices/switches", [".yaml"])
         byKind[.brailleProfile] = files("Devices/braille", [".yaml"])
+        // Each dump also as it may be saved: UTF-8 with a byte order mark, UTF-16 and UTF-32 in
+        // both byte orders with one (the XML declaration naming the encoding), UTF-16 without.
         let dumps = files("Scenarios/imported", [".xml"])
-        byKind[.iosDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<AppiumAUT") }
-        byKind[.androidDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<hierarchy") }
+        byKind[.iosDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<AppiumAUT") }.flatMap { [$0] + Seeds.encodings($0) }
+        byKind[.androidDump] = dumps.filter { String(decoding: $0, as: UTF8.self).contains("<hierarchy") }.flatMap { [$0] + Seeds.encodings($0) }
         let recordings = files("Tests/Fuzz/seeds", [".evemu"])
         byKind[.evemu] = recordings
         // Output-path cases are generated, not mutated: one empty seed makes the kind run, when
@@ -286,6 +318,35 @@ struct Seeds {
         }
         byKind[.endlessStream] = byKind[.raw]
         byKind[.selections] = [SelectionStoreCheck.seed]
+    }
+
+    static func units16(_ text: String, bigEndian: Bool) -> [UInt8] {
+        text.utf16.flatMap { unit in bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    }
+
+    static func units32(_ text: String, bigEndian: Bool) -> [UInt8] {
+        text.unicodeScalars.flatMap { scalar -> [UInt8] in
+            let bytes = (0..<4).map { UInt8(truncatingIfNeeded: scalar.value >> (8 * UInt32($0))) }
+            return bigEndian ? bytes.reversed() : bytes
+        }
+    }
+
+    /// A UTF-8 dump in the other encodings a dump may come in.
+    static func encodings(_ utf8: [UInt8]) -> [[UInt8]] {
+        var text = String(decoding: utf8, as: UTF8.self)
+        let utf8WithMark = [0xEF, 0xBB, 0xBF] + utf8
+        func declaring(_ name: String) -> String {
+            text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"\(name)\"")
+                .replacingOccurrences(of: "encoding='UTF-8'", with: "encoding='\(name)'")
+        }
+        text = String(text.drop { $0 == "\u{FEFF}" })
+        let utf16 = declaring("UTF-16"), utf32 = declaring("UTF-32")
+        return [
+            utf8WithMark,
+            units16("\u{FEFF}" + utf16, bigEndian: false), units16("\u{FEFF}" + utf16, bigEndian: true),
+            units16(utf16, bigEndian: false),
+            units32("\u{FEFF}" + utf32, bigEndian: false), units32("\u{FEFF}" + utf32, bigEndian: true),
+        ]
     }
 
     /// A scene as strict JSON (the reader's fast path), from the shared document reader's nodes.
