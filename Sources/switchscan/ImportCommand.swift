@@ -88,6 +88,10 @@ struct ImportCommand: ParsableCommand {
                 let shown = examples.prefix(5).map { "\($0.type) at \($0.position.lineColumn)" }.joined(separator: ", ")
                 say("  \(reason.rawValue) (\(reason.explanation)): \(shown)\(examples.count > 5 ? ", …" : "")")
             }
+            if report {
+                say("  kept, and why:")
+                for line in screen.keptLines { say("    \(line)") }
+            }
         }
         for warning in imported.warnings { say("warning: \(warning)") }
         if let output {
