@@ -197,9 +197,12 @@ enum IOSDump {
         let frame = (x, y, width, height)
         let frameReason = converter.skipReason(frame: frame)
         var reason = visible ? frameReason : .invisible
-        // WebDriverAgent marks what is scrolled out of view `visible="false"` (or gives it a frame
-        // beyond the screen); VoiceOver still reaches it, scrolling as the user moves on.
-        let outOfView = inScroller && reason != nil && frameReason != .zeroSize
+        // WebDriverAgent marks a row scrolled out of view `visible="false"`, its frame beyond the
+        // screen's edge; VoiceOver still reaches it, scrolling as the user moves on. What is
+        // `visible="false"` wholly on the screen (a cell's chevron) is not shown, and left out.
+        let screen = converter.screen
+        let whollyOnScreen = x >= 0 && y >= 0 && x + width <= screen.width && y + height <= screen.height
+        let outOfView = inScroller && reason != nil && frameReason != .zeroSize && !whollyOnScreen
         if outOfView { reason = nil }
         if let reason {
             // What is left out is checked all the same: a broken dump is refused wherever it is broken.
@@ -235,7 +238,7 @@ enum IOSDump {
         let scrolled = outOfView ? "; scrolled out of view inside a scroll view, where VoiceOver scrolls to it" : ""
         let childrenInScroller = inScroller || scrollingTypes.contains(typeName)
         if accessible, accessibleAttribute == nil, rowTypes.contains(typeName), !node.children.isEmpty {
-            return try row(element, node, &converter, inScroller: childrenInScroller, because: because + scrolled)
+            return try row(element, node, &converter, inScroller: childrenInScroller, outOfView: outOfView, because: because + scrolled)
         }
         if accessible {
             // An item hides what is inside it from the scanner, as in UIKit.
@@ -267,7 +270,9 @@ enum IOSDump {
     /// UIKit reads a cell: one element labelled by the texts inside it (its own label first),
     /// taking a switch's state; a control inside that acts on its own (a button, a field, a link)
     /// stays an element of its own, scanned after the row.
-    static func row(_ cell: ImportedElement, _ node: DumpNode, _ converter: inout DumpConverter, inScroller: Bool, because: String) throws(DumpProblem) -> ImportedElement {
+    /// `outOfView`: the row is scrolled out of view, and so are its texts (`visible="false"`),
+    /// which are read all the same.
+    static func row(_ cell: ImportedElement, _ node: DumpNode, _ converter: inout DumpConverter, inScroller: Bool, outOfView: Bool, because: String) throws(DumpProblem) -> ImportedElement {
         var cell = cell
         var texts = [String]()
         var parts = [ImportedElement]()
@@ -283,7 +288,7 @@ enum IOSDump {
                 } else if let type = types[childType], type.tappable, child["accessible"] != "false" {
                     if let converted = try convert(child, &converter, inScroller: inScroller) { parts.append(converted) }
                 } else {
-                    if childType == "StaticText", child["visible"] != "false" {
+                    if childType == "StaticText", outOfView || child["visible"] != "false" {
                         let label = try converter.text(child, "label"), value = try converter.text(child, "value")
                         if let text = label ?? value { texts.append(text) }
                     }
@@ -297,7 +302,6 @@ enum IOSDump {
         var because = because
         if cell.label == nil, !texts.isEmpty {
             cell.label = DumpConverter.joined(texts, limit: converter.limits.maxStringLength)
-            cell.derivedID = derivedID(cell.type, label: cell.label)
             because += "; labelled by the texts inside it"
         }
         if let switchNode {
@@ -307,6 +311,7 @@ enum IOSDump {
             because += "; with the state of the switch inside it"
         }
         if cell.label == cell.value { cell.value = nil }
+        cell.derivedID = derivedID(cell.type, label: cell.label)
         cell.keptBecause = because
         return DumpConverter.item(cell, then: parts)
     }
