@@ -35,7 +35,7 @@ import Testing
         let result = try CLI.run(["import", "android-settings.xml"], in: folder.url)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("# Written by switchscan import from: android-settings.xml (Android UI Automator dump)."))
-        #expect(result.stderr.hasPrefix("android-settings.xml (android) → screen 'android-settings': 12 elements kept"), "\(result)")
+        #expect(result.stderr.hasPrefix("android-settings.xml (android) → screen 'android-settings': 13 elements kept"), "\(result)")
         let wrong = try CLI.run(["import", "android-settings.xml", "--format", "ios"], in: folder.url)
         #expect(wrong.status == 2)
         #expect(wrong.stderr.contains("android-settings.xml:4:1: error: --format ios was given, but the file is an Android UI Automator dump"), "\(wrong)")
