@@ -271,7 +271,7 @@ enum AndroidDump {
                 converter.skipped.append(SkippedElement(type: className, position: node.position, reason: .notAccessible))
                 return nil
             }
-            element.keptBecause = attributes.description != nil ? "content-desc" : "text"
+            element.keptBecause = attributes.description != nil ? "content-desc, with no action: scanned as text" : "text, with no action: scanned as text"
             return element
         }
         element.isContainer = true

@@ -118,7 +118,7 @@ struct DumpConverter {
             identifier: nil, derivedID: item.type.slug() + "-group", type: item.type, label: nil, value: nil,
             traits: [], frame: item.frame, isContainer: true, position: item.position)
         group.children = [item] + parts
-        group.keptBecause = "a group of the \(item.type) and the \(parts.count) control\(parts.count == 1 ? "" : "s") inside it that act on their own"
+        group.keptBecause = "a group: the \(item.type) itself, then the \(parts.count) element\(parts.count == 1 ? "" : "s") inside it scanned on their own"
         return group
     }
 
