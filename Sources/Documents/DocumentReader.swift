@@ -119,8 +119,10 @@ open class DocumentReader {
     /// libyaml's events (`YAMLDocument`). Refused (with its message) when larger than
     /// `maxBytes`, empty (unless `emptyAllowed`: then an empty mapping), not YAML, or expanding
     /// past the node budget; `expected` says what the file should hold.
+    /// A byte order mark at the start is dropped first (positions are counted without it).
     public func readDocument(_ text: String, maxBytes: Int, expected: String, emptyAllowed: Bool = false) -> DocumentNode? {
         let byteCount = text.utf8.count
+        let text = DocumentText.withoutByteOrderMark(text)
         guard byteCount <= maxBytes else {
             report(line: 1, column: 1, "the file is \(byteCount) bytes; at most \(maxBytes) are accepted")
             return nil

@@ -1,6 +1,13 @@
 /// The bytes of a file as text: UTF-8 checked, and when they are not UTF-8, where the first bad
 /// byte is (line and column, as editors count them) and what is wrong with it.
 public enum DocumentText {
+    /// The text without the UTF-8 byte order mark an editor may put at its start (U+FEFF). It
+    /// is no character of the document: not a column, and no part of the first key.
+    public static func withoutByteOrderMark(_ text: String) -> String {
+        guard text.unicodeScalars.first == "\u{FEFF}" else { return text }
+        return String(text.unicodeScalars.dropFirst())
+    }
+
     public static func decode(_ bytes: [UInt8]) -> Result<String, DocumentError> {
         if let text = String(validating: bytes, as: UTF8.self) { return .success(text) }
         return .failure(firstInvalidByte(bytes))
@@ -9,7 +16,8 @@ public enum DocumentText {
     /// Walks the bytes as UTF-8 until one does not fit: a byte that cannot start a character, a
     /// character cut short, an overlong form, a surrogate, or a value past U+10FFFF.
     static func firstInvalidByte(_ bytes: [UInt8]) -> DocumentError {
-        var index = 0, line = 1, column = 1
+        // A byte order mark at the start is not a column (editors do not count it).
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0, line = 1, column = 1
         func failure(_ reason: String) -> DocumentError {
             let byte = String(bytes[index], radix: 16, uppercase: true)
             return DocumentError(

@@ -32,6 +32,9 @@ public final class LiveRun {
         /// Said on the status line and in the trace as the run starts (a settings file with
         /// errors, read with the defaults instead).
         public var startupStatus: [String] = []
+        /// Statuses the command already printed on standard error (the inputs' problems as the
+        /// run starts): without a screen they are not written there a second time.
+        public var saidBeforeStart: Set<String> = []
         /// What is scanned instead of `scene` (a live application; register it in `sources` too).
         public var content: (any ScanContent)?
         /// The highlight drawn on the screen (register it in `sources` too, for its connection).
@@ -251,9 +254,9 @@ public final class LiveRun {
                         let time = now
                         record(session.advance(to: time, lateness: Self.stallLateness))
                         record(session.updateSettings(settings))
-                        say(text)
+                        say(text, from: "settings")
                     case .rejected(let text):
-                        say(text)
+                        say(text, from: "settings")
                     }
                 }
             }
@@ -297,7 +300,7 @@ public final class LiveRun {
                         ended.insert(name)
                         if sourceFailed { failed.insert(name) }
                     case .status(let text):
-                        say(text)
+                        say(text, from: source.name)
                     case .content(let update):
                         record(session.advance(to: now, lateness: Self.stallLateness))
                         record(session.contentChanged(update))
@@ -503,11 +506,33 @@ public final class LiveRun {
         }
     }
 
-    /// A line for the user: the terminal view's status line, and the trace.
-    private func say(_ text: String) {
+    /// A line for the user: the terminal view's status line, and the trace; and standard error
+    /// when no screen is drawn. `teller` is what says it (a source's name): see `tellStandardError`.
+    private func say(_ text: String, from teller: String? = nil) {
         setStatus(text)
         record([TraceEvent(time: now, kind: .status(text: text))])
+        tellStandardError(text, from: teller ?? text)
     }
+
+    /// Without a screen (a service, `--no-view`) the status line is nowhere, and the trace may
+    /// not be looked at: what went wrong, what the run waits for, and what came back are said on
+    /// standard error (a systemd unit's journal). Each once: a teller's status is written when it
+    /// differs from the last one it wrote (a source retrying says nothing new), and a status the
+    /// command printed before the run (`Options.saidBeforeStart`) is not written again.
+    private func tellStandardError(_ text: String, from teller: String) {
+        guard !drawsScreen else { return }
+        if saidBeforeStart.remove(text) != nil {
+            saidOnStandardError[teller] = text
+            return
+        }
+        guard saidOnStandardError[teller] != text else { return }
+        saidOnStandardError[teller] = text
+        try? FileIO.writeAll(STDERR_FILENO, "switchscan run: \(text)\n")
+    }
+
+    /// The last status each teller wrote on standard error.
+    private var saidOnStandardError: [String: String] = [:]
+    private lazy var saidBeforeStart = options.saidBeforeStart
 
     private func setStatus(_ text: String?) {
         if text != status {

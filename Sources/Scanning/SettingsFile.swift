@@ -1,4 +1,5 @@
 import AccessibilityModel
+import Documents
 import Scenes
 
 /// Settings files as the live run and `switchscan settings` use them: the settings a file gives
@@ -78,19 +79,7 @@ public enum SettingsFile {
             let names = SettingNames.shapes.map(\.name)
             throw EditError(message: "unknown setting '\(name)'; settings: \(names.joined(separator: ", "))")
         }
-        var line: String?
-        if let value {
-            line = "\(name): \(SettingsDocument.yamlText(value, shape: shape))"
-            // The value alone, read as a file would read it: the same messages.
-            let single = line! + "\n"
-            switch settings(yaml: single, file: file, base: ScanSettings()) {
-            case .success(let (_, document)) where document.entries.count == 1 && document.entries[0].value == value: break
-            case .success:
-                throw EditError(message: "\(name): \(value) is not a value a settings file can hold as written")
-            case .failure(let error):
-                throw EditError(message: "\(name) \(SettingsDocument.yamlText(value, shape: shape)): \(error.problems.map(\.message).joined(separator: "; "))")
-            }
-        }
+        let line = try value.map { value throws(EditError) in try checkedLine(name: name, value: value, shape: shape, file: file) }
         let text = current ?? ""
         let document: SettingsDocument
         do {
@@ -146,6 +135,91 @@ public enum SettingsFile {
             throw EditError(message: "internal error: the settings written anew do not read back")
         }
         return rewritten
+    }
+
+    /// What `repairing` made: the new text, and the problems left in lines it kept as they were.
+    public struct Repair: Sendable {
+        public var text: String
+        public var remaining: [SceneProblem]
+    }
+
+    /// The text of a settings file that does not load (a bad value, a line that is no YAML, an
+    /// unknown name), with `name` set to `value` (or removed when `value` is nil), changing
+    /// nothing else: the lines that name `name` at the left margin (`name: …`, `name …`, and
+    /// the indented lines under one) are replaced by one `name: value` line where the first
+    /// was, or added at the end; every other byte is kept, comments and other bad lines
+    /// included (their problems come back in `remaining`). The value is checked as `editing`
+    /// checks it. Line ends are kept; a new line takes the file's first line end (LF or CRLF).
+    public static func repairing(_ current: String, file: String, name: String, value: StateValue?) throws(EditError) -> Repair {
+        guard let shape = SettingNames.shape(of: name) else {
+            let names = SettingNames.shapes.map(\.name)
+            throw EditError(message: "unknown setting '\(name)'; settings: \(names.joined(separator: ", "))")
+        }
+        let newLine = try value.map { value throws(EditError) in try checkedLine(name: name, value: value, shape: shape, file: file) }
+        // Lines with their own ends (LF, CRLF, or none at the end), so that kept lines are
+        // written back byte for byte.
+        var lines = [(body: String, end: String)]()
+        var rest = Substring(current)
+        while !rest.isEmpty {
+            if let newline = rest.firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) {
+                lines.append((String(rest[..<newline]), String(rest[newline])))
+                rest = rest[rest.index(after: newline)...]
+            } else {
+                lines.append((String(rest), ""))
+                rest = ""
+            }
+        }
+        let lineEnd = lines.first(where: { !$0.end.isEmpty })?.end ?? "\n"
+        // A byte order mark before the first line stays where it is.
+        func namesSetting(_ body: String) -> Bool {
+            let body = DocumentText.withoutByteOrderMark(body)
+            guard body.hasPrefix(name) else { return false }
+            let after = body.dropFirst(name.count)
+            return after.isEmpty || after.first == ":" || after.first == " " || after.first == "\t"
+        }
+        var kept = [(body: String, end: String)]()
+        var replaced = false
+        var inside = false
+        for line in lines {
+            if namesSetting(line.body) {
+                inside = true
+                if !replaced, let newLine {
+                    let mark = line.body.unicodeScalars.first == "\u{FEFF}" ? "\u{FEFF}" : ""
+                    kept.append((mark + newLine, line.end.isEmpty ? lineEnd : line.end))
+                }
+                replaced = true
+                continue
+            }
+            // Indented lines under the setting's line belong to it (a value written on several lines).
+            if inside, let first = line.body.first, first == " " || first == "\t" { continue }
+            inside = false
+            kept.append(line)
+        }
+        if !replaced, let newLine {
+            if let last = kept.indices.last, kept[last].end.isEmpty { kept[last].end = lineEnd }
+            kept.append((newLine, lineEnd))
+        }
+        let text = kept.map { $0.body + $0.end }.joined()
+        let remaining: [SceneProblem]
+        switch settings(yaml: text, file: file, base: ScanSettings()) {
+        case .success: remaining = []
+        case .failure(let error): remaining = error.problems
+        }
+        return Repair(text: text, remaining: remaining)
+    }
+
+    /// The line `name: value`, checked by reading it alone as a file would be read (the same
+    /// messages as for a file).
+    private static func checkedLine(name: String, value: StateValue, shape: SettingShape, file: String) throws(EditError) -> String {
+        let line = "\(name): \(SettingsDocument.yamlText(value, shape: shape))"
+        switch settings(yaml: line + "\n", file: file, base: ScanSettings()) {
+        case .success(let (_, document)) where document.entries.count == 1 && document.entries[0].value == value:
+            return line
+        case .success:
+            throw EditError(message: "\(name): \(value) is not a value a settings file can hold as written")
+        case .failure(let error):
+            throw EditError(message: "\(name) \(SettingsDocument.yamlText(value, shape: shape)): \(error.problems.map(\.message).joined(separator: "; "))")
+        }
     }
 
     private static func reads(_ text: String, file: String, as expected: [(String, StateValue)]) -> Bool {

@@ -64,8 +64,11 @@ public final class YAMLEventParser {
     private let input: UnsafeMutableBufferPointer<UInt8>
     private let initialized: Bool
 
+    /// A byte order mark at the start of `text` is left out: libyaml, told the encoding, would
+    /// count it as a column of line 1, so that a first key after it stands one column to the right
+    /// of the keys below it (and the mapping breaks at line 2).
     public init(utf8 text: String) {
-        var text = text
+        var text = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
         input = text.withUTF8 { bytes in
             let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
             _ = copy.initialize(from: bytes)

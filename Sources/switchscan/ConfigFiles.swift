@@ -1,3 +1,4 @@
+import ArgumentParser
 import DeviceProfiles
 import Foundation
 import Runtime
@@ -18,12 +19,16 @@ enum ConfigFiles {
         (directory as NSString).appendingPathComponent("settings.yaml")
     }
 
-    /// A settings file's text, nil when there is none; a file that cannot be read is an error.
+    /// A settings file's text, nil when there is none; a file that cannot be read (too big, not
+    /// UTF-8, not a regular file, no permission) is an input that does not load: its problem is
+    /// said as `file:line:column: error: …` and the command exits 2.
     static func readSettingsText(_ path: String) throws -> String? {
         switch RegularFile.readText(path, maxBytes: SettingsDocument.limits.maxBytes) {
         case .success(let text): return text
         case .failure(let failure) where failure.isMissing: return nil
-        case .failure(let failure): throw CommandFailure(failure.problem(file: path).description)
+        case .failure(let failure):
+            printError(failure.problem(file: path).description)
+            throw ExitCode.unloadable
         }
     }
 }

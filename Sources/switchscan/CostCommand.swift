@@ -104,7 +104,8 @@ struct CostCommand: ParsableCommand {
         switch store.load() {
         case .success(let loaded): counts = loaded
         case .failure(let problem):
-            printError("\(path): \(problem)")
+            // The problem names the file itself.
+            printError(problem.description)
             throw ExitCode.unloadable
         }
         let key = ScanSession.selectionKey(scope: selectionScope(of: scene, given: self.scene), screen: screen)

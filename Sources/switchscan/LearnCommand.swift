@@ -88,13 +88,13 @@ struct LearnCommand: ParsableCommand {
         let text: String
         switch RegularFile.readText(path, maxBytes: EvemuRecording.maxBytes) {
         case .success(let value): text = value
-        case .failure(let failure): throw CommandFailure(failure.problem(file: path).description)
+        case .failure(let failure): throw CommandFailure(failure.problem(file: path).description, status: .unloadable)
         }
         let recording: EvemuRecording
         do {
             recording = try EvemuRecording.parse(text, file: path)
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandFailure(error.description, status: .unloadable)
         }
         var learner = SwitchLearner(actions: actions)
         // Check the destination before the work, so a refusal comes first.
@@ -119,7 +119,8 @@ struct LearnCommand: ParsableCommand {
         do {
             device = try EvdevDevice.open(path: path)
         } catch {
-            throw CommandFailure(error.description)
+            // The device named on the command line cannot be read: an input, as a file is (2).
+            throw CommandFailure(error.description, status: .unloadable)
         }
         defer { device.close() }
         let evdevIdentity = device.identity

@@ -113,15 +113,26 @@ struct RunCommand: ParsableCommand {
         do {
             brailleSpec = try BrailleOutputs.Spec(parsing: braille)
         } catch {
-            throw CommandFailure("switchscan run: \(error)")
+            throw ValidationError("\(error)")
+        }
+        let specs: [InputSources.Spec]
+        do {
+            specs = try self.inputs.map { text throws(InputSources.InputSpecError) in try InputSources.Spec(parsing: text) }
+        } catch {
+            throw ValidationError(error.description)
         }
         let inputs: InputSources.Made
         do {
-            let specs = try self.inputs.map { text throws(InputSources.InputSpecError) in try InputSources.Spec(parsing: text) }
             inputs = try InputSources.build(
                 specs, profile: profile, profileDirectories: SwitchProfileFiles.directories(), fast: fast)
         } catch {
-            throw CommandFailure("switchscan run: \(error)")
+            switch error.kind {
+            case .usage:
+                throw ValidationError(error.description)
+            case .unloadable:
+                for problem in error.problems { printError(problem) }
+                throw CommandFailure("switchscan run: \(error.description)", status: .unloadable)
+            }
         }
         // Said before the screen is drawn; each is in the trace and the status line as well.
         for problem in inputs.problems { printError("switchscan run: \(problem)") }
@@ -160,6 +171,8 @@ struct RunCommand: ParsableCommand {
         }
         // The highlight on the screen, for a sighted switch user: X11 only, and not asked away.
         var startupStatus = settingsSetup.startupStatus
+        // What was printed on standard error already (the loop does not write it again there).
+        var saidBeforeStart = Set(inputs.problems + settingsSetup.startupStatus)
         if let live, !noOverlay {
             if let reason = HighlightOverlay.unavailableReason(environment: ProcessInfo.processInfo.environment) {
                 startupStatus.append(reason)
@@ -173,11 +186,13 @@ struct RunCommand: ParsableCommand {
                     let said = "the highlight is not drawn on the screen: \(error)"
                     printError("switchscan run: \(said)")
                     startupStatus.append(said)
+                    saidBeforeStart.insert(said)
                 }
             }
         }
         options.settingsWatcher = settingsSetup.watch()
         options.startupStatus = startupStatus
+        options.saidBeforeStart = saidBeforeStart
         let ending: LiveRun.Ending
         do {
             ending = try LiveRun(options).run()
@@ -230,7 +245,7 @@ struct RunSettings {
         let path = file ?? ConfigFiles.settingsPath
         setup.path = path
         let text = try ConfigFiles.readSettingsText(path)
-        if file != nil, text == nil { throw CommandFailure("--settings \(path): no such file") }
+        if file != nil, text == nil { throw CommandFailure("--settings \(path): no such file", status: .unloadable) }
         setup.text = text
         switch SettingsWatcher.settings(text: text, file: path, base: base, overrides: overrides) {
         case .success(let (settings, _)):

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Runtime
 import Scenes
@@ -6,20 +7,21 @@ import Scenes
 enum SceneFiles {
     static let extensions: Set<String> = ["yaml", "yml", "json"]
 
-    /// The given files, with folders expanded to the scene files inside them (sorted).
+    /// The given files, with folders expanded to the scene files inside them (sorted). A path
+    /// that does not exist is an input that cannot be read (exit 2).
     static func expand(_ paths: [String]) throws -> [String] {
         var files = [String]()
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CommandFailure("\(path): no such file or folder")
+                throw CommandFailure("\(path): no such file or folder", status: .unloadable)
             }
             if !isDirectory.boolValue {
                 files.append(path)
                 continue
             }
             guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-                throw CommandFailure("\(path): cannot list the folder")
+                throw CommandFailure("\(path): cannot list the folder", status: .unloadable)
             }
             var found = [String]()
             for case let relative as String in enumerator
@@ -139,10 +141,16 @@ enum SceneFiles {
     }
 }
 
-/// A command that failed for a reason the user can act on; printed without a stack of context.
+/// A command that failed for a reason the user can act on; printed without a stack of context
+/// (`Error: …` on standard error), then the program exits with `status` (README's table: 1 work
+/// not done, 2 an input that could not be read or loaded, 64 a malformed argument).
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    var status: ExitCode
+    init(_ description: String, status: ExitCode = .failure) {
+        self.description = description
+        self.status = status
+    }
 }
 
 /// Standard error, for diagnostics.

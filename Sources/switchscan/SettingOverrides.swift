@@ -1,21 +1,23 @@
 import AccessibilityModel
+import ArgumentParser
 import Scanning
 import Scenes
 
-/// `--set NAME=VALUE` options: scanning settings by their `scanning.md` names.
+/// `--set NAME=VALUE` options: scanning settings by their `scanning.md` names. A malformed one
+/// (an unknown name, a value of the wrong kind or out of range) is a usage error (exit 64).
 enum SettingOverrides {
     /// The `name=value` texts as names and values, each checked against `ScanSettings.set`.
     static func parse(_ overrides: [String]) throws -> [(name: String, value: StateValue)] {
         var parsed = [(name: String, value: StateValue)]()
         var check = ScanSettings()
         for text in overrides {
-            guard let equals = text.firstIndex(of: "=") else { throw CommandFailure("--set \(text): expected name=value") }
+            guard let equals = text.firstIndex(of: "=") else { throw ValidationError("--set \(text): expected name=value") }
             let name = String(text[..<equals])
             let value = SettingsDocument.value(fromText: String(text[text.index(after: equals)...]))
             do {
                 try check.set(name, value)
             } catch {
-                throw CommandFailure("--set \(text): \(error.message)\(error.message == "unknown setting" ? " (settings: \(SettingNames.shapes.map(\.name).joined(separator: ", ")))" : "")")
+                throw ValidationError("--set \(text): \(error.message)\(error.message == "unknown setting" ? " (settings: \(SettingNames.shapes.map(\.name).joined(separator: ", ")))" : "")")
             }
             parsed.append((name, value))
         }

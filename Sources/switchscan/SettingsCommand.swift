@@ -15,7 +15,9 @@ struct SettingsCommand: ParsableCommand {
             switchscan run reads that file when it starts and again whenever it changes, so a \
             setting changed here applies at once to a run in progress. Values are checked before \
             the file is written; the file is written whole to a temporary file and renamed into \
-            place, so a run never reads it half-written. Other lines (comments) are kept.
+            place, so a run never reads it half-written. Other lines (comments) are kept. A file \
+            with errors is repaired, not refused: set replaces the lines of that setting (unset \
+            removes them) and keeps every other byte, naming the other bad lines as warnings.
             """,
         subcommands: [List.self, Get.self, Set.self, Unset.self, Path.self])
 
@@ -59,12 +61,16 @@ struct SettingsCommand: ParsableCommand {
             let (_, settings, document) = try options.load()
             let set = Swift.Set(document?.entries.map(\.name) ?? [])
             print("# \(options.path)\(document == nil ? " (no file: the defaults)" : "")")
-            let width = SettingNames.shapes.map(\.name.count).max() ?? 0
-            for (name, _) in SettingNames.shapes {
-                let value = settings.value(named: name).map { SettingsCommand.text(name, $0) } ?? "?"
-                let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
-                let origin = set.contains(name) ? "set" : "default"
-                print("\(padded)  \(value.padding(toLength: 8, withPad: " ", startingAt: 0))  \(origin.padding(toLength: 7, withPad: " ", startingAt: 0))  \(SettingNames.expectation(of: name))")
+            let rows = SettingNames.shapes.map { name, _ in
+                (name: name, value: settings.value(named: name).map { SettingsCommand.text(name, $0) } ?? "?",
+                 origin: set.contains(name) ? "set" : "default")
+            }
+            // Columns as wide as their widest entry: a value is never cut (`contracted`, `en=en-ueb-g2.ctb`).
+            func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+            let nameWidth = rows.map(\.name.count).max() ?? 0
+            let valueWidth = rows.map(\.value.count).max() ?? 0
+            for row in rows {
+                print("\(pad(row.name, nameWidth))  \(pad(row.value, valueWidth))  \(pad(row.origin, 7))  \(SettingNames.expectation(of: row.name))")
             }
         }
     }
@@ -119,6 +125,13 @@ struct SettingsCommand: ParsableCommand {
         func run() throws { print(options.path) }
     }
 
+    /// Problems of lines a repair kept as they were: `file:line:column: warning: …`.
+    static func warn(_ problems: [SceneProblem]) {
+        for problem in problems {
+            printError("\(problem.location): warning: \(problem.message) (this line is kept as it is)")
+        }
+    }
+
     /// The file with `name` set (or removed), written safely (`SafeFileWriter`: the folder
     /// locked against another writer while the file is read again, changed and replaced; a link
     /// followed to its target; mode and owner kept; CRLF kept; no temporary file left).
@@ -126,15 +139,27 @@ struct SettingsCommand: ParsableCommand {
         struct NothingToDo: Error {}
         let path = options.path
         let written: String
+        // Problems of other lines in a file that had errors: kept as they were, said as warnings.
+        var kept = [SceneProblem]()
         do {
             written = try SafeFileWriter.update(path, maxBytes: SettingsDocument.limits.maxBytes) { current in
                 if let current {
                     switch SettingsFile.settings(yaml: current, file: path, base: ScanSettings()) {
                     case .success(let (_, document)):
                         if value == nil, !document.entries.contains(where: { $0.name == name }) { throw NothingToDo() }
-                    case .failure(let error):
-                        for problem in error.problems { printError(problem.description) }
-                        throw ExitCode.unloadable
+                    case .failure:
+                        // A file with errors is repaired line by line: the setting's own line is
+                        // replaced (or removed), every other byte kept, so that a helper need
+                        // not open an editor to set a value the user needs now.
+                        let repair: SettingsFile.Repair
+                        do {
+                            repair = try SettingsFile.repairing(current, file: path, name: name, value: value)
+                        } catch {
+                            throw CommandFailure("\(path): \(error)", status: .validationFailure)
+                        }
+                        kept = repair.remaining
+                        if repair.text == current { throw NothingToDo() }
+                        return repair.text
                     }
                 } else if value == nil {
                     throw NothingToDo()
@@ -142,17 +167,20 @@ struct SettingsCommand: ParsableCommand {
                 do {
                     return try SettingsFile.editing(current, file: path, name: name, value: value)
                 } catch {
-                    throw CommandFailure("\(path): \(error)")
+                    // The value given does not fit the setting: a malformed argument.
+                    throw CommandFailure("\(path): \(error)", status: .validationFailure)
                 }
             }
         } catch is NothingToDo {
+            SettingsCommand.warn(kept)
             print("\(name) is not set in \(path); nothing to do")
             return
         } catch let error as RegularFile.ReadError {
-            throw CommandFailure(error.problem(file: path).description)
+            throw CommandFailure(error.problem(file: path).description, status: .unloadable)
         } catch let error as SafeFileWriter.WriteError {
             throw CommandFailure(error.description)
         }
+        SettingsCommand.warn(kept)
         let shown = written == path ? path : "\(path) → \(written)"
         if let value {
             print("\(name): \(SettingsCommand.text(name, value)) (\(shown))")

@@ -59,7 +59,7 @@ struct TestCommand: ParsableCommand {
         var baseSettings = ScanSettings()
         if let settingsFile {
             guard let text = try ConfigFiles.readSettingsText(settingsFile) else {
-                throw CommandFailure("--settings \(settingsFile): no such file")
+                throw CommandFailure("--settings \(settingsFile): no such file", status: .unloadable)
             }
             switch SettingsFile.settings(yaml: text, file: settingsFile, base: ScanSettings()) {
             case .success(let (settings, _)): baseSettings = settings

@@ -20,6 +20,36 @@ struct DocumentReaderTests {
         #expect(problems("a: \"x\ty\"\n").isEmpty)
     }
 
+    @Test("a UTF-8 byte order mark at the start is accepted before a key, a comment or JSON, and positions do not count it")
+    func byteOrderMark() {
+        let mark = "\u{FEFF}"
+        // Before a key on line 1: the mapping goes on at line 2 (it broke there, at 2:1).
+        #expect(problems(mark + "loops: 2\nspeed: 3\n").isEmpty)
+        #expect(problems(mark + "# settings\nloops: 2\n").isEmpty)
+        #expect(problems(mark + "{\"loops\": 2}").isEmpty)
+        // Places after it are those an editor shows: the second key of line 1 at column 8.
+        #expect(problems(mark + "{a: 1, a: 2}\n") == ["f.yaml:1:8: error: duplicate key 'a' in one mapping (first at line 1); each key may appear once"])
+        #expect(problems(mark + "loops: 2\nloops: 3\n") == ["f.yaml:2:1: error: duplicate key 'loops' in one mapping (first at line 1); each key may appear once"])
+        let reader = DocumentReader(file: "f.yaml", maxNodes: 1000, maxStringLength: 1000)
+        let root = reader.readDocument(mark + "loops: 2\n", maxBytes: 1 << 20, expected: "a test document")
+        guard case .mapping(let pairs, _)? = root, let key = pairs.first?.key, case .scalar(let name, _, let at) = key else {
+            Issue.record("not a mapping: \(String(describing: root))")
+            return
+        }
+        #expect(name == "loops")
+        #expect(at == TextPosition(line: 1, column: 1))
+    }
+
+    @Test("a byte order mark is not a column when the bytes are checked as UTF-8")
+    func byteOrderMarkInDecoding() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("ab".utf8) + [0xFF]
+        guard case .failure(let error) = DocumentText.decode(bytes) else {
+            Issue.record("0xFF decoded")
+            return
+        }
+        #expect(error.position == TextPosition(line: 1, column: 3))
+    }
+
     @Test("duplicate keys are refused in YAML and strict JSON alike, at the second one")
     func duplicateKeys() {
         #expect(problems("loops: 2\nloops: 3\n") == ["f.yaml:2:1: error: duplicate key 'loops' in one mapping (first at line 1); each key may appear once"])

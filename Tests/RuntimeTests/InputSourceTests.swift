@@ -260,6 +260,25 @@ struct InputSourceTests {
         #expect(watcher.readable(at: MonotonicClock.now()).isEmpty)
     }
 
+    @Test func devicesOnlyWithNoneThereSaysWhatItWaitsFor() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("watcher-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A node that is no device: nothing a profile fits.
+        FileManager.default.createFile(atPath: folder + "/event3", contents: Data("x".utf8))
+        let catalog = ProfileFiles.loadCatalog(directories: [Self.profiles]).catalog
+        let devicesOnly = DeviceWatcher(directory: folder, catalog: catalog, chosen: nil, selection: .everyMatch, paths: [])
+        defer { devicesOnly.close() }
+        let start = try #require(devicesOnly.deadline)
+        let said = devicesOnly.deadlineReached(at: start).compactMap { if case .status(let text) = $0 { text } else { nil } }
+        #expect(said == ["no switch device in \(folder) yet (none that a profile fits); waiting for one to be plugged in"])
+        #expect(devicesOnly.startupProblems.isEmpty, "waiting is not a problem: \(devicesOnly.startupProblems)")
+        // Beside the terminal keyboard (`auto`) the terminal works meanwhile: nothing to say.
+        let beside = DeviceWatcher(directory: folder, catalog: catalog, chosen: nil, selection: .withOwnProfile, paths: [])
+        defer { beside.close() }
+        #expect(beside.deadline == nil)
+    }
+
     @Test func inotifyRecordsAreParsed() {
         func record(_ mask: UInt32, _ name: String) -> [UInt8] {
             var bytes = [UInt8]()

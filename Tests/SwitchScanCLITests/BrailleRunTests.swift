@@ -84,7 +84,7 @@ struct BrailleRunTests {
         try rig.expect(Self.tapMenu, "the menu after Space (select)", run: run)
         #expect(run.finish() == 0, "\(run.stderr)")
         let statuses = run.events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
-        #expect(statuses.contains { $0.hasPrefix("braille display: Baum") && $0.contains("40 cells") }, "\(statuses)")
+        #expect(statuses.contains { $0.hasPrefix("braille display connected: Baum") && $0.contains("40 cells") }, "\(statuses)")
 
         let announcing = try ScanRun(["Scenarios/custom-actions.yaml", "--set", "scanning=manual",
                                       "--braille", "brlapi:\(rig.brltty.host)", "--braille-auth", "none"])
@@ -382,6 +382,14 @@ struct BrailleRunTests {
         let statuses = run.events.filter { $0["kind"] as? String == "status" }.compactMap { $0["text"] as? String }
         #expect(statuses.filter { $0 == "braille display: BRLTTY connection lost; reconnecting" }.count == 2, "\(statuses)")
         #expect(run.finish() == 0, "\(run.stderr)")
+        // Without a screen the story is on standard error too (a service's journal): each
+        // connection and each loss, once, in order.
+        let told = run.stderr.split(separator: "\n").compactMap { line -> String? in
+            if line.hasPrefix("switchscan run: braille display connected: ") { return "connected" }
+            if line == "switchscan run: braille display: BRLTTY connection lost; reconnecting" { return "lost" }
+            return nil
+        }
+        #expect(told == ["connected", "lost", "connected", "lost", "connected"], "\(run.stderr)")
     }
 
     @Test("A display not answering at first: no crash, a status; the line appears once it answers")

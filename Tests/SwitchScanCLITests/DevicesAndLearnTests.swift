@@ -222,26 +222,26 @@ extension DevicesAndLearnTests {
             let output = folder.url.appendingPathComponent("x.yaml").path
             let truncated = try folder.write("cut.evemu", "N: Pedal\nI: 0003 1a86 e026 0110\nE: 0.000001 0001 001e")
             let cut = try CLI.run(["learn", "--from-evemu", truncated, "--output", output])
-            #expect(cut.status != 0)
+            #expect(cut.status == 2, "\(cut)")
             #expect(cut.stderr.contains("\(truncated):3:1: error: an event line needs a time, a type, a code and a value"), "\(cut)")
             #expect(cut.stderr.contains("is it truncated?"))
 
             let short = try folder.write("short.evemu", pedalRecording)
             let tooFew = try CLI.run(["learn", "--from-evemu", short, "--switches", "4", "--output", output])
-            #expect(tooFew.status != 0)
+            #expect(tooFew.status == 1, "\(tooFew)")
             #expect(tooFew.stderr.contains("the recording has 3 distinct key presses; 4 switches were asked for"), "\(tooFew)")
 
             let neither = try CLI.run(["learn", "--output", output])
-            #expect(neither.status != 0)
+            #expect(neither.status == 64, "\(neither)")
             #expect(neither.stderr.contains("give either --device /dev/input/eventN or --from-evemu FILE"))
 
             let badAction = try CLI.run(["learn", "--from-evemu", short, "--actions", "select,jump", "--output", output])
-            #expect(badAction.status != 0)
+            #expect(badAction.status == 64, "\(badAction)")
             #expect(badAction.stderr.contains("unknown switch action 'jump'"))
 
             // A path that is not an evdev device.
             let notDevice = try CLI.run(["learn", "--device", "/dev/null", "--output", output])
-            #expect(notDevice.status != 0)
+            #expect(notDevice.status == 2, "\(notDevice)")
             #expect(notDevice.stderr.contains("/dev/null is not an evdev input device (libevdev_new_from_fd: ENOTTY"), "\(notDevice)")
             #expect(!FileManager.default.fileExists(atPath: output))
         }

@@ -109,10 +109,12 @@ public final class DeviceWatcher: RuntimeSource {
         }
         if selection != nil {
             let names: [String]
+            var listed = true
             do {
                 names = try ProfileFiles.listDirectory(directory).filter(Self.isEventNode).sorted(by: Self.nodeOrder)
             } catch {
                 names = []
+                listed = false
                 if selection == .everyMatch {
                     note(error.errno == ENOENT ? "no input devices: \(directory) does not exist" : "cannot list \(directory): \(error)", problem: true)
                 }
@@ -121,6 +123,11 @@ public final class DeviceWatcher: RuntimeSource {
             for name in names {
                 let path = join(directory, name)
                 notices += consider(path, at: now, startup: true, refused: &refused, leftOut: &keyboards)
+            }
+            // Devices only (`evdev:auto`, a service): a run that starts with none says what it
+            // waits for, so that the journal does not stay silent until one is plugged in.
+            if selection == .everyMatch, listed, pinned.isEmpty, refused.isEmpty, !slots.contains(where: { $0.state == .open }) {
+                note("no switch device in \(directory) yet (none that a profile fits); waiting for one to be plugged in")
             }
             if !keyboards.isEmpty {
                 note("not taken as switches beside the terminal keyboard (keyboards only the generic profile fits): \(keyboards.joined(separator: ", ")); to use one: --input evdev:PATH (or evdev:auto)")

@@ -88,23 +88,28 @@ extension InputSources {
 
         // The profiles: the catalog, and the one chosen with --profile.
         let loaded = ProfileFiles.loadCatalog(directories: profileDirectories)
-        var notices = loaded.problems.map { "switch profile skipped: \($0)" }
+        let notices = loaded.problems.map { "switch profile skipped: \($0)" }
         var chosen: SwitchProfile?
-        var chosenFailed = false
         if let profileArgument {
             if RegularFile.exists(profileArgument) {
                 switch ProfileFiles.load(profileArgument) {
                 case .success(let profile): chosen = profile
                 case .failure(let error):
-                    chosenFailed = true
-                    notices += error.problems.map(\.description)
-                    notices.append("--profile \(profileArgument) has errors: no switch device, recording or raw stream is read")
+                    throw InputSetupError(
+                        "--profile \(profileArgument) has errors; fix them (or choose another profile)",
+                        problems: error.problems.map(\.description), kind: .unloadable)
                 }
             } else if let named = loaded.catalog.profile(named: profileArgument) {
                 chosen = named
+            } else if let failed = loaded.failed.first(where: { $0.id == profileArgument }) {
+                throw InputSetupError(
+                    "--profile \(profileArgument): the profile \(failed.path) has errors; fix them (or choose another profile)",
+                    problems: failed.problems, kind: .unloadable)
             } else {
                 let known = loaded.catalog.profiles.map(\.id).joined(separator: ", ")
-                throw InputSetupError("--profile \(profileArgument): no such file, and no profile in \(profileDirectories.joined(separator: ", ")) has that id or name (known: \(known.isEmpty ? "none" : known))")
+                throw InputSetupError(
+                    "--profile \(profileArgument): no such file, and no profile in \(profileDirectories.joined(separator: ", ")) has that id or name (known: \(known.isEmpty ? "none" : known))",
+                    kind: .unloadable)
             }
         }
         let generic = loaded.catalog.profile(named: ProfileFiles.genericKeyboardID) ?? ProfileFiles.builtInGenericKeyboard
@@ -112,7 +117,6 @@ extension InputSources {
         if !notices.isEmpty {
             made.sources.append(NoticeSource(name: "profiles", messages: notices))
         }
-        if chosenFailed { return made }
 
         if devices != nil || !paths.isEmpty {
             let watcher = DeviceWatcher(
@@ -124,7 +128,8 @@ extension InputSources {
         }
         for path in recordings {
             let input = RecordingInput(path: path, chosen: chosen, catalog: loaded.catalog, generic: generic, fast: fast)
-            if let problem = input.problem { made.problems.append(problem) }
+            // Worded as the input's status says it, so that a run without a screen says it once.
+            if let problem = input.problem { made.problems.append("\(input.name): \(problem)") }
             made.sources.append(input)
         }
         for path in streams {
@@ -136,10 +141,26 @@ extension InputSources {
     }
 }
 
-/// A problem with the inputs asked for that stops the run before it starts (a usage error).
+/// A problem with the inputs asked for that stops the run before it starts: a usage error, or
+/// a profile named on the command line that cannot be loaded (`problems`: its
+/// `file:line:column: error: …` lines).
 public struct InputSetupError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        /// The options do not fit together (exit 64).
+        case usage
+        /// A file the command line names cannot be read or loaded (exit 2).
+        case unloadable
+    }
+
     public var description: String
-    public init(_ description: String) { self.description = description }
+    public var problems: [String]
+    public var kind: Kind
+
+    public init(_ description: String, problems: [String] = [], kind: Kind = .usage) {
+        self.description = description
+        self.problems = problems
+        self.kind = kind
+    }
 }
 
 // Switch ids across profiles (`SwitchNaming`) and a profile's edges (`ProfileEdges`) are in
@@ -184,6 +205,8 @@ enum ProfileFiles {
     struct Loaded {
         var catalog: ProfileCatalog
         var problems: [String]
+        /// The files that did not load, by profile id (the file's name without extension).
+        var failed: [(id: String, path: String, problems: [String])] = []
     }
 
     /// Every `.yaml`/`.yml` profile of the folders, in folder order then name order; missing
@@ -192,6 +215,7 @@ enum ProfileFiles {
     static func loadCatalog(directories: [String]) -> Loaded {
         var profiles = [SwitchProfile]()
         var problems = [String]()
+        var failed = [(id: String, path: String, problems: [String])]()
         var seen = Set<String>()
         for folder in directories {
             guard let names = try? listDirectory(folder) else { continue }
@@ -200,11 +224,14 @@ enum ProfileFiles {
                 guard seen.insert(path).inserted else { continue }
                 switch load(path) {
                 case .success(let profile): profiles.append(profile)
-                case .failure(let error): problems += error.problems.map(\.description)
+                case .failure(let error):
+                    problems += error.problems.map(\.description)
+                    let id = name.hasSuffix(".yaml") ? String(name.dropLast(5)) : String(name.dropLast(4))
+                    failed.append((id, path, error.problems.map(\.description)))
                 }
             }
         }
-        return Loaded(catalog: ProfileCatalog(shadowing: profiles), problems: problems)
+        return Loaded(catalog: ProfileCatalog(shadowing: profiles), problems: problems, failed: failed)
     }
 
     static func load(_ path: String) -> Result<SwitchProfile, ProfileLoadError> {

@@ -40,6 +40,8 @@ public final class RawStreamInput: RuntimeSource {
     /// Where each read(2) lands (64 KiB, made once).
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
     private var ended = false
+    /// The writer of a FIFO closed it, and no next writer has written yet.
+    private var waitingForWriter = false
     public private(set) var failed = false
 
     /// How far a batch of records may sit ahead of the moment it was read (or before the previous
@@ -117,6 +119,11 @@ public final class RawStreamInput: RuntimeSource {
                 }
                 if isFIFO { return inputs + waitForNextWriter(problem: problem) }
                 return inputs + finish(problem: problem, failed: false)
+            }
+            if waitingForWriter {
+                // Said as the closing was: a journal shows the stream's story.
+                waitingForWriter = false
+                inputs.append(.status("\(name): a writer is back; reading its records"))
             }
             let events = decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             anchorBatch(events, readAt: now, inputs: &inputs)
@@ -200,6 +207,7 @@ public final class RawStreamInput: RuntimeSource {
         // Like a device unplugged: a switch held when its writer went away is released.
         inputs.append(.devicesLost)
         inputs.append(.status("\(name): the writer closed the stream; waiting for the next writer"))
+        waitingForWriter = true
         return inputs
     }
 

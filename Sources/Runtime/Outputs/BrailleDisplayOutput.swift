@@ -247,6 +247,16 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         return ":0"
     }
 
+    /// The socket a local BRLTTY (host `:N`) listens on, nil for one over TCP: what a run waits
+    /// for while BRLTTY is away, for whoever reads a service's journal.
+    var awaitedSocket: String? {
+        var host = configuration.host.flatMap { $0.isEmpty ? nil : $0 }
+        if host == nil, let environment = getenv("BRLAPI_HOST") { host = String(cString: environment) }
+        let number = (host ?? ":0").dropFirst()
+        guard (host ?? ":0").hasPrefix(":"), !number.isEmpty, number.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return "\(BrlAPI.socketDirectory)/\(number)"
+    }
+
     // MARK: RuntimeSource
 
     public var descriptor: Int32? {
@@ -647,7 +657,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
             if !display.model.isEmpty { description += ", model \(display.model)" }
             if let profile = display.profile { description += " (profile \(profile.id))" }
             let size = display.rows > 1 ? "\(display.columns)×\(display.rows)" : "\(display.cells)"
-            say("braille display: \(description), \(size) cells, on BRLTTY \(hostDescription)")
+            say("braille display connected: \(description), \(size) cells, on BRLTTY \(hostDescription)")
             lastWritten = nil
             lastWriteStart = nil
             rebuildWindow()
@@ -662,7 +672,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
             link = .waiting(until: now + delay)
             if let brlapiError = error as? BrlAPIError, brlapiError.isServerUnavailable {
                 if !reconnecting && !configuration.quietWhileAbsent {
-                    say("braille display: no BRLTTY at \(hostDescription) (\(brlapiError.message)); trying again")
+                    say("braille display: no BRLTTY at \(hostDescription) (\(brlapiError.message)); waiting for it\(awaitedSocket.map { " (socket \($0))" } ?? ""), trying again")
                 }
             } else if let brlapiError = error as? BrlAPIError, brlapiError.code == .authentication {
                 say("braille display: BRLTTY \(hostDescription) refused the authentication (\(brlapiError.message)); give --braille-auth (e.g. keyfile:/etc/brlapi.key)")
