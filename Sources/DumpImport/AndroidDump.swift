@@ -108,7 +108,7 @@ enum AndroidDump {
         converter.screen = (width, height)
         var elements = [ImportedElement]()
         for window in root.children {
-            if let element = try convert(window, &converter, scrollActions: false) { elements.append(element) }
+            if let element = try convert(window, &converter) { elements.append(element) }
         }
         elements = elements.map(DumpConverter.fold)
         while elements.count == 1, elements[0].isContainer, elements[0].label == nil, elements[0].traits.isEmpty,
@@ -166,6 +166,10 @@ enum AndroidDump {
             || node["scrollable"] == "true" || widget?.isEditable == true || widget?.isAdjustable == true
     }
 
+    static func holdsActionable(_ node: DumpNode) -> Bool {
+        isActionable(node) || node.children.contains(where: holdsActionable)
+    }
+
     /// The text of a subtree, in order: what TalkBack and Switch Access say for a clickable
     /// layout whose children only show text.
     static func spokenText(_ node: DumpNode) -> [String] {
@@ -176,9 +180,7 @@ enum AndroidDump {
         return parts
     }
 
-    /// `scrollActions`: the node is inside a scrollable container, so it carries "Scroll forward"
-    /// and "Scroll backward" (what Switch Control's menu offers inside a scroll view).
-    static func convert(_ node: DumpNode, _ converter: inout DumpConverter, scrollActions: Bool) throws(DumpProblem) -> ImportedElement? {
+    static func convert(_ node: DumpNode, _ converter: inout DumpConverter) throws(DumpProblem) -> ImportedElement? {
         let attributes = try attributes(node, converter)
         let className = simpleName(node)
         let widget = widgets[className]
@@ -190,24 +192,34 @@ enum AndroidDump {
         }
         let actionable = attributes.clickable || attributes.longClickable || attributes.checkable
             || widget?.isEditable == true || widget?.isAdjustable == true
-        let descendantsActionable = node.children.contains { child in
-            func any(_ node: DumpNode) -> Bool { isActionable(node) || node.children.contains(where: any) }
-            return any(child)
+        // An actionable node is read, as TalkBack and Switch Access read it, with the text of
+        // the children that do nothing themselves; a child that acts (a button inside a
+        // clickable card) stays an item of its own, scanned after it.
+        var parts = [ImportedElement]()
+        var merged = [DumpNode]()
+        if actionable, !attributes.scrollable {
+            for child in node.children {
+                if holdsActionable(child) {
+                    if let converted = try convert(child, &converter) { parts.append(converted) }
+                } else {
+                    try checkSubtree(child, converter)
+                    converter.skip(child, type: describe, .insideItem)
+                    merged.append(child)
+                }
+            }
         }
-        // A clickable layout whose children only show text is one item, as Switch Access
-        // highlights it: its label is their text.
-        let mergesChildren = actionable && !node.children.isEmpty && !descendantsActionable && !attributes.scrollable
 
         var label = attributes.description
         var value: String?
+        var because = [String]()
         if widget?.isEditable == true {
             value = attributes.password ? nil : attributes.text
             if label == nil { label = attributes.hint }
         } else if label == nil {
-            label = mergesChildren ? spokenText(node).joined(separator: ", ") : attributes.text
-            if label?.isEmpty == true { label = nil }
-            if let merged = label, merged.count > converter.limits.maxStringLength {
-                label = String(merged.prefix(converter.limits.maxStringLength))
+            label = attributes.text
+            if label == nil, !merged.isEmpty {
+                label = DumpConverter.joined(merged.filter { $0["visible-to-user"] != "false" }.flatMap(spokenText), limit: converter.limits.maxStringLength)
+                if label != nil { because.append("labelled by the text of the children that do nothing themselves, as TalkBack reads it") }
             }
         }
         if value == label { value = nil }  // an empty field shows its hint as its text
@@ -217,7 +229,7 @@ enum AndroidDump {
         }
         // A merged row takes the state of the checkable widget inside it.
         func checkables(_ node: DumpNode) -> [DumpNode] { node.children.flatMap { ($0["checkable"] == "true" ? [$0] : []) + checkables($0) } }
-        let mergedCheckable = mergesChildren ? checkables(node).first : nil
+        let mergedCheckable = merged.flatMap { ($0["checkable"] == "true" ? [$0] : []) + checkables($0) }.first
         if attributes.checkable || mergedCheckable != nil, !traits.contains("button") { traits.insert("button", at: 0) }
         if attributes.checked || attributes.selected || mergedCheckable?["checked"] == "true" { traits.append("selected") }
         if !attributes.enabled { traits.append("notEnabled") }
@@ -231,33 +243,40 @@ enum AndroidDump {
             isContainer: false, position: node.position)
         element.isTappable = attributes.clickable || attributes.checkable || widget?.isEditable == true
         if attributes.longClickable { element.customActions.append("Long press") }
-        let childScroll = scrollActions || attributes.scrollable
+        // The list scrolls, not its rows: Switch Access highlights the scrollable node itself
+        // and offers Scroll forward and Scroll backward there.
+        if attributes.scrollable { element.customActions += ["Scroll forward", "Scroll backward"] }
+        let flags = [("clickable", attributes.clickable), ("long-clickable", attributes.longClickable),
+                     ("checkable", attributes.checkable), ("scrollable", attributes.scrollable)]
+            .filter(\.1).map { "\($0.0)=\"true\"" }
+        because.insert(contentsOf: flags, at: 0)
+        if widget?.isEditable == true { because.insert("an edit field", at: 0) }
+        if widget?.isAdjustable == true { because.insert("adjustable", at: 0) }
 
-        if mergesChildren || node.children.isEmpty {
-            for child in node.children {
-                try checkSubtree(child, converter)
-                converter.skip(child, type: describe, .insideItem)
-            }
-            if scrollActions || attributes.scrollable { element.customActions += ["Scroll forward", "Scroll backward"] }
-            if !actionable, label == nil, !attributes.scrollable, !(attributes.focusable && value != nil) {
+        if actionable, !attributes.scrollable {
+            element.keptBecause = because.joined(separator: "; ")
+            return DumpConverter.item(element, then: parts)
+        }
+        var children = [ImportedElement]()
+        for child in node.children {
+            if let converted = try convert(child, &converter) { children.append(converted) }
+        }
+        if attributes.scrollable {
+            element.keptBecause = because.joined(separator: "; ")
+            return DumpConverter.item(element, then: children)
+        }
+        if children.isEmpty {
+            // Nothing inside is scanned: the node is an item when it says something.
+            guard label != nil || (attributes.focusable && value != nil) else {
                 converter.skipped.append(SkippedElement(type: className, position: node.position, reason: .notAccessible))
                 return nil
             }
+            element.keptBecause = attributes.description != nil ? "content-desc, with no action: scanned as text" : "text, with no action: scanned as text"
             return element
         }
         element.isContainer = true
-        for child in node.children {
-            if let converted = try convert(child, &converter, scrollActions: childScroll) { element.children.append(converted) }
-        }
-        if element.children.isEmpty {
-            // Nothing inside is scanned: the container is an item when it is itself actionable.
-            guard actionable || attributes.scrollable || label != nil else {
-                converter.skipped.append(SkippedElement(type: className, position: node.position, reason: .notAccessible))
-                return nil
-            }
-            element.isContainer = false
-            if childScroll { element.customActions += ["Scroll forward", "Scroll backward"] }
-        }
+        element.children = children
+        element.keptBecause = "a layout with \(children.count) element\(children.count == 1 ? "" : "s") inside to scan"
         return element
     }
 }

@@ -100,6 +100,28 @@ struct DumpConverter {
         return element
     }
 
+    /// Texts read together (a row's, a clickable layout's): joined with `, `, cut to the
+    /// scene's string bound.
+    static func joined(_ texts: [String], limit: Int) -> String? {
+        let text = texts.joined(separator: ", ")
+        guard !text.isEmpty else { return nil }
+        return text.count > limit ? String(text.prefix(limit)) : text
+    }
+
+    /// An item that has controls of its own inside it (a row with an info button, a clickable
+    /// layout holding a button, a scrollable list and its rows): a group of the item first,
+    /// then those controls, so that the scanner reaches each of them; the item alone when
+    /// there are none.
+    static func item(_ item: ImportedElement, then parts: [ImportedElement]) -> ImportedElement {
+        guard !parts.isEmpty else { return item }
+        var group = ImportedElement(
+            identifier: nil, derivedID: item.type.slug() + "-group", type: item.type, label: nil, value: nil,
+            traits: [], frame: item.frame, isContainer: true, position: item.position)
+        group.children = [item] + parts
+        group.keptBecause = "a group: the \(item.type) itself, then the \(parts.count) element\(parts.count == 1 ? "" : "s") inside it scanned on their own"
+        return group
+    }
+
     /// The deepest nesting of `elements`, and the element found there.
     static func deepest(_ elements: [ImportedElement], depth: Int = 1) -> (depth: Int, position: DumpPosition)? {
         var best: (Int, DumpPosition)?

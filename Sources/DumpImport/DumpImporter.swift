@@ -32,9 +32,15 @@ public enum DumpImporter {
             let converted = chosen == .ios
                 ? try IOSDump.convert(root, file: file, limits: limits)
                 : try AndroidDump.convert(root, file: file, limits: limits)
-            return .success(ImportedScreen(
+            let screen = ImportedScreen(
                 file: file, format: chosen, name: screenName(file), size: converted.size,
-                elements: converted.elements, skipped: converted.skipped))
+                elements: converted.elements, skipped: converted.skipped)
+            guard !screen.elements.isEmpty else {
+                // A scene with nothing to scan is no import of the screen: said, never written.
+                let counts = screen.skippedCounts.map { "\($0.count) \($0.reason.rawValue)" }.joined(separator: ", ")
+                return .failure(DumpProblem(file: file, position: root.position, message: "no element of this \(chosen.title) would be scanned (\(screen.skipped.count) left out\(counts.isEmpty ? "" : ": " + counts)); nothing is imported from it"))
+            }
+            return .success(screen)
         } catch {
             return .failure(error)
         }

@@ -156,7 +156,29 @@ enum IOSDump {
         }
     }
 
-    static func convert(_ node: DumpNode, _ converter: inout DumpConverter) throws(DumpProblem) -> ImportedElement? {
+    /// Containers whose content VoiceOver scrolls into view as the user moves through it.
+    static let scrollingTypes: Set<String> = ["Table", "CollectionView", "ScrollView", "Outline", "WebView"]
+    /// Table and outline rows: UIKit reads a row with the texts inside it.
+    static let rowTypes: Set<String> = ["Cell", "TableRow", "OutlineRow"]
+
+    /// Whether UIKit makes an element of this type an accessibility element when the page source
+    /// does not say (no `accessible` attribute): controls, texts, rows, and images that have a
+    /// label; windows, plain views (`Other`), tables, scroll and collection views are containers.
+    static func isElementByDefault(_ typeName: String, _ type: IOSElementType, label: String?) -> Bool {
+        if type.tappable || rowTypes.contains(typeName) { return true }
+        switch typeName {
+        case "StaticText", "Slider", "PageIndicator", "PickerWheel", "ProgressIndicator", "ActivityIndicator", "RatingIndicator":
+            return true
+        case "Image":
+            return label != nil
+        default:
+            return false
+        }
+    }
+
+    /// `inScroller`: inside a table, collection, scroll or web view, whose content a VoiceOver
+    /// user reaches even where it is scrolled out of view.
+    static func convert(_ node: DumpNode, _ converter: inout DumpConverter, inScroller: Bool = false) throws(DumpProblem) -> ImportedElement? {
         try checkType(node, converter)
         let typeName = typeName(node)
         let type = types[typeName]!
@@ -165,7 +187,7 @@ enum IOSDump {
         try converter.checkedFrame(node, x: x, y: y, width: width, height: height)
         let visible = try converter.bool(node, "visible", default: true)
         let enabled = try converter.bool(node, "enabled", default: true)
-        let accessible = try converter.bool(node, "accessible", default: false)
+        let accessibleAttribute = node["accessible"] == nil ? nil : try converter.bool(node, "accessible", default: false)
         let selected = try converter.bool(node, "selected", default: false)
         var label = try converter.text(node, "label")
         var value = try converter.text(node, "value")
@@ -173,12 +195,25 @@ enum IOSDump {
         let placeholder = try converter.text(node, "placeholderValue")
         let describe: (DumpNode) -> String = { Self.typeName($0) }
         let frame = (x, y, width, height)
-        if let reason = visible ? converter.skipReason(frame: frame) : .invisible {
+        let frameReason = converter.skipReason(frame: frame)
+        var reason = visible ? frameReason : .invisible
+        // WebDriverAgent marks a row scrolled out of view `visible="false"`, its frame beyond the
+        // screen's edge; VoiceOver still reaches it, scrolling as the user moves on. What is
+        // `visible="false"` wholly on the screen (a cell's chevron) is not shown, and left out.
+        let screen = converter.screen
+        let whollyOnScreen = x >= 0 && y >= 0 && x + width <= screen.width && y + height <= screen.height
+        let outOfView = inScroller && reason != nil && frameReason != .zeroSize && !whollyOnScreen
+        if outOfView { reason = nil }
+        if let reason {
             // What is left out is checked all the same: a broken dump is refused wherever it is broken.
             for child in node.children { try checkSubtree(child, converter) }
             converter.skip(node, type: describe, reason)
             return nil
         }
+        let accessible = accessibleAttribute ?? isElementByDefault(typeName, type, label: label)
+        var because = accessibleAttribute == nil
+            ? "\(typeName): an accessibility element by default (no accessible attribute, as UIKit decides)"
+            : "accessible=\"true\""
 
         var traits = type.traits
         if let list = node["traits"] {
@@ -188,10 +223,7 @@ enum IOSDump {
         }
         if selected, !traits.contains("selected") { traits.append("selected") }
         if !enabled, !traits.contains("notEnabled") { traits.append("notEnabled") }
-        if typeName == "Switch" || typeName == "Toggle", let raw = value {
-            // XCUITest gives a switch's value as 1 or 0; VoiceOver and Switch Control say on / off.
-            value = raw == "1" ? "on" : raw == "0" ? "off" : raw
-        }
+        if typeName == "Switch" || typeName == "Toggle", let raw = value { value = switchValue(raw) }
         if label == nil, let placeholder { label = placeholder }  // what VoiceOver reads for an empty field
         if label == value { value = nil }
         // `name` is the accessibility identifier when there is one, else the label again.
@@ -203,22 +235,85 @@ enum IOSDump {
             frame: frame, isContainer: !accessible, position: node.position)
         element.isTappable = accessible && type.tappable
         element.isModal = ["Alert", "Sheet", "Dialog"].contains(typeName)
+        let scrolled = outOfView ? "; scrolled out of view inside a scroll view, where VoiceOver scrolls to it" : ""
+        let childrenInScroller = inScroller || scrollingTypes.contains(typeName)
+        if accessible, accessibleAttribute == nil, rowTypes.contains(typeName), !node.children.isEmpty {
+            return try row(element, node, &converter, inScroller: childrenInScroller, outOfView: outOfView, because: because + scrolled)
+        }
         if accessible {
             // An item hides what is inside it from the scanner, as in UIKit.
             for child in node.children {
                 try checkSubtree(child, converter)
                 converter.skip(child, type: describe, .insideItem)
             }
+            element.keptBecause = because + scrolled
             return element
         }
         for child in node.children {
-            if let converted = try convert(child, &converter) { element.children.append(converted) }
+            if let converted = try convert(child, &converter, inScroller: childrenInScroller) { element.children.append(converted) }
         }
         if element.children.isEmpty {
             converter.skipped.append(SkippedElement(type: typeName, position: node.position, reason: .notAccessible))
             return nil
         }
+        because = accessibleAttribute == nil ? "\(typeName): a container by default (no accessible attribute)" : "accessible=\"false\""
+        element.keptBecause = because + " with \(element.children.count) element\(element.children.count == 1 ? "" : "s") inside to scan" + scrolled
         return element
+    }
+
+    /// XCUITest gives a switch's value as 1 or 0; VoiceOver and Switch Control say on / off.
+    static func switchValue(_ raw: String) -> String {
+        raw == "1" ? "on" : raw == "0" ? "off" : raw
+    }
+
+    /// A table row that the page source does not mark (no `accessible` attribute) is read as
+    /// UIKit reads a cell: one element labelled by the texts inside it (its own label first),
+    /// taking a switch's state; a control inside that acts on its own (a button, a field, a link)
+    /// stays an element of its own, scanned after the row.
+    /// `outOfView`: the row is scrolled out of view, and so are its texts (`visible="false"`),
+    /// which are read all the same.
+    static func row(_ cell: ImportedElement, _ node: DumpNode, _ converter: inout DumpConverter, inScroller: Bool, outOfView: Bool, because: String) throws(DumpProblem) -> ImportedElement {
+        var cell = cell
+        var texts = [String]()
+        var parts = [ImportedElement]()
+        var switchNode: DumpNode?
+        func walk(_ children: [DumpNode], _ converter: inout DumpConverter) throws(DumpProblem) {
+            for child in children {
+                try checkType(child, converter)
+                let childType = typeName(child)
+                if childType == "Switch" || childType == "Toggle", switchNode == nil {
+                    try checkSubtree(child, converter)
+                    switchNode = child
+                    converter.skip(child, type: { Self.typeName($0) }, .insideItem)
+                } else if let type = types[childType], type.tappable, child["accessible"] != "false" {
+                    if let converted = try convert(child, &converter, inScroller: inScroller) { parts.append(converted) }
+                } else {
+                    if childType == "StaticText", outOfView || child["visible"] != "false" {
+                        let label = try converter.text(child, "label"), value = try converter.text(child, "value")
+                        if let text = label ?? value { texts.append(text) }
+                    }
+                    try checkSubtree(child, converter) // its own attributes; the children are walked below
+                    converter.skipped.append(SkippedElement(type: childType, position: child.position, reason: .insideItem))
+                    try walk(child.children, &converter)
+                }
+            }
+        }
+        try walk(node.children, &converter)
+        var because = because
+        if cell.label == nil, !texts.isEmpty {
+            cell.label = DumpConverter.joined(texts, limit: converter.limits.maxStringLength)
+            because += "; labelled by the texts inside it"
+        }
+        if let switchNode {
+            if !cell.traits.contains("button") { cell.traits.insert("button", at: 0) }
+            if cell.value == nil, let raw = try converter.text(switchNode, "value") { cell.value = switchValue(raw) }
+            if cell.label == nil, let text = try converter.text(switchNode, "label") { cell.label = text }
+            because += "; with the state of the switch inside it"
+        }
+        if cell.label == cell.value { cell.value = nil }
+        cell.derivedID = derivedID(cell.type, label: cell.label)
+        cell.keptBecause = because
+        return DumpConverter.item(cell, then: parts)
     }
 
     /// Types and attributes of a subtree that is left out, checked all the same: a broken dump

@@ -68,6 +68,9 @@ public struct ImportedElement: Sendable {
     public var customActions: [String] = []
     public var children: [ImportedElement] = []
     public var position: DumpPosition
+    /// Why the element is in the scene (the attribute or rule that made it an item or a
+    /// container), for `import --report`.
+    public var keptBecause = ""
 
     /// Every element of the subtree, depth first.
     public var subtree: [ImportedElement] { [self] + children.flatMap(\.subtree) }
@@ -91,4 +94,13 @@ public struct ImportedScreen: Sendable {
     }
 
     public var elementCount: Int { elements.reduce(0) { $0 + $1.subtree.count } }
+
+    /// One line per kept element, in scan order: its type, label, place in the dump and why
+    /// it is in the scene.
+    public var keptLines: [String] {
+        elements.flatMap(\.subtree).map { element in
+            let label = element.label.map { " '\(DumpConverter.shown($0))'" } ?? ""
+            return "\(element.type)\(label) at \(element.position.lineColumn): \(element.keptBecause)"
+        }
+    }
 }

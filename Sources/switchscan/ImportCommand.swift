@@ -15,8 +15,10 @@ struct ImportCommand: ParsableCommand {
             scanner would skip (invisible, zero size, off screen, not accessible) are left out and \
             counted. The scene goes to -o FILE (replaced, unless it holds scripted tests: keep \
             those in a tests file, docs/importing.md), else to standard output with the summary on \
-            standard error. --report adds each screen's scan cost (as `cost`) and the audit's \
-            findings (as `audit`). Exits 2 when a dump cannot be read or imported (nothing is written), \
+            standard error. A page source without `accessible` attributes is read with UIKit's \
+            defaults. --report adds why each element was kept, each screen's scan cost (as `cost`) \
+            and the audit's findings (as `audit`). Exits 2 when a dump cannot be read or imported, \
+            or when nothing in it would be scanned (nothing is written), \
             1 when the scene cannot be written: -o names what is not a regular file (a folder, a \
             FIFO, a device) or one of the dumps being read.
             """)
@@ -87,6 +89,10 @@ struct ImportCommand: ParsableCommand {
                 let examples = screen.skipped.filter { $0.reason == reason }
                 let shown = examples.prefix(5).map { "\($0.type) at \($0.position.lineColumn)" }.joined(separator: ", ")
                 say("  \(reason.rawValue) (\(reason.explanation)): \(shown)\(examples.count > 5 ? ", …" : "")")
+            }
+            if report {
+                say("  kept, and why:")
+                for line in screen.keptLines { say("    \(line)") }
             }
         }
         for warning in imported.warnings { say("warning: \(warning)") }

@@ -42,7 +42,7 @@ struct ExampleDumpTests {
         #expect(settings.size == (1080, 2400) || (settings.size.width == 1080 && settings.size.height == 2400))
         let (text, scene, _) = try DumpImporter.scene(title: "Settings (Android import)", screens: [settings], file: "settings-android.yaml").get()
         #expect(scanOrder(scene) == [
-            "imagebutton-navigate-up", "title", "more", "search", "row", "android-settings-row", "dark_theme", "brightness", "developer",
+            "imagebutton-navigate-up", "title", "more", "search", "list", "row", "android-settings-row", "dark_theme", "brightness", "developer",
         ])
         #expect(settings.skippedCounts.map { "\($0.count) \($0.reason.rawValue)" } == [
             "1 invisible", "1 zero size", "1 not accessible", "5 inside an accessibility element",
@@ -71,5 +71,43 @@ extension ExampleDumpTests {
         let screens = try names.map { try DumpImporter.screen(bytes: Array(dump.utf8), file: $0).get() }
         let (_, scene, _) = try DumpImporter.scene(title: "T", screens: screens, file: "x.yaml").get()
         #expect(scene.screens.map(\.name) == ["screen-2024-login", "e-cran", "x-y", "screen--xml"])
+    }
+}
+
+extension ExampleDumpTests {
+    @Test("three Settings screens without accessible attributes: every row, rows below the edge last, switch rows with their state")
+    func settingsWithoutAccessible() throws {
+        let names = ["ios-settings.xml", "ios-settings-accessibility.xml", "ios-settings-keyboards.xml"]
+        let screens = try names.map(screen)
+        #expect(screens.map(\.elementCount) == [18, 21, 19])
+        let (text, scene, _) = try DumpImporter.scene(title: "Settings (iOS import)", screens: screens, file: "settings-ios.yaml").get()
+        #expect(scanOrder(scene, screen: "ios-settings") == [
+            "statictext-settings", "searchfield-search", "cell-sign-in-to-your-iphone", "cell-airplane-mode", "cell-wi-fi",
+            "cell-bluetooth", "cell-cellular", "cell-general", "cell-accessibility", "Privacy", "cell-passwords", "cell-safari",
+            "cell-maps", "cell-shortcuts", "cell-health", "cell-photos",
+        ])
+        #expect(element(scene, "cell-voiceover-off", screen: "ios-settings-accessibility")?.label == "VoiceOver, Off")
+        #expect(element(scene, "cell-keyboards", screen: "ios-settings-accessibility")?.frame == Rect(x: 0, y: 950, width: 390, height: 45))
+        let capsLock = try #require(element(scene, "cell-enable-caps-lock", screen: "ios-settings-keyboards"))
+        #expect(capsLock.value == "off")
+        #expect(capsLock.traits == .button)
+        let committed = try String(contentsOf: importedFolder.appendingPathComponent("settings-ios.yaml"), encoding: .utf8)
+        #expect(committed == text)
+    }
+
+    @Test("the short-video feed: the list scrolls, the video and the like button are read with their children's text")
+    func feed() throws {
+        let feed = try screen("android-feed.xml")
+        let (text, scene, _) = try DumpImporter.scene(title: "Feed (Android import)", screens: [feed], file: "feed-android.yaml").get()
+        #expect(scanOrder(scene) == [
+            "viewpager", "video_container", "tab_following", "tab_for_you", "search", "avatar", "like_container",
+            "comment_button", "share_button", "title", "tab_home", "tab_friends", "tab_create", "tab_inbox", "tab_profile",
+        ])
+        #expect(element(scene, "like_container")?.label == "Vídeo curtido, 12,3 mil")
+        #expect(element(scene, "video_container")?.label == "Bolo de cenoura em 10 minutos #receita #bolo, som original - joana.silva")
+        let scrolling = scanOrder(scene).filter { element(scene, $0)?.customActions.contains { $0.name == "Scroll forward" } == true }
+        #expect(scrolling == ["viewpager"])
+        let committed = try String(contentsOf: importedFolder.appendingPathComponent("feed-android.yaml"), encoding: .utf8)
+        #expect(committed == text)
     }
 }

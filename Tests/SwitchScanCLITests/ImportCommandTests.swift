@@ -35,7 +35,7 @@ import Testing
         let result = try CLI.run(["import", "android-settings.xml"], in: folder.url)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("# Written by switchscan import from: android-settings.xml (Android UI Automator dump)."))
-        #expect(result.stderr.hasPrefix("android-settings.xml (android) → screen 'android-settings': 12 elements kept"), "\(result)")
+        #expect(result.stderr.hasPrefix("android-settings.xml (android) → screen 'android-settings': 13 elements kept"), "\(result)")
         let wrong = try CLI.run(["import", "android-settings.xml", "--format", "ios"], in: folder.url)
         #expect(wrong.status == 2)
         #expect(wrong.stderr.contains("android-settings.xml:4:1: error: --format ios was given, but the file is an Android UI Automator dump"), "\(wrong)")
@@ -56,6 +56,39 @@ import Testing
         let meanLine = try #require(cost.stdoutLines.first { $0.hasPrefix("mean") })
         let numbers = meanLine.split(separator: " ").filter { Double($0) != nil }.map(String.init)
         #expect(result.stdout.contains("mean \(numbers[0]) steps / \(numbers[1]) s auto, \(numbers[2]) presses / \(numbers[3]) s manual"), "\(meanLine)\n\(result.stdout)")
+    }
+
+    @Test("--report says why each element was kept, in scan order, as the summary says why others were left out")
+    func keptReasons() throws {
+        let folder = try Self.folder()
+        try FileManager.default.copyItem(at: Self.examples.appendingPathComponent("ios-settings-keyboards.xml"), to: folder.url.appendingPathComponent("keyboards.xml"))
+        let result = try CLI.run(["import", "keyboards.xml", "-o", "keyboards.yaml", "--report"], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("  kept, and why:\n    NavigationBar at 8:11: NavigationBar: a container by default (no accessible attribute) with 2 elements inside to scan\n"), "\(result)")
+        #expect(result.stdout.contains("    Cell 'Auto-Capitalization' at 38:15: Cell: an accessibility element by default (no accessible attribute, as UIKit decides); with the state of the switch inside it\n"), "\(result)")
+        #expect(result.stdout.contains("    Cell 'Enable Dictation' at 74:15: Cell: an accessibility element by default (no accessible attribute, as UIKit decides); scrolled out of view inside a scroll view, where VoiceOver scrolls to it; with the state of the switch inside it\n"), "\(result)")
+        let login = try CLI.run(["import", "ios-login.xml", "-o", "login.yaml", "--report"], in: folder.url)
+        #expect(login.stdout.contains(": accessible=\"true\"\n"), "\(login)")
+    }
+
+    @Test("a dump of which nothing would be scanned: exit 2 at its root, what was left out, no scene written")
+    func nothingKept() throws {
+        let folder = try Self.folder()
+        try folder.write("blank.xml", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <AppiumAUT>
+              <XCUIElementTypeApplication type="XCUIElementTypeApplication" enabled="true" visible="true" x="0" y="0" width="390" height="844" name="Blank" label="Blank">
+                <XCUIElementTypeWindow type="XCUIElementTypeWindow" enabled="true" visible="true" x="0" y="0" width="390" height="844">
+                  <XCUIElementTypeOther type="XCUIElementTypeOther" enabled="true" visible="true" x="0" y="0" width="390" height="844"/>
+                  <XCUIElementTypeButton type="XCUIElementTypeButton" enabled="true" visible="false" x="10" y="100" width="100" height="44" name="Later" label="Later"/>
+                </XCUIElementTypeWindow>
+              </XCUIElementTypeApplication>
+            </AppiumAUT>
+            """)
+        let result = try CLI.run(["import", "blank.xml", "-o", "blank.yaml"], in: folder.url)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("blank.xml:2:1: error: no element of this iOS XCUITest page source would be scanned (3 left out: 1 invisible, 2 not accessible); nothing is imported from it"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("blank.yaml").path))
     }
 
     @Test("a broken dump: its line and column, exit 2 (an input that does not load), nothing written")
