@@ -384,7 +384,7 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// The message of the summary element of a screen that just appeared, until the display
+    /// The message of the start screen's summary element, flashed when the app opens, until the display
     /// shows it (at once, or after a message posted at the same instant): then it is the last
     /// announcement, for expectations.
     private var summaryToAnnounce: String?
@@ -491,10 +491,6 @@ public struct ScanSession: Sendable {
             }
         }
         let structure = rebuildStructure()
-        switch change {
-        case .screenChanged: summaryToAnnounce = engine.summaryText(of: structure)
-        default: break
-        }
         trace += apply(engine.handle(.structureChanged(structure, change, time: time)))
         // A layoutChanged or screenChanged posted with a string (UIKit's argument: "an NSString
         // … is read") is conveyed as an announcement is, after the highlight has moved.

@@ -694,7 +694,8 @@ public struct ScanningEngine: Sendable {
         case .screenChanged(let focus):
             levels = [Level(entries: new.nodes, group: nil, index: 0, steps: 0)]
             if let focus, let path = path(to: focus, in: new.nodes) { levels = path }
-            actions += summary(of: new, at: time)
+            // No summary here: VoiceOver reads the summary element once, when the app opens,
+            // "but not every time the interface is displayed again" (DISIC).
         case .layoutChanged(let focus):
             // Posted with an element, layoutChanged moves the highlight to it (the Orange guide:
             // "With a UIObject, focus is shifted to the user interface element"); without one,
@@ -789,7 +790,7 @@ public struct ScanningEngine: Sendable {
         return search(nodes, group: nil)
     }
 
-    /// `summaryElement`: announced first when a screen appears.
+    /// `summaryElement`: announced first when the app opens (the initial structure only).
     private mutating func summary(of structure: ScanStructure, at time: Double) -> [ScanAction] {
         guard let text = summaryText(of: structure) else { return [] }
         return flash(text, at: time)
