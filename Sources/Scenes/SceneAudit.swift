@@ -126,7 +126,9 @@ public enum SceneAudit {
         // them) are never read: they need no label, and their texts are not checked.
         let neverRead = hidden || insideItem
         if isItem, !neverRead {
-            if element.label == nil || element.label?.constantText?.allSatisfy(\.isWhitespace) == true {
+            // A placeholder is the label of a field that has none (while the field is empty).
+            let label = element.label ?? element.placeholder
+            if label == nil || label?.constantText?.allSatisfy(\.isWhitespace) == true {
                 add("id", "missing-label", "element '\(element.id)' is an accessibility element without a label")
             }
         }

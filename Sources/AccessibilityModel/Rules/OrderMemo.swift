@@ -32,7 +32,8 @@ extension Screen {
             memo.groupAutomatic = groupAutomatic
         }
         let exposed = Visibility.applyModalSiblingRule(root.children.filter(Visibility.isExposed))
-        guard root.accessibilityElements == nil,
+        // An isModal trait anywhere hides the rest of the screen: the units are not independent.
+        guard root.accessibilityElements == nil, !Visibility.holdsModalTrait(root),
               exposed.allSatisfy({ $0.isAccessibilityElement || ReadingOrder.keepsChildrenTogether($0) })
         else {
             memo.entries = [:]
