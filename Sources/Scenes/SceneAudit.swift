@@ -160,14 +160,17 @@ public enum SceneAudit {
             if let word = variants.lazy.compactMap(gestureWord).first {
                 add("hint", "hint-gesture", "hint \"\(text)\" of '\(element.id)' names a gesture ('\(word)'); describe the result instead")
             }
-            if let label = element.label,
-               let name = renderings(label).lazy.compactMap({ repeatedName(label: $0, hint: variants) }).first {
+            let repeated = element.label.flatMap { label in
+                renderings(label).lazy.compactMap { repeatedName(label: $0, hint: variants) }.first
+            }
+            if let name = repeated {
                 add("hint", "hint-names-control", "hint \"\(text)\" of '\(element.id)' begins with the control's name ('\(name)'), which the label already gives")
             }
             if let word = variants.lazy.compactMap(leadingTypeWord).first {
                 add("hint", "hint-names-type", "hint \"\(text)\" of '\(element.id)' names the control's type ('\(word)'); the trait already says it")
             }
-            if language.lowercased().hasPrefix("en"), let verb = variants.lazy.compactMap(leadingCommandVerb).first {
+            // A hint that begins with the name ("Save saves your edits.") is reported for that.
+            if repeated == nil, language.lowercased().hasPrefix("en"), let verb = variants.lazy.compactMap(leadingCommandVerb).first {
                 add("hint", "hint-command", "hint \"\(text)\" of '\(element.id)' begins with '\(verb)', a command; begin with the verb that describes the result ('\(describingForm(verb))')")
             }
         }

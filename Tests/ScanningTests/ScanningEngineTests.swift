@@ -457,3 +457,38 @@ struct LoopAndMessageTests {
         #expect(scanner.highlight.focusID == "next")
     }
 }
+
+/// DISIC: "`UIAccessibilityPauseAssistiveTechnologyNotification` and
+/// `UIAccessibilityResumeAssistiveTechnologyNotification`: allows to temporarily pause and resume
+/// the actions performed by the assistive tools specified in parameters."
+@Suite("Scanning engine: paused by the app")
+struct AppPauseTests {
+    @Test func thePauseStopsTheStepAndTheSwitchesUntilTheResume() {
+        var scanner = engine { $0.autoScanningTime = 1 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        let paused = scanner.handle(.appPaused(true, time: 0.5))
+        #expect(paused.contains(.cancel(.advance)))
+        #expect(paused.contains(.scanning(running: false)))
+        #expect(!scanner.isRunning && scanner.isPausedByApp && !scanner.isPaused)
+        // A step that was due does nothing; a switch is ignored, saying why.
+        #expect(scanner.handle(.timerFired(.advance, time: 1)) == [])
+        let pressed = scanner.handle(.began(.next, time: 2))
+        #expect(pressed == [.ignored(.next, reason: "scanning is paused by the app (pauseAssistiveTechnology; the app's resumeAssistiveTechnology resumes it)")])
+        #expect(scanner.highlight.focusID == "a")
+        // The structure may change meanwhile: no step is scheduled.
+        #expect(scheduled(scanner.handle(.structureChanged(flat, .refreshed, time: 3))).isEmpty)
+        let resumed = scanner.handle(.appPaused(false, time: 10))
+        #expect(resumed.contains(.scanning(running: true)))
+        #expect(scheduled(resumed) == [.advance: 11])
+        #expect(scanner.isRunning)
+        #expect(highlighted(scanner.handle(.timerFired(.advance, time: 11))) == ["b"])
+    }
+
+    @Test func aSecondPauseOrAResumeWithoutPauseDoesNothing() {
+        var scanner = engine()
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        #expect(scanner.handle(.appPaused(false, time: 1)) == [])
+        _ = scanner.handle(.appPaused(true, time: 1))
+        #expect(scanner.handle(.appPaused(true, time: 2)) == [])
+    }
+}
