@@ -103,11 +103,14 @@ struct ModalViewTests {
 /// parent B are not accessible and hidden, no need to hide like with UIKit."
 @Suite("isModal trait (hides the whole screen but the modal element)")
 struct ModalTraitTests {
-    static func mainView(modal: Set<ElementID>, hidden: Set<ElementID> = []) -> Screen {
+    /// `grouped`: the parents group their children (each top-level unit is then ordered on its
+    /// own, and kept between builds by the screen's order memo).
+    static func mainView(modal: Set<ElementID>, hidden: Set<ElementID> = [], grouped: Bool = false) -> Screen {
         func node(_ id: ElementID, _ frame: Rect? = nil, _ children: [Element] = []) -> Element {
             Element(
                 id: id, label: children.isEmpty ? id : nil, traits: modal.contains(id) ? [.staticText, .isModal] : [.staticText],
-                frame: frame, accessibilityElementsHidden: hidden.contains(id), children: children)
+                frame: frame, accessibilityElementsHidden: hidden.contains(id),
+                shouldGroupAccessibilityChildren: grouped && id.hasPrefix("parent"), children: children)
         }
         return screen([
             node("parentA", rect(20, 100, 350, 150), [
@@ -143,7 +146,8 @@ struct ModalTraitTests {
 
     @Test("the screen's order memo gives the same as the full order while a modal element is there")
     func memo() {
-        let screen = Self.mainView(modal: ["A3"])
+        let screen = Self.mainView(modal: ["A3"], grouped: true)
+        #expect(itemIDs(screen) == ["A3"])
         var memo = OrderMemo()
         #expect(outline(screen.scanNodes(groupAutomatic: false, memo: &memo)) == ["A3"])
     }
