@@ -107,6 +107,7 @@ struct SeedSceneTests {
               items: "a1, a2-text, a2-dismiss, a3, b1-1, b1-2, b2-1, b2-2, b2-3"),
         .init(file: "media-pause.yaml", screen: "player", items: "title, play, captions"),
         .init(file: "focus-hooks.yaml", screen: "main", items: "myAccessibleElt, bowling-ball, settings"),
+        .init(file: "none-trait.yaml", screen: "main", items: "status, send"),
         .init(file: "orange-traits.yaml", screen: "traits",
               items: "settings-header, page-control, send-view, search-view, news-header, quantity-view, to-change-traits, to-text-alternatives"),
         .init(file: "orange-traits.yaml", screen: "change-traits",
@@ -400,6 +401,8 @@ extension SeedSceneTests {
         "english-labels-hints.yaml hint-names-type avoid-type-slider",
         // The Orange guide's own hint is a command: "use the rotor item entitled more content …".
         "custom-content.yaml hint-command orange-logo",
+        // DISIC: None "cannot be used in conjunction with others"; the scene shows the mistake.
+        "none-trait.yaml none-combined send",
         "english-labels-hints.yaml hint-gesture avoid-gesture-tap",
         "english-labels-hints.yaml hint-gesture avoid-gesture-tapping",
         "english-labels-hints.yaml hint-period avoid-terse",
