@@ -40,6 +40,22 @@ public enum NotificationKind: String, Hashable, Sendable, CaseIterable {
     case layoutChanged
     case announcement
     case pageScrolled
+    /// `UIAccessibilityPauseAssistiveTechnologyNotification`: pauses the assistive technology
+    /// named in its argument (DISIC: "temporarily pause and resume the actions performed by the
+    /// assistive tools specified in parameters"), as an app does while it plays a video or an
+    /// animation that scanning would interrupt.
+    case pauseAssistiveTechnology
+    /// `UIAccessibilityResumeAssistiveTechnologyNotification`: resumes it.
+    case resumeAssistiveTechnology
+}
+
+/// The argument of a pause or resume notification: which assistive technology it is for
+/// (`UIAccessibilityNotificationSwitchControlIdentifier`,
+/// `UIAccessibilityNotificationVoiceOverIdentifier`). The scanner is Switch Control: a pause for
+/// VoiceOver leaves it running.
+public enum AssistiveTechnology: String, Hashable, Sendable, CaseIterable {
+    case switchControl
+    case voiceOver
 }
 
 /// A posted notification: the kind, the element to focus (screenChanged, layoutChanged) and the
@@ -49,11 +65,14 @@ public struct AccessibilityNotification: Hashable, Sendable {
     public var kind: NotificationKind
     public var focus: ElementID?
     public var text: String?
+    /// The technology a pause or resume is for.
+    public var technology: AssistiveTechnology?
 
-    public init(kind: NotificationKind, focus: ElementID? = nil, text: String? = nil) {
+    public init(kind: NotificationKind, focus: ElementID? = nil, text: String? = nil, technology: AssistiveTechnology? = nil) {
         self.kind = kind
         self.focus = focus
         self.text = text
+        self.technology = technology
     }
 }
 

@@ -20,6 +20,9 @@ public struct Traits: OptionSet, Hashable, Sendable {
     public static let allowsDirectInteraction = Traits(rawValue: 1 << 14)
     public static let causesPageTurn = Traits(rawValue: 1 << 15)
     public static let tabBar = Traits(rawValue: 1 << 16)
+    /// SwiftUI's `.isModal`: while it is exposed, everything else on the screen is ignored, not
+    /// only its siblings (UIKit's `accessibilityViewIsModal`).
+    public static let isModal = Traits(rawValue: 1 << 17)
 
     /// The contract's trait names, in the contract's order. `none` is the empty set.
     public static let named: [(name: String, trait: Traits)] = [
@@ -29,7 +32,7 @@ public struct Traits: OptionSet, Hashable, Sendable {
         ("summaryElement", .summaryElement), ("notEnabled", .notEnabled),
         ("updatesFrequently", .updatesFrequently), ("startsMediaSession", .startsMediaSession),
         ("adjustable", .adjustable), ("allowsDirectInteraction", .allowsDirectInteraction),
-        ("causesPageTurn", .causesPageTurn), ("tabBar", .tabBar),
+        ("causesPageTurn", .causesPageTurn), ("tabBar", .tabBar), ("isModal", .isModal),
     ]
 
     /// The trait for a contract name; `none` gives the empty set; an unknown name gives nil.

@@ -717,6 +717,7 @@ public final class LiveRun {
             note = session.isScanning ? nil : "scanning stopped: any switch starts it again"
         }
         if session.engine.isPaused { note = "scanning paused: press s to resume it" }
+        if session.engine.isPausedByApp { note = "scanning paused by the app until it resumes it (pauseAssistiveTechnology)" }
         let language = items.first { highlighted.contains($0.id) }?.language ?? session.scene.language
         return TerminalFrame.Snapshot(
             title: session.scene.title, screen: session.screen,

@@ -88,11 +88,13 @@ public enum ScanEvent: Hashable, Sendable {
     /// The braille reader panned the display away from the line's first window (`away`), or
     /// back to it: scanning holds while the reader reads the rest of the line.
     case readerPanned(away: Bool, time: Double)
+    /// The app paused Switch Control (`pauseAssistiveTechnology`), or resumed it (`false`).
+    case appPaused(Bool, time: Double)
 
     public var time: Double {
         switch self {
         case .structureChanged(_, _, let time), .began(_, let time), .ended(_, let time),
-            .timerFired(_, let time), .message(_, let time), .readerPanned(_, let time):
+            .timerFired(_, let time), .message(_, let time), .readerPanned(_, let time), .appPaused(_, let time):
             return time
         }
     }

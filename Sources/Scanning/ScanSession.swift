@@ -384,12 +384,66 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// The message of the summary element of a screen that just appeared, until the display
+    /// The message of the start screen's summary element, flashed when the app opens, until the display
     /// shows it (at once, or after a message posted at the same instant): then it is the last
     /// announcement, for expectations.
     private var summaryToAnnounce: String?
 
+    /// The item under the highlight, for the scene's focus hooks (a group is no element of the
+    /// app's, and the menu button none either).
+    private var focusedItem: ElementID?
+    /// Highlight moves from one item to another not yet told to the scene's focus hooks.
+    private var focusMoves: [(lost: ElementID?, gained: ElementID?)] = []
+    /// How deep `apply` is: the focus hooks run when the outermost one ends.
+    private var applyDepth = 0
+    /// Focus hooks that move the highlight run the hooks again, up to this many rounds: a
+    /// scene whose hooks keep moving the highlight cannot hang the scanner.
+    static let focusHookRounds = 16
+
     private mutating func apply(_ actions: [ScanAction]) -> [TraceEvent] {
+        applyDepth += 1
+        var trace = applyActions(actions)
+        applyDepth -= 1
+        if applyDepth == 0, !focusMoves.isEmpty { trace += runFocusHooks() }
+        return trace
+    }
+
+    /// `didLoseFocus` of the item the highlight left, then `didBecomeFocused` of the one it
+    /// landed on, run as the app's own effects (the engine only moves the highlight; what the
+    /// app does about it is the scene's).
+    private mutating func runFocusHooks() -> [TraceEvent] {
+        var trace = [TraceEvent]()
+        var rounds = 0
+        while !focusMoves.isEmpty, rounds < Self.focusHookRounds {
+            rounds += 1
+            let moves = focusMoves
+            focusMoves = []
+            guard var scene = content as? SceneContent, !scene.scene.focusHooks.isEmpty else { break }
+            var effects = [Effect]()
+            var named = [String]()
+            for move in moves {
+                if let lost = move.lost, let hooks = scene.scene.focusHooks[lost], !hooks.didLoseFocus.isEmpty {
+                    effects += hooks.didLoseFocus
+                    named.append("\(lost) didLoseFocus")
+                }
+                if let gained = move.gained, let hooks = scene.scene.focusHooks[gained], !hooks.didBecomeFocused.isEmpty {
+                    effects += hooks.didBecomeFocused
+                    named.append("\(gained) didBecomeFocused")
+                }
+            }
+            guard !effects.isEmpty else { continue }
+            trace.append(TraceEvent(time: time, kind: .status(text: "focus hooks: \(named.joined(separator: ", "))")))
+            let update = scene.performByApp(effects)
+            content = scene
+            applyDepth += 1
+            trace += applyUpdate(update)
+            applyDepth -= 1
+        }
+        focusMoves = []
+        return trace
+    }
+
+    private mutating func applyActions(_ actions: [ScanAction]) -> [TraceEvent] {
         var trace = [TraceEvent]()
         for action in actions {
             switch action {
@@ -400,6 +454,14 @@ public struct ScanSession: Sendable {
                     default: return nil
                     }
                 }()
+                let item: ElementID? = {
+                    if case .entry(let node) = highlight, !node.isGroup { return node.id }
+                    return nil
+                }()
+                if item != focusedItem {
+                    focusMoves.append((focusedItem, item))
+                    focusedItem = item
+                }
                 trace.append(TraceEvent(time: time, kind: .highlight(id: element?.id, label: element?.label)))
             case .menu(let entries, let focus):
                 trace.append(TraceEvent(time: time, kind: .menu(entries: entries.map(\.title), focus: focus)))
@@ -425,7 +487,7 @@ public struct ScanSession: Sendable {
                 trace.append(TraceEvent(time: time, kind: .scanning(running: running)))
                 // Scanning stopped by itself (its loops ran out; not paused): the highlight is
                 // hidden and the next switch starts again from the top, a calm point.
-                if !running, learnsSelections, !engine.isRunning, !engine.isPaused, !engine.isEmpty,
+                if !running, learnsSelections, !engine.isRunning, !engine.isPaused, !engine.isPausedByApp, !engine.isEmpty,
                    takeLearnedWeights() {
                     trace += apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
                 }
@@ -487,15 +549,20 @@ public struct ScanSession: Sendable {
             case .layoutChanged:
                 if case .screenChanged = change { continue }
                 change = .layoutChanged(focus: notification.focus)
-            case .announcement, .pageScrolled: continue
+            case .announcement, .pageScrolled, .pauseAssistiveTechnology, .resumeAssistiveTechnology: continue
             }
         }
         let structure = rebuildStructure()
-        switch change {
-        case .screenChanged: summaryToAnnounce = engine.summaryText(of: structure)
-        default: break
-        }
         trace += apply(engine.handle(.structureChanged(structure, change, time: time)))
+        // Pauses and resumes of Switch Control, in the order posted (the scanner is Switch
+        // Control; one for VoiceOver leaves it as it is).
+        for notification in notifications where notification.technology == .switchControl {
+            switch notification.kind {
+            case .pauseAssistiveTechnology: trace += apply(engine.handle(.appPaused(true, time: time)))
+            case .resumeAssistiveTechnology: trace += apply(engine.handle(.appPaused(false, time: time)))
+            default: continue
+            }
+        }
         // A layoutChanged or screenChanged posted with a string (UIKit's argument: "an NSString
         // … is read") is conveyed as an announcement is, after the highlight has moved.
         for notification in notifications {

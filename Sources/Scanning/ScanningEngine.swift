@@ -60,6 +60,8 @@ public struct ScanningEngine: Sendable {
     private var flashText: String?
     /// The reader panned away from the line's first window: scanning holds until they are back.
     private var readerAway = false
+    /// The app paused Switch Control: no step, no action, until it resumes it.
+    public private(set) var isPausedByApp = false
     private var flashQueue: [String] = []
     /// When the message shown was posted (queued ones keep their turn from then).
     private var flashStart = -Double.infinity
@@ -108,7 +110,7 @@ public struct ScanningEngine: Sendable {
     public var isRunning: Bool {
         switch phase {
         case .stopped, .paused, .empty: return false
-        default: return true
+        default: return !isPausedByApp
         }
     }
 
@@ -127,6 +129,7 @@ public struct ScanningEngine: Sendable {
         case let .timerFired(timer, time): return timerFired(timer, at: time)
         case let .message(text, time): return flash(text, at: time)
         case let .readerPanned(away, time): return readerPanned(away: away, at: time)
+        case let .appPaused(paused, time): return appPaused(paused, at: time)
         }
     }
 
@@ -137,6 +140,9 @@ public struct ScanningEngine: Sendable {
         // press first takes the message away (as a display key dismisses a screen reader's
         // message) and acts on nothing else.
         if flashText != nil { return dismissFlash(action, at: time) }
+        if isPausedByApp {
+            return [.ignored(action, reason: "scanning is paused by the app (pauseAssistiveTechnology; the app's resumeAssistiveTechnology resumes it)")]
+        }
         switch phase {
         case .empty:
             return [.ignored(action, reason: "the screen has no item to scan")]
@@ -380,7 +386,7 @@ public struct ScanningEngine: Sendable {
     /// with pauseOnFirstItem), or singleSwitchStep's dwell. None while a message covers the
     /// highlight: the step starts when the highlight's line is on the display again.
     private func restartTimer(at time: Double) -> [ScanAction] {
-        guard flashText == nil, !readerAway else { return [] }
+        guard flashText == nil, !readerAway, !isPausedByApp else { return [] }
         switch settings.scanning {
         case .auto:
             var delay = settings.autoScanningTime
@@ -405,14 +411,14 @@ public struct ScanningEngine: Sendable {
         case .advance:
             // Held under a message or while the reader pans (a host that fires a cancelled
             // timer moves nothing).
-            guard flashText == nil, !readerAway else { return [] }
+            guard flashText == nil, !readerAway, !isPausedByApp else { return [] }
             switch phase {
             case .scanning: return move(by: 1, at: time)
             case .menu(var menu): return moveMenu(&menu, by: 1, at: time)
             default: return []
             }
         case .dwell:
-            guard flashText == nil, !readerAway else { return [] }
+            guard flashText == nil, !readerAway, !isPausedByApp else { return [] }
             switch phase {
             case .scanning: return select(at: time)
             case .menu(var menu): return selectMenuEntry(&menu, at: time)
@@ -484,7 +490,7 @@ public struct ScanningEngine: Sendable {
     }
 
     private func menuTimer(at time: Double) -> [ScanAction] {
-        guard flashText == nil, !readerAway else { return [] }
+        guard flashText == nil, !readerAway, !isPausedByApp else { return [] }
         switch settings.scanning {
         case .auto: return [.schedule(.advance, at: time + settings.autoScanningTime)]
         case .singleSwitchStep: return [.schedule(.dwell, at: time + settings.dwellTime)]
@@ -611,6 +617,20 @@ public struct ScanningEngine: Sendable {
 
     /// The reader panned away from the line's first window (its step holds, as under a
     /// message), or came back to it (its step counts from now).
+    /// The app's pause keeps the highlight where it is and stops its steps (and any held move);
+    /// the resume starts the step again from the highlight, as after a message.
+    private mutating func appPaused(_ paused: Bool, at time: Double) -> [ScanAction] {
+        guard paused != isPausedByApp else { return [] }
+        isPausedByApp = paused
+        if paused {
+            heldMove = nil
+            return [.cancel(.advance), .cancel(.dwell), .cancel(.moveRepeat), .scanning(running: false)]
+        }
+        var actions: [ScanAction] = [.scanning(running: isRunning)]
+        if flashText == nil { actions += lineShownAgain(at: time) }
+        return actions
+    }
+
     private mutating func readerPanned(away: Bool, at time: Double) -> [ScanAction] {
         guard away != readerAway else { return [] }
         readerAway = away
@@ -694,7 +714,8 @@ public struct ScanningEngine: Sendable {
         case .screenChanged(let focus):
             levels = [Level(entries: new.nodes, group: nil, index: 0, steps: 0)]
             if let focus, let path = path(to: focus, in: new.nodes) { levels = path }
-            actions += summary(of: new, at: time)
+            // No summary here: VoiceOver reads the summary element once, when the app opens,
+            // "but not every time the interface is displayed again" (DISIC).
         case .layoutChanged(let focus):
             // Posted with an element, layoutChanged moves the highlight to it (the Orange guide:
             // "With a UIObject, focus is shifted to the user interface element"); without one,
@@ -789,7 +810,7 @@ public struct ScanningEngine: Sendable {
         return search(nodes, group: nil)
     }
 
-    /// `summaryElement`: announced first when a screen appears.
+    /// `summaryElement`: announced first when the app opens (the initial structure only).
     private mutating func summary(of structure: ScanStructure, at time: Double) -> [ScanAction] {
         guard let text = summaryText(of: structure) else { return [] }
         return flash(text, at: time)

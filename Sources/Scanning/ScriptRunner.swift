@@ -667,6 +667,7 @@ extension ScriptRunner {
         case .announce(let text): return "announce '\(text)'"
         case .post(let notification):
             return "post \(notification.kind.rawValue)" + (notification.focus.map { " focus \($0)" } ?? "")
+                + (notification.technology.map { " technology \($0.rawValue)" } ?? "")
                 + (notification.text.map { " '\($0)'" } ?? "")
         }
     }

@@ -186,7 +186,7 @@ struct ScreenReads: Sendable {
         var subtree = Set<String>()
         func walk(_ element: ElementTemplate) {
             var shown = Set<String>()
-            for text in [element.label, element.value, element.hint] { shown.formUnion(text?.referencedNames ?? []) }
+            for text in [element.label, element.placeholder, element.value, element.hint] { shown.formUnion(text?.referencedNames ?? []) }
             for entry in element.traits { if let name = entry.condition?.name { shown.insert(name) } }
             for action in element.customActions { shown.formUnion(action.name.referencedNames) }
             for content in element.customContent {
@@ -207,7 +207,10 @@ struct ScreenReads: Sendable {
                 condition(element.isAccessibilityElement), condition(element.accessibilityElementsHidden),
                 condition(element.accessibilityViewIsModal), condition(element.shouldGroupAccessibilityChildren),
                 element.visible?.name,
-            ]
+            ] + element.traits.map { entry in
+                // A conditional isModal trait hides or shows the rest of the screen.
+                entry.trait.contains(.isModal) ? entry.condition?.name : nil
+            }
             for case let name? in bindings {
                 structural.insert(name)
                 subtree.insert(name)

@@ -19,6 +19,9 @@ public struct Scene: Sendable {
     /// Screens in declaration order.
     public var screens: [ScreenTemplate]
     public var tests: [ScriptedTest]
+    /// What the app does when the scanner's highlight lands on an element or leaves it
+    /// (`didBecomeFocused`, `didLoseFocus`), by element id; only elements that declare one.
+    public var focusHooks: [ElementID: FocusHooks] = [:]
 
     public func screenTemplate(named name: String) -> ScreenTemplate? {
         screens.first { $0.name == name }
@@ -94,6 +97,19 @@ public struct CustomContentTemplate: Sendable {
     public var isImportant: Bool
 }
 
+/// `accessibilityElementDidBecomeFocused` and `accessibilityElementDidLoseFocus` of an element
+/// (the Orange guide's UIAccessibilityFocus), as effects the app runs when the highlight lands on
+/// the element and when it leaves it.
+public struct FocusHooks: Hashable, Sendable {
+    public var didBecomeFocused: [Effect]
+    public var didLoseFocus: [Effect]
+
+    public init(didBecomeFocused: [Effect] = [], didLoseFocus: [Effect] = []) {
+        self.didBecomeFocused = didBecomeFocused
+        self.didLoseFocus = didLoseFocus
+    }
+}
+
 /// An element as the file declares it, with its bindings unresolved.
 ///
 /// The attributes most elements leave at their defaults (language, activation point, the
@@ -132,13 +148,14 @@ public struct ElementTemplate: Sendable {
         var decrement: [Effect]? = nil
         var escape: [Effect]? = nil
         var magicTap: [Effect]? = nil
+        var placeholder: TextTemplate? = nil
 
         var isDefault: Bool {
             language == nil && activationPoint == nil && isAccessibilityElement == nil
                 && accessibilityElementsHidden == .constant(false) && accessibilityViewIsModal == .constant(false)
                 && shouldGroupAccessibilityChildren == .constant(false) && accessibilityElements == nil && visible == nil
                 && customActions.isEmpty && customContent.isEmpty && activate == nil && increment == nil
-                && decrement == nil && escape == nil && magicTap == nil
+                && decrement == nil && escape == nil && magicTap == nil && placeholder == nil
         }
     }
 
@@ -215,6 +232,13 @@ public struct ElementTemplate: Sendable {
     public var magicTap: [Effect]? {
         get { extras?.fields.magicTap ?? nil }
         set { change { $0.magicTap = newValue } }
+    }
+    /// A text field's placeholder text: its label when it has none, while the field shows the
+    /// placeholder (its value is empty), as UIKit's default label is (the Apple guide: "for a
+    /// text field that displays placeholder text, the default label is the placeholder text").
+    public var placeholder: TextTemplate? {
+        get { extras?.fields.placeholder ?? nil }
+        set { change { $0.placeholder = newValue } }
     }
 
     init(
@@ -297,14 +321,14 @@ public struct ElementTemplate: Sendable {
     public func shownAttributes(state: [String: StateValue]) -> ShownAttributes {
         var reader = DirectStateReader(state: state)
         return ShownTemplate.render(
-            label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+            label: label, placeholder: placeholder, value: value, hint: hint, traits: traits, customActions: customActions,
             customContent: customContent, reading: &reader, make: ShownAttributes.init)
     }
 
     /// The templates `shownAttributes` renders, apart from the rest of the element.
     public var shownTemplate: ShownTemplate {
         ShownTemplate(
-            label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+            label: label, placeholder: placeholder, value: value, hint: hint, traits: traits, customActions: customActions,
             customContent: customContent)
     }
 }
@@ -316,6 +340,7 @@ public struct ElementTemplate: Sendable {
 public struct ShownTemplate: Sendable {
     private final class Templates: Sendable {
         let label: TextTemplate?
+        let placeholder: TextTemplate?
         let value: TextTemplate?
         let hint: TextTemplate?
         let traits: [TraitEntry]
@@ -323,10 +348,11 @@ public struct ShownTemplate: Sendable {
         let customContent: [CustomContentTemplate]
 
         init(
-            label: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits: [TraitEntry],
+            label: TextTemplate?, placeholder: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits: [TraitEntry],
             customActions: [CustomActionTemplate], customContent: [CustomContentTemplate]
         ) {
             self.label = label
+            self.placeholder = placeholder
             self.value = value
             self.hint = hint
             self.traits = traits
@@ -338,11 +364,11 @@ public struct ShownTemplate: Sendable {
     private let templates: Templates
 
     init(
-        label: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits: [TraitEntry],
+        label: TextTemplate?, placeholder: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits: [TraitEntry],
         customActions: [CustomActionTemplate], customContent: [CustomContentTemplate]
     ) {
         templates = Templates(
-            label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+            label: label, placeholder: placeholder, value: value, hint: hint, traits: traits, customActions: customActions,
             customContent: customContent)
     }
 
@@ -369,7 +395,7 @@ public struct ShownTemplate: Sendable {
         for index in indices {
             let templates = templates[index].templates
             shared.append(ShownTemplate.render(
-                label: templates.label, value: templates.value, hint: templates.hint, traits: templates.traits,
+                label: templates.label, placeholder: templates.placeholder, value: templates.value, hint: templates.hint, traits: templates.traits,
                 customActions: templates.customActions, customContent: templates.customContent, reading: &texts,
                 make: ShownAttributes.Shared.init))
         }
@@ -379,7 +405,7 @@ public struct ShownTemplate: Sendable {
     func render<Reader: StateReading>(reading reader: inout Reader) -> ShownAttributes {
         let templates = self.templates
         return ShownTemplate.render(
-            label: templates.label, value: templates.value, hint: templates.hint, traits: templates.traits,
+            label: templates.label, placeholder: templates.placeholder, value: templates.value, hint: templates.hint, traits: templates.traits,
             customActions: templates.customActions, customContent: templates.customContent, reading: &reader,
             make: ShownAttributes.init)
     }
@@ -388,7 +414,7 @@ public struct ShownTemplate: Sendable {
     /// (the attributes, or an object sharing them).
     @inline(__always)
     static func render<Reader: StateReading, Result>(
-        label: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits entries: [TraitEntry],
+        label: TextTemplate?, placeholder: TextTemplate?, value: TextTemplate?, hint: TextTemplate?, traits entries: [TraitEntry],
         customActions: [CustomActionTemplate], customContent: [CustomContentTemplate], reading reader: inout Reader,
         make: (String?, String?, String?, Traits, [CustomAction], [CustomContent]) -> Result
     ) -> Result {
@@ -396,8 +422,14 @@ public struct ShownTemplate: Sendable {
         for entry in entries where entry.condition.map({ reader.isTruthy($0.name) != $0.negated }) ?? true {
             traits.insert(entry.trait)
         }
+        let valueText = value?.render(reading: &reader)
+        var labelText = label?.render(reading: &reader)
+        // The placeholder is shown, and read as the label, only while the field is empty.
+        if labelText == nil, let placeholder, valueText?.isEmpty ?? true {
+            labelText = placeholder.render(reading: &reader)
+        }
         return make(
-            label?.render(reading: &reader), value?.render(reading: &reader),
+            labelText, valueText,
             hint?.render(reading: &reader), traits,
             customActions.map { CustomAction(name: $0.name.render(reading: &reader), effects: $0.effects) },
             customContent.map {
@@ -416,7 +448,7 @@ extension ElementTemplate {
     func resolve(state: [String: StateValue], texts: inout StateTexts, language inherited: String) -> Element {
         let language = self.language ?? inherited
         let shown = ShownTemplate.render(
-            label: label, value: value, hint: hint, traits: traits, customActions: customActions,
+            label: label, placeholder: placeholder, value: value, hint: hint, traits: traits, customActions: customActions,
             customContent: customContent, reading: &texts, make: ShownAttributes.init)
         return Element(
             id: id,

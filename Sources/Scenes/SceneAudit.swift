@@ -72,11 +72,27 @@ public enum SceneAudit {
         "oz", "lb", "lbs", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
     ]
 
+    /// Verbs a hint must not begin with in their base form, the form of a command ("Play the
+    /// song."); the Apple guide asks for the form that describes ("Plays the song."). Gesture
+    /// verbs are left to `hint-gesture`.
+    public static let commandVerbs: Set<String> = [
+        "play", "add", "delete", "remove", "save", "open", "close", "show", "hide", "go", "return",
+        "send", "share", "select", "choose", "edit", "start", "stop", "pause", "resume", "search",
+        "find", "create", "make", "take", "set", "change", "adjust", "move", "purchase", "buy",
+        "call", "view", "display", "load", "download", "upload", "enter", "type", "clear", "reset",
+        "cancel", "confirm", "submit", "skip", "turn", "toggle", "enable", "disable", "check",
+        "mark", "rate", "sort", "filter", "refresh", "update", "copy", "paste", "cut", "undo", "redo",
+        "print", "record", "scroll", "zoom", "expand", "collapse", "log", "sign", "navigate", "dismiss",
+        "increase", "decrease", "mute", "unmute", "read", "listen", "watch", "write", "use", "get",
+    ]
+
     public static func audit(_ scene: Scene) -> [AuditFinding] {
         var findings = [AuditFinding]()
         for screen in scene.screens {
             for element in screen.elements {
-                auditSubtree(element, hiddenAbove: false, insideItem: false, ancestorTraits: [], into: &findings)
+                auditSubtree(
+                    element, hiddenAbove: false, insideItem: false, ancestorTraits: [], language: scene.language,
+                    into: &findings)
             }
         }
         findings += unreachable(scene)
@@ -87,9 +103,10 @@ public enum SceneAudit {
     }
 
     static func auditSubtree(
-        _ element: ElementTemplate, hiddenAbove: Bool, insideItem: Bool, ancestorTraits: Traits,
+        _ element: ElementTemplate, hiddenAbove: Bool, insideItem: Bool, ancestorTraits: Traits, language: String,
         into findings: inout [AuditFinding]
     ) {
+        let language = element.language ?? language
         let hidden = hiddenAbove || element.accessibilityElementsHidden == .constant(true)
         func add(_ key: String, _ rule: String, _ message: String) {
             findings.append(AuditFinding(
@@ -109,7 +126,9 @@ public enum SceneAudit {
         // them) are never read: they need no label, and their texts are not checked.
         let neverRead = hidden || insideItem
         if isItem, !neverRead {
-            if element.label == nil || element.label?.constantText?.allSatisfy(\.isWhitespace) == true {
+            // A placeholder is the label of a field that has none (while the field is empty).
+            let label = element.label ?? element.placeholder
+            if label == nil || label?.constantText?.allSatisfy(\.isWhitespace) == true {
                 add("id", "missing-label", "element '\(element.id)' is an accessibility element without a label")
             }
         }
@@ -141,6 +160,25 @@ public enum SceneAudit {
             if let word = variants.lazy.compactMap(gestureWord).first {
                 add("hint", "hint-gesture", "hint \"\(text)\" of '\(element.id)' names a gesture ('\(word)'); describe the result instead")
             }
+            let repeated = element.label.flatMap { label in
+                renderings(label).lazy.compactMap { repeatedName(label: $0, hint: variants) }.first
+            }
+            if let name = repeated {
+                add("hint", "hint-names-control", "hint \"\(text)\" of '\(element.id)' begins with the control's name ('\(name)'), which the label already gives")
+            }
+            if let word = variants.lazy.compactMap(leadingTypeWord).first {
+                add("hint", "hint-names-type", "hint \"\(text)\" of '\(element.id)' names the control's type ('\(word)'); the trait already says it")
+            }
+            // A hint that begins with the name ("Save saves your edits.") is reported for that.
+            if repeated == nil, language.lowercased().hasPrefix("en"), let verb = variants.lazy.compactMap(leadingCommandVerb).first {
+                add("hint", "hint-command", "hint \"\(text)\" of '\(element.id)' begins with '\(verb)', a command; begin with the verb that describes the result ('\(describingForm(verb))')")
+            }
+        }
+        // `none` (UIAccessibilityTraitNone) "cannot be used in conjunction with others" (DISIC):
+        // beside another trait it says nothing, and the element has the others anyway.
+        if element.traits.count > 1, element.traits.contains(where: { $0.trait.isEmpty && $0.condition == nil }) {
+            let others = element.traits.filter { !$0.trait.isEmpty }.flatMap(\.trait.names).joined(separator: ", ")
+            add("traits", "none-combined", "traits of '\(element.id)' combine none with \(others); none combines with nothing: remove it, or the other traits")
         }
         if traits.contains(.adjustable), element.increment == nil || element.decrement == nil {
             let missing = [element.increment == nil ? "increment" : nil, element.decrement == nil ? "decrement" : nil].compactMap { $0 }
@@ -150,7 +188,7 @@ public enum SceneAudit {
         for child in element.elements {
             auditSubtree(
                 child, hiddenAbove: hidden, insideItem: childrenInsideItem, ancestorTraits: ancestorTraits.union(traits),
-                into: &findings)
+                language: language, into: &findings)
         }
     }
 
@@ -339,6 +377,7 @@ public enum SceneAudit {
             case .literal(let text): return text
             case .value(let name): return "{\(name)}"
             case .choice(let name, let yes, let no): return "{\(name)?\(yes):\(no)}"
+            case .plural(let name, let one, let other): return "{\(name)#\(one):\(other)}"
             }
         }.joined()
     }
@@ -359,7 +398,7 @@ public enum SceneAudit {
                 results = results.map { $0 + text }
             case .value:
                 results = results.map { $0 + String(unknownText) }
-            case let .choice(_, whenTrue, whenFalse):
+            case let .choice(_, whenTrue, whenFalse), let .plural(_, whenTrue, whenFalse):
                 choices += 1
                 if choices > 6 {
                     results = results.map { $0 + String(unknownText) }
@@ -416,6 +455,48 @@ public enum SceneAudit {
             if trait == .tabBar, ancestorTraits.contains(.tabBar) { return true }   // an item of a tab bar
             return !hasTypeTrait && untypedTypeWords.contains(lower)
         }
+    }
+
+    /// The label when the hint begins with it as whole words ("Save saves your edits." for Save,
+    /// "Back returns to the previous screen." for Back), ignoring case; only the start is looked
+    /// at, where a repeated name is heard at once.
+    static func repeatedName(label: String, hint variants: [String]) -> String? {
+        let labelWords = wordsOf(label).map { $0.lowercased() }
+        guard !labelWords.isEmpty, !label.contains(unknownText) else { return nil }
+        let repeats = variants.contains { hint in
+            let hintWords = wordsOf(hint).map { $0.lowercased() }
+            return hintWords.count > labelWords.count && Array(hintWords.prefix(labelWords.count)) == labelWords
+        }
+        return repeats ? label : nil
+    }
+
+    /// A type word that the hint begins with, after a determiner if any ("Button that adds a
+    /// name.", "A slider that controls the scale.").
+    static func leadingTypeWord(_ hint: String) -> String? {
+        var words = wordsOf(hint)
+        if let first = words.first, determiners.contains(first.lowercased()) { words.removeFirst() }
+        guard let word = words.first, typeWordTraits[word.lowercased()] != nil else { return nil }
+        return word
+    }
+
+    /// The hint's first word when it is a verb in the form of a command ("Play the song.").
+    static func leadingCommandVerb(_ hint: String) -> String? {
+        guard let word = wordsOf(hint).first, commandVerbs.contains(word.lowercased()) else { return nil }
+        return word
+    }
+
+    /// The form of `verb` that describes what happens ("Plays", "Goes", "Searches").
+    static func describingForm(_ verb: String) -> String {
+        let lower = verb.lowercased()
+        let ending: String
+        if lower.hasSuffix("o") || lower.hasSuffix("s") || lower.hasSuffix("sh") || lower.hasSuffix("ch") || lower.hasSuffix("x") {
+            ending = "es"
+        } else if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
+            return String(verb.dropLast()) + "ies"
+        } else {
+            ending = "s"
+        }
+        return verb + ending
     }
 
     /// The first gesture word of the hint used as a gesture, if any.

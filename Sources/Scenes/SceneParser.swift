@@ -73,6 +73,8 @@ final class SceneReader: DocumentReader {
     private var idLocations: [ElementID: TextPosition] = [:]
     /// References to element ids checked once every screen is read.
     private var pendingIDReferences: [(id: ElementID, location: SourceLocation, what: String)] = []
+    /// The elements' `didBecomeFocused` and `didLoseFocus`, by id.
+    private var focusHooks: [ElementID: FocusHooks] = [:]
 
     /// Set when the document is a tests file (`scene:` and `tests:`, no screens).
     var testsFileReference: TestsFileReference?
@@ -161,9 +163,11 @@ final class SceneReader: DocumentReader {
             report(reference.location, "\(reference.what) '\(reference.id)' is not the id of any element in the scene")
         }
         guard let title, let size, let startName, problems.isEmpty else { return nil }
-        return Scene(
+        var scene = Scene(
             title: title, description: description, file: file, size: size, language: language,
             initialState: state, stateNames: stateNames, start: startName, screens: screens, tests: tests)
+        scene.focusHooks = focusHooks
+        return scene
     }
 
     static let testsFileKeys = ["scene", "description", "tests"]
@@ -237,7 +241,7 @@ final class SceneReader: DocumentReader {
         "isAccessibilityElement", "accessibilityElementsHidden", "accessibilityViewIsModal",
         "shouldGroupAccessibilityChildren", "navigationStyle", "accessibilityElements", "sortPriority",
         "visible", "elements", "customActions", "customContent", "activate", "increment", "decrement",
-        "escape", "magicTap",
+        "escape", "magicTap", "placeholder", "didBecomeFocused", "didLoseFocus",
     ]
 
     func readElement(_ node: DocumentNode, path: String, depth: Int) -> ElementTemplate? {
@@ -302,7 +306,7 @@ final class SceneReader: DocumentReader {
                 report(styleNode, "navigationStyle '\(name)' is unknown; expected automatic, separate or combined")
             }
         }
-        return ElementTemplate(
+        var element = ElementTemplate(
             id: id,
             hasDeclaredID: hasDeclaredID,
             label: keys["label"].flatMap { template($0, "label") },
@@ -330,6 +334,13 @@ final class SceneReader: DocumentReader {
             magicTap: keys["magicTap"].flatMap { effects($0, "magicTap") },
             location: location(node),
             keyPositions: keyPositions)
+        element.placeholder = keys["placeholder"].flatMap { template($0, "placeholder") }
+        let became = keys["didBecomeFocused"].flatMap { effects($0, "didBecomeFocused") }
+        let lost = keys["didLoseFocus"].flatMap { effects($0, "didLoseFocus") }
+        if became != nil || lost != nil {
+            focusHooks[id] = FocusHooks(didBecomeFocused: became ?? [], didLoseFocus: lost ?? [])
+        }
+        return element
     }
 
     /// `accessibilityElements`: ids that must be in the owner's subtree.
@@ -496,7 +507,7 @@ final class SceneReader: DocumentReader {
             return .announce(text)
         case "post":
             guard let pairs = mapping(node, "post") else { return nil }
-            let keys = checkKeys(pairs, allowed: ["notification", "focus", "text"], in: "post")
+            let keys = checkKeys(pairs, allowed: ["notification", "focus", "text", "technology"], in: "post")
             guard let kindNode = required(keys, "notification", in: node, "the notification's name"),
                   let name = string(kindNode, "notification") else { return nil }
             guard let notification = NotificationKind(rawValue: name) else {
@@ -518,7 +529,24 @@ final class SceneReader: DocumentReader {
                 report(node, "post \(name) needs text: the message to convey")
                 return nil
             }
-            return .post(AccessibilityNotification(kind: notification, focus: focus, text: text))
+            let pausing = notification == .pauseAssistiveTechnology || notification == .resumeAssistiveTechnology
+            var technology: AssistiveTechnology?
+            let technologies = AssistiveTechnology.allCases.map(\.rawValue).joined(separator: ", ")
+            if let technologyNode = keys["technology"], let value = string(technologyNode, "technology") {
+                guard pausing else {
+                    report(technologyNode, "technology is the argument of pauseAssistiveTechnology and resumeAssistiveTechnology, not of \(name)")
+                    return nil
+                }
+                guard let known = AssistiveTechnology(rawValue: value) else {
+                    report(technologyNode, "technology '\(value)' is unknown; expected one of: \(technologies)")
+                    return nil
+                }
+                technology = known
+            } else if pausing {
+                report(node, "post \(name) needs technology: the assistive technology it is for (\(technologies))")
+                return nil
+            }
+            return .post(AccessibilityNotification(kind: notification, focus: focus, text: text, technology: technology))
         default:
             report(keyNode, "unknown effect '\(kind)'\(suggestion(kind, among: SceneReader.effectKinds)); expected one of: \(SceneReader.effectKinds.joined(separator: ", "))")
             return nil

@@ -1,13 +1,17 @@
 import AccessibilityModel
 
 /// A string with state bindings: `{name}` shows the value of `name`; `{name?yes:no}` chooses by
-/// its truth; `{{` and `}}` are literal braces; inside a choice `\:`, `\{`, `\}` and `\\` are
-/// literal. Nothing in a template can run code: it only reads named state values.
+/// its truth; `{name#one:other}` chooses by count (`one` when the value is 1, `other` for any
+/// other count: "1 star", "0 stars", "2 stars"); `{{` and `}}` are literal braces; inside a
+/// choice `\:`, `\{`, `\}` and `\\` are literal. Nothing in a template can run code: it only
+/// reads named state values.
 public struct TextTemplate: Hashable, Sendable {
     public enum Part: Hashable, Sendable {
         case literal(String)
         case value(String)
         case choice(String, whenTrue: String, whenFalse: String)
+        /// `{name#one:other}`: `one` when the value is the count 1, else `other`.
+        case plural(String, one: String, other: String)
     }
 
     public var parts: [Part]
@@ -118,7 +122,7 @@ public struct TextTemplate: Hashable, Sendable {
             let start = index
             index += 1
             var name = ""
-            while index < characters.count, characters[index] != "}", characters[index] != "?" {
+            while index < characters.count, characters[index] != "}", characters[index] != "?", characters[index] != "#" {
                 name.unicodeScalars.append(characters[index])
                 index += 1
             }
@@ -136,7 +140,8 @@ public struct TextTemplate: Hashable, Sendable {
                 index += 1
                 continue
             }
-            // A choice: {name?yes:no}
+            // A choice by truth, {name?yes:no}, or by count, {name#one:other}.
+            let marker = characters[index]
             index += 1
             var branches = [String](), current = ""
             var closed = false
@@ -164,12 +169,17 @@ public struct TextTemplate: Hashable, Sendable {
                 current.unicodeScalars.append(c)
                 index += 1
             }
-            guard closed else { throw SyntaxError(offset: start, message: "'{\(name)?' is not closed by '}'") }
+            guard closed else { throw SyntaxError(offset: start, message: "'{\(name)\(marker)' is not closed by '}'") }
             guard branches.count == 1 else {
-                throw SyntaxError(offset: start, message: "a choice needs both branches: '{\(name)?when true:when false}'")
+                let form = marker == "#" ? "{\(name)#when 1:any other count}" : "{\(name)?when true:when false}"
+                throw SyntaxError(offset: start, message: "a choice needs both branches: '\(form)'")
             }
             flushLiteral()
-            parts.append(.choice(name, whenTrue: branches[0], whenFalse: current))
+            if marker == "#" {
+                parts.append(.plural(name, one: branches[0], other: current))
+            } else {
+                parts.append(.choice(name, whenTrue: branches[0], whenFalse: current))
+            }
         }
         flushLiteral()
         return parts
@@ -180,7 +190,7 @@ public struct TextTemplate: Hashable, Sendable {
         parts.compactMap {
             switch $0 {
             case .literal: return nil
-            case .value(let name), .choice(let name, _, _): return name
+            case .value(let name), .choice(let name, _, _), .plural(let name, _, _): return name
             }
         }
     }
@@ -205,6 +215,7 @@ public struct TextTemplate: Hashable, Sendable {
             case .literal(let text): return text
             case .value(let name): return reader.text(name)
             case let .choice(name, whenTrue, whenFalse): return reader.isTruthy(name) ? whenTrue : whenFalse
+            case let .plural(name, one, other): return reader.text(name) == "1" ? one : other
             }
         }
         let count = parts.count

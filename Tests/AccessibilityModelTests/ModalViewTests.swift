@@ -97,3 +97,59 @@ struct ModalViewTests {
         #expect(Visibility.applyModalSiblingRule(s.elements).map(\.id) == ["alert"])
     }
 }
+
+/// SwiftUI's `isModal` trait: the Orange guide's example 2 in its SwiftUI tab,
+/// `Text("A2").accessibilityAddTraits(.isModal)`: "By default in SwiftUI, views parent A and
+/// parent B are not accessible and hidden, no need to hide like with UIKit."
+@Suite("isModal trait (hides the whole screen but the modal element)")
+struct ModalTraitTests {
+    /// `grouped`: the parents group their children (each top-level unit is then ordered on its
+    /// own, and kept between builds by the screen's order memo).
+    static func mainView(modal: Set<ElementID>, hidden: Set<ElementID> = [], grouped: Bool = false) -> Screen {
+        func node(_ id: ElementID, _ frame: Rect? = nil, _ children: [Element] = []) -> Element {
+            Element(
+                id: id, label: children.isEmpty ? id : nil, traits: modal.contains(id) ? [.staticText, .isModal] : [.staticText],
+                frame: frame, accessibilityElementsHidden: hidden.contains(id),
+                shouldGroupAccessibilityChildren: grouped && id.hasPrefix("parent"), children: children)
+        }
+        return screen([
+            node("parentA", rect(20, 100, 350, 150), [
+                node("A1", rect(20, 100, 350, 44)),
+                node("A2", rect(20, 150, 350, 44)),
+                node("A3", rect(20, 200, 350, 44)),
+            ]),
+            node("parentB", rect(20, 300, 350, 250), [
+                node("B1", rect(20, 300, 350, 44), [
+                    node("B1.1", rect(20, 300, 170, 44)),
+                    node("B1.2", rect(200, 300, 170, 44)),
+                ]),
+                node("B2", rect(20, 360, 350, 150), [node("B2.1", rect(20, 360, 350, 44))]),
+            ]),
+        ])
+    }
+
+    @Test("example 2 in SwiftUI: A2 with isModal is the only element read, Parent B included in what goes")
+    func example2() {
+        #expect(itemIDs(Self.mainView(modal: ["A2"])) == ["A2"])
+    }
+
+    @Test("a container with isModal keeps its whole subtree; the last of two modal elements wins")
+    func containerAndLast() {
+        #expect(itemIDs(Self.mainView(modal: ["B1"])) == ["B1.1", "B1.2"])
+        #expect(itemIDs(Self.mainView(modal: ["A2", "B1.2"])) == ["B1.2"])
+    }
+
+    @Test("a hidden modal element hides nothing")
+    func hiddenModal() {
+        #expect(itemIDs(Self.mainView(modal: ["B1.1"], hidden: ["parentB"])) == ["A1", "A2", "A3"])
+    }
+
+    @Test("the screen's order memo gives the same as the full order while a modal element is there")
+    func memo() {
+        let screen = Self.mainView(modal: ["A3"], grouped: true)
+        #expect(itemIDs(screen) == ["A3"])
+        var memo = OrderMemo()
+        #expect(outline(screen.scanNodes(groupAutomatic: false, memo: &memo)) == ["A3"])
+    }
+}
+

@@ -301,18 +301,19 @@ struct ScreenChangeTests {
         #expect(scanner.highlight.focusID == "status")
     }
 
-    @Test func screenChangedStartsAtTheFirstItemAndAnnouncesTheSummary() {
+    @Test func screenChangedStartsAtTheFirstItemWithoutFlashingTheSummaryAgain() {
+        // DISIC: the summary is rendered once when the application is opened, "but not every
+        // time the interface is displayed again".
         var scanner = engine()
-        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
-        _ = scanner.handle(.timerFired(.advance, time: 1))
         let summary = Element(id: "score", label: "Score", value: "13", traits: [.summaryElement])
-        let next = ScanStructure(nodes: [item("done"), .item(summary)])
-        let actions = scanner.handle(.structureChanged(next, .screenChanged(focus: nil), time: 2))
+        let game = ScanStructure(nodes: [item("done"), .item(summary)])
+        let opening = scanner.handle(.structureChanged(game, .initial, time: 0))
+        #expect(opening.contains(.flash("Score 13", until: 4)))
+        _ = scanner.handle(.timerFired(.flash, time: 4))
+        _ = scanner.handle(.structureChanged(flat, .screenChanged(focus: nil), time: 5))
+        let back = scanner.handle(.structureChanged(game, .screenChanged(focus: nil), time: 6))
         #expect(scanner.highlight.focusID == "done")
-        #expect(actions.contains(.flash("Score 13", until: 6)))
-        #expect(scanner.flashMessage == "Score 13")
-        // The line of "done" is on the display again: its step counts from now.
-        #expect(scanner.handle(.timerFired(.flash, time: 6)) == [.flashEnded, .schedule(.advance, at: 7)])
+        #expect(!back.contains { if case .flash = $0 { return true } else { return false } })
         #expect(scanner.flashMessage == nil)
     }
 
@@ -454,5 +455,40 @@ struct LoopAndMessageTests {
         // The element was deleted: the highlight goes to the nearest following item.
         _ = scanner.handle(.structureChanged(ScanStructure(nodes: [item("next")]), .layoutChanged(focus: nil), time: 3))
         #expect(scanner.highlight.focusID == "next")
+    }
+}
+
+/// DISIC: "`UIAccessibilityPauseAssistiveTechnologyNotification` and
+/// `UIAccessibilityResumeAssistiveTechnologyNotification`: allows to temporarily pause and resume
+/// the actions performed by the assistive tools specified in parameters."
+@Suite("Scanning engine: paused by the app")
+struct AppPauseTests {
+    @Test func thePauseStopsTheStepAndTheSwitchesUntilTheResume() {
+        var scanner = engine { $0.autoScanningTime = 1 }
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        let paused = scanner.handle(.appPaused(true, time: 0.5))
+        #expect(paused.contains(.cancel(.advance)))
+        #expect(paused.contains(.scanning(running: false)))
+        #expect(!scanner.isRunning && scanner.isPausedByApp && !scanner.isPaused)
+        // A step that was due does nothing; a switch is ignored, saying why.
+        #expect(scanner.handle(.timerFired(.advance, time: 1)) == [])
+        let pressed = scanner.handle(.began(.next, time: 2))
+        #expect(pressed == [.ignored(.next, reason: "scanning is paused by the app (pauseAssistiveTechnology; the app's resumeAssistiveTechnology resumes it)")])
+        #expect(scanner.highlight.focusID == "a")
+        // The structure may change meanwhile: no step is scheduled.
+        #expect(scheduled(scanner.handle(.structureChanged(flat, .refreshed, time: 3))).isEmpty)
+        let resumed = scanner.handle(.appPaused(false, time: 10))
+        #expect(resumed.contains(.scanning(running: true)))
+        #expect(scheduled(resumed) == [.advance: 11])
+        #expect(scanner.isRunning)
+        #expect(highlighted(scanner.handle(.timerFired(.advance, time: 11))) == ["b"])
+    }
+
+    @Test func aSecondPauseOrAResumeWithoutPauseDoesNothing() {
+        var scanner = engine()
+        _ = scanner.handle(.structureChanged(flat, .initial, time: 0))
+        #expect(scanner.handle(.appPaused(false, time: 1)) == [])
+        _ = scanner.handle(.appPaused(true, time: 1))
+        #expect(scanner.handle(.appPaused(true, time: 2)) == [])
     }
 }

@@ -753,3 +753,117 @@ extension AuditTests {
         }
     }
 }
+
+// MARK: The Apple guide's label and hint examples
+
+/// "Crafting Useful Labels and Hints" of the Apple guide (Accessibility Programming Guide for
+/// iOS): every example it gives of what not to write is reported by the rule named beside it,
+/// and none of the examples it gives as good is reported at all. Each example is the text the
+/// guide quotes, on an element of the kind the guide describes.
+extension AuditTests {
+    @Suite struct AppleGuideExamples {
+        /// (label, hint, traits, rule): the guide's "to avoid" examples.
+        static let toAvoid: [(label: String, hint: String?, traits: String, rule: String)] = [
+            // Labels: "if you include the control type in the label of an Add button, VoiceOver
+            // users hear "Add button button"".
+            ("Add button", nil, "[button]", "label-names-type"),
+            // Hints: "you don't want to tell users to "Play the song"".
+            ("Yesterday", "Play the song.", "[staticText]", "hint-command"),
+            // "do not create hints such as "Tap to play the song," "Tapping purchases the item,"
+            // or "Swipe to delete the item.""
+            ("Yesterday", "Tap to play the song.", "[staticText]", "hint-gesture"),
+            ("Tea", "Tapping purchases the item.", "[staticText]", "hint-gesture"),
+            ("Tea", "Swipe to delete the item.", "[staticText]", "hint-gesture"),
+            // "do not create hints such as "Save saves your edits" or "Back returns to the
+            // previous screen.""
+            ("Save", "Save saves your edits.", "[button]", "hint-names-control"),
+            ("Back", "Back returns to the previous screen.", "[button]", "hint-names-control"),
+            // "do not create hints such as "Button that adds a name" or "Slider that controls
+            // the scale.""
+            ("Add name", "Button that adds a name.", "[button]", "hint-names-type"),
+            ("Scale", "Slider that controls the scale.", "[adjustable]", "hint-names-type"),
+        ]
+
+        /// The guide's good examples: the one-word labels ("Add, Play, Delete, Search,
+        /// Favorites, or Volume"), the short phrases ("Play music," "Add name," or "Add to
+        /// event"), and the hints "Adds a city" and "Plays the song" (written with the final
+        /// period the guide asks for: "ending the hint with a period helps VoiceOver").
+        static let good: [(label: String, hint: String?, traits: String)] = [
+            ("Add", nil, "[button]"), ("Play", nil, "[button]"), ("Delete", nil, "[button]"),
+            ("Search", nil, "[searchField]"), ("Favorites", nil, "[button]"), ("Volume", nil, "[adjustable]"),
+            ("Play music", nil, "[button]"), ("Add name", nil, "[button]"), ("Add to event", nil, "[button]"),
+            ("Weather", "Adds a city.", "[button]"), ("Yesterday", "Plays the song.", "[staticText]"),
+        ]
+
+        static func element(_ index: Int, label: String, hint: String?, traits: String) -> String {
+            var fields = ["id: e\(index)", "label: \"\(label)\""]
+            if let hint { fields.append("hint: \"\(hint)\"") }
+            fields += ["traits: \(traits)", "frame: [0, \(index * 50), 200, 44]"]
+            if traits.contains("adjustable") { fields += ["increment: []", "decrement: []"] }
+            return "      - {" + fields.joined(separator: ", ") + "}"
+        }
+
+        @Test("every example the guide says to avoid is reported, by its rule and only that rule")
+        func toAvoidIsReported() throws {
+            let yaml = sceneYAML(Self.toAvoid.enumerated().map {
+                Self.element($0.offset, label: $0.element.label, hint: $0.element.hint, traits: $0.element.traits)
+            })
+            let findings = try audit(yaml)
+            for (index, example) in Self.toAvoid.enumerated() {
+                #expect(rules(findings, for: "e\(index)") == [example.rule], "\(example.label) / \(example.hint ?? "")")
+            }
+            let save = try #require(findings.first { $0.elementID == "e5" })
+            #expect(save.message == "hint \"Save saves your edits.\" of 'e5' begins with the control's name ('Save'), which the label already gives")
+            #expect(save.location.column == column(of: "hint:", onLineWith: "id: e5,", in: yaml))
+            let play = try #require(findings.first { $0.elementID == "e1" })
+            #expect(play.message == "hint \"Play the song.\" of 'e1' begins with 'Play', a command; begin with the verb that describes the result ('Plays')")
+            let slider = try #require(findings.first { $0.elementID == "e8" })
+            #expect(slider.message == "hint \"Slider that controls the scale.\" of 'e8' names the control's type ('Slider'); the trait already says it")
+        }
+
+        @Test("none of the guide's good labels and hints is reported")
+        func goodIsNotReported() throws {
+            let yaml = sceneYAML(Self.good.enumerated().map {
+                Self.element($0.offset, label: $0.element.label, hint: $0.element.hint, traits: $0.element.traits)
+            })
+            #expect(try audit(yaml).map(\.description) == [])
+        }
+
+        @Test("a hint is a command only in English; a name is repeated only as whole words at the start")
+        func limits() throws {
+            let yaml = sceneYAML([
+                "      - {id: french, label: Chanson, hint: \"Play the song.\", language: fr-FR, traits: [button], frame: [0, 0, 100, 44]}",
+                "      - {id: saved, label: Save, hint: Saves your edits., traits: [button], frame: [0, 50, 100, 44]}",
+                "      - {id: a-slider, label: Scale, hint: A slider that controls the scale., traits: [adjustable], increment: [], decrement: [], frame: [0, 100, 100, 44]}",
+                "      - {id: bound, label: \"{wifi?Wi-Fi:Offline}\", hint: Offline shows the saved pages., traits: [button], frame: [0, 150, 100, 44]}",
+            ], state: ["wifi: true"])
+            let findings = try audit(yaml)
+            #expect(rules(findings, for: "french") == [])
+            #expect(rules(findings, for: "saved") == [])
+            #expect(rules(findings, for: "a-slider") == ["hint-names-type"])
+            #expect(rules(findings, for: "bound") == ["hint-names-control"])
+        }
+    }
+}
+
+// MARK: none-combined
+
+extension AuditTests {
+    /// DISIC: "`UIAccessibilityTraitNone`: The element has no defined behavior. This feature
+    /// removes all others (it cannot be used in conjunction with others)."
+    @Suite struct NoneCombinedRule {
+        @Test func noneBesideAnotherTraitIsReported() throws {
+            let yaml = sceneYAML([
+                "      - {id: mixed, label: Send, traits: [none, button], frame: [0, 0, 100, 44]}",
+                "      - {id: alone, label: Photo, traits: [none], frame: [0, 50, 100, 44]}",
+                "      - {id: conditional, label: Mode, traits: [button, {selected: on}], frame: [0, 100, 100, 44]}",
+            ], state: ["on: true"])
+            let findings = try audit(yaml)
+            #expect(findings.map(\.rule) == ["none-combined"])
+            let finding = try #require(findings.first)
+            #expect(finding.elementID == "mixed")
+            #expect(finding.message == "traits of 'mixed' combine none with button; none combines with nothing: remove it, or the other traits")
+            #expect(finding.location.column == column(of: "traits:", onLineWith: "id: mixed", in: yaml))
+        }
+    }
+}

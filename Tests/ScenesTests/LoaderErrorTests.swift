@@ -540,6 +540,23 @@ struct EffectErrorTests {
             "      focsu: a"), 13, 15, "unknown key 'focsu' in post", "(did you mean 'focus'?)")
     }
 
+    @Test("pause and resume of an assistive technology name it; technology belongs to them only")
+    func pauseTechnology() {
+        only(element("activate: [{post: {notification: pauseAssistiveTechnology}}]"), 10, 27,
+             "post pauseAssistiveTechnology needs technology: the assistive technology it is for (switchControl, voiceOver)")
+        only(element("activate: [{post: {notification: resumeAssistiveTechnology, technology: talkBack}}]"), 10, 81,
+             "technology 'talkBack' is unknown; expected one of: switchControl, voiceOver")
+        only(element("activate: [{post: {notification: layoutChanged, technology: voiceOver}}]"), 10, 69,
+             "technology is the argument of pauseAssistiveTechnology and resumeAssistiveTechnology, not of layoutChanged")
+    }
+
+    @Test("focus hooks take effects; a placeholder is a template")
+    func focusHooksAndPlaceholder() {
+        only(element("didBecomeFocused: [{toggle: wfi}]"), 10, 37, "unknown state name 'wfi'")
+        only(element("didLoseFocus: go"), 10, 23, "didLoseFocus")
+        only(element("placeholder: \"{nme}\""), 10, 22, "placeholder reads unknown state name 'nme'")
+    }
+
     @Test("unknown notification")
     func unknownNotification() {
         only(element("activate: [{post: {notification: layoutChange}}]"), 10, 42,

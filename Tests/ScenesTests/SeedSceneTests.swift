@@ -98,8 +98,16 @@ struct SeedSceneTests {
         .init(file: "english-labels-hints.yaml", screen: "traits",
               items: "traits-image-link, traits-chime, traits-back"),
         .init(file: "english-labels-hints.yaml", screen: "to-avoid",
-              items: "avoid-type-in-label, avoid-gesture-tap, avoid-gesture-tapping, avoid-gesture-swipe, avoid-name-save, avoid-name-back, avoid-type-button, avoid-type-slider, avoid-terse, avoid-back"),
+              items: "avoid-type-in-label, avoid-gesture-tap, avoid-gesture-tapping, avoid-gesture-swipe, avoid-name-save, avoid-name-back, avoid-type-button, avoid-type-slider, avoid-terse, avoid-command, avoid-back"),
         .init(file: "english-labels-hints.yaml", screen: "text-field", items: "name-field, name-fill, text-field-back"),
+        // SwiftUI's isModal on A2 (the Orange guide's example 2): Parent B goes too, unlike
+        // modal-views.yaml's example2; without the trait every text is back.
+        .init(file: "swiftui-modal.yaml", screen: "main", items: "a2-text, a2-dismiss"),
+        .init(file: "swiftui-modal.yaml", screen: "main", state: ["modal": .bool(false)],
+              items: "a1, a2-text, a2-dismiss, a3, b1-1, b1-2, b2-1, b2-2, b2-3"),
+        .init(file: "media-pause.yaml", screen: "player", items: "title, play, captions"),
+        .init(file: "focus-hooks.yaml", screen: "main", items: "myAccessibleElt, bowling-ball, settings"),
+        .init(file: "none-trait.yaml", screen: "main", items: "status, send"),
         .init(file: "orange-traits.yaml", screen: "traits",
               items: "settings-header, page-control, send-view, search-view, news-header, quantity-view, to-change-traits, to-text-alternatives"),
         .init(file: "orange-traits.yaml", screen: "change-traits",
@@ -386,6 +394,15 @@ extension SeedSceneTests {
         "bowler-before.yaml label-names-type rss-button",
         "bowler-before.yaml label-names-type settings-button",
         "english-labels-hints.yaml hint-gesture avoid-gesture-swipe",
+        "english-labels-hints.yaml hint-command avoid-command",
+        "english-labels-hints.yaml hint-names-control avoid-name-back",
+        "english-labels-hints.yaml hint-names-control avoid-name-save",
+        "english-labels-hints.yaml hint-names-type avoid-type-button",
+        "english-labels-hints.yaml hint-names-type avoid-type-slider",
+        // The Orange guide's own hint is a command: "use the rotor item entitled more content …".
+        "custom-content.yaml hint-command orange-logo",
+        // DISIC: None "cannot be used in conjunction with others"; the scene shows the mistake.
+        "none-trait.yaml none-combined send",
         "english-labels-hints.yaml hint-gesture avoid-gesture-tap",
         "english-labels-hints.yaml hint-gesture avoid-gesture-tapping",
         "english-labels-hints.yaml hint-period avoid-terse",

@@ -153,6 +153,26 @@ struct TextTemplateTests {
         #expect(error?.message.contains("does not name a state value") == true)
     }
 
+    /// The Apple guide's RatingView ("Make Nontextual Data Accessible"): `if ( starCount == 1 )`
+    /// the label's word is "star", else "stars", so "1 star", "0 stars", "2 stars".
+    @Test("a choice by count: {name#one:other} is 'one' for a count of 1 only")
+    func pluralForms() throws {
+        let label = try TextTemplate(parsing: "{rating} {rating#star:stars}")
+        #expect(label.parts == [.value("rating"), .literal(" "), .plural("rating", one: "star", other: "stars")])
+        #expect(label.referencedNames == ["rating", "rating"])
+        let texts = [0, 1, 2, 5].map { label.render(["rating": .number(Double($0))]) }
+        #expect(texts == ["0 stars", "1 star", "2 stars", "5 stars"])
+        #expect(label.render(["rating": .number(1.5)]) == "1.5 stars")
+        #expect(label.render(["rating": .number(-1)]) == "-1 stars")
+        #expect(label.render([:]) == " stars")
+        var cached = StateTexts(["rating": .number(1)])
+        #expect(label.render(&cached) == "1 star")
+        // Escapes as in a truth choice; a missing branch is an error naming the count form.
+        #expect(try TextTemplate(parsing: "{n#one\\: item:items}").render(["n": .number(1)]) == "one: item")
+        #expect(syntaxError("{n#item}")?.message == "a choice needs both branches: '{n#when 1:any other count}'")
+        #expect(syntaxError("{n#item:items")?.message == "'{n#' is not closed by '}'")
+    }
+
     @Test("offsets count characters, not bytes")
     func offsetsInCharacters() {
         #expect(syntaxError("été } ")?.offset == 4)

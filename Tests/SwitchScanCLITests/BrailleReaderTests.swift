@@ -9,7 +9,7 @@ import Testing
 @Suite("A braille reader's scanning: nothing acts unseen", .serialized,
        .enabled(if: BRLTTYProcess.executablePath != nil, "brltty is not installed (scripts/setup installs it)"))
 struct BrailleReaderTests {
-    /// `Score 13`, the bowler game's summary, flashed when the screen appears.
+    /// `Score 13`, the bowler game's summary, flashed when the app opens.
     static let score = cells(["6", "234", "14", "135", "1235", "15", "", "3456", "1", "14"])
     /// `Frame 1, 9, 8 pins, then 1 pin`, the first item.
     static let frame1 = cells(["6", "124", "1235", "1", "134", "15", "", "3456", "1", "2", "", "3456", "24", "2", "", "3456",

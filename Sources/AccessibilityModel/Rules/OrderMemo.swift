@@ -16,6 +16,9 @@ public struct OrderMemo: Sendable {
         var nodes: [ScanNode]
         /// Whether an explicit order (`accessibilityElements`) is anywhere in the unit.
         var hasExplicitOrder: Bool
+        /// Whether an exposed element of the unit (itself included) has the `isModal` trait,
+        /// which hides the other units: the screen is then ordered in full.
+        var holdsModal: Bool
     }
 
     var entries: [ElementID: Entry] = [:]
@@ -53,9 +56,11 @@ extension Screen {
                 entry = OrderMemo.Entry(
                     element: element, frame: tree.resolvedFrame,
                     nodes: node.map { NavigationGrouping.resolve([$0], groupAutomatic: groupAutomatic) } ?? [],
-                    hasExplicitOrder: explicit)
+                    hasExplicitOrder: explicit,
+                    holdsModal: element.traits.contains(.isModal) || Visibility.holdsModalTrait(element))
             }
-            if entry.hasExplicitOrder {
+            // An isModal trait hides the rest of the screen: the units are not independent.
+            if entry.hasExplicitOrder || entry.holdsModal {
                 // Ids of an explicit order are looked up in the whole tree: ordered in full.
                 memo.entries = [:]
                 return scanNodes(groupAutomatic: groupAutomatic)
