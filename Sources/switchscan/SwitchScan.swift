@@ -19,7 +19,7 @@ struct SwitchScan: ParsableCommand {
             file:line:column); 64 a usage error; 128+N run ended by signal N.
             """,
         version: SwitchScan.version,
-        subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SnapshotCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self])
+        subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SnapshotCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self, ManualPagesCommand.self])
 }
 
 extension SwitchScan {
