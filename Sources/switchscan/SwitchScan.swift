@@ -10,7 +10,7 @@ struct SwitchScan: ParsableCommand {
             A scene is an interface described as an accessibility tree (labels, values, hints, \
             traits, frames, containers, groups, custom actions, adjustable elements) with its \
             behaviour, in a YAML file. Examples: the seed scenes, in \
-            /usr/share/doc/switchscan/examples when installed, Scenarios/ in the source tree. Each \
+            /usr/share/switchscan/examples when installed, Scenarios/ in the source tree. Each \
             command has a manual page (man switchscan-run, …) and its own --help.
 
             Exit status, for every command: 0 done, nothing failed; 1 the command's own finding (a \
