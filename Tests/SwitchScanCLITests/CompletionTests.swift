@@ -82,9 +82,14 @@ struct CompletionTests {
         zpty -w z 'print __RE""ADY__'
         local ready out
         zpty -r z ready '*__READY__*'
+        # _main_complete runs comppostfuncs when the completion is over (and empties the list):
+        # the line is cleared only then, so that no typeahead cuts the completion short.
+        zpty -w z 'completion_over() { print -r -- "__OV""ER__" }; comppostfuncs=(completion_over)'
         zpty -n -w z "$LINE"$'\t'
+        zpty -r z out '*__OVER__*'
         zpty -n -w z $'\C-u''print __E""ND__'$'\n'
-        zpty -r z out '*__END__*'
+        local rest
+        zpty -r z rest '*__END__*'
         zpty -d z
         print -r -- "$out" | tr -d '\r' | grep -o 'HIT:.*' | cut -c5- | sort -u
         """#
