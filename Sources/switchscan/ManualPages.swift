@@ -56,10 +56,10 @@ struct ManualPagesCommand: ParsableCommand {
         let version = SwitchScan.release
         var pages = [(file: String, text: String)]()
         for command in info.command.flattened() where command.shouldDisplay {
-            pages.append(("man1/\(command.pageName).1", ManualPage.command(command, date: date, version: version)))
+            pages.append(("man1/\(command.pageName).1", ManualPage.ascii(ManualPage.command(command, date: date, version: version))))
         }
-        pages.append(("man5/switchscan-settings.5", try ManualPage.settings(date: date, version: version)))
-        pages.append(("man5/switchscan-scene.5", ManualPage.scene(markdown: markdown, date: date, version: version)))
+        pages.append(("man5/switchscan-settings.5", ManualPage.ascii(try ManualPage.settings(date: date, version: version))))
+        pages.append(("man5/switchscan-scene.5", ManualPage.ascii(ManualPage.scene(markdown: markdown, date: date, version: version))))
         for page in pages {
             let path = (outputDirectory as NSString).appendingPathComponent(page.file)
             do {
@@ -292,6 +292,37 @@ enum ManualPage {
     static func escape(_ text: String) -> String {
         var out = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
+        return out
+    }
+
+    /// Punctuation beyond ASCII as groff's own glyphs, which every output device can show (`--`
+    /// for an em dash, `->` for an arrow where there is no UTF-8).
+    static let glyphs: [Character: String] = [
+        "\u{2026}": "...", "\u{2014}": "\\(em", "\u{2013}": "\\(en", "\u{2192}": "\\(->", "\u{2190}": "\\(<-",
+        "\u{00D7}": "\\(mu", "\u{00B7}": "\\(pc", "\u{2018}": "\\(oq", "\u{2019}": "\\(cq", "\u{201C}": "\\(lq",
+        "\u{201D}": "\\(rq", "\u{2265}": "\\(>=", "\u{2264}": "\\(<=", "\u{2260}": "\\(!=", "\u{00A0}": "\\~",
+    ]
+
+    /// The page in ASCII: punctuation as groff glyphs, any other character as `\[uXXXX]` with a
+    /// fallback (`<U+XXXX>`) declared for devices that lack it (man in the C locale), so that man
+    /// warns about nothing and no character is dropped.
+    static func ascii(_ page: String) -> String {
+        var out = ""
+        var fallbacks = [String]()
+        for character in page {
+            if character.isASCII { out.append(character); continue }
+            if let glyph = glyphs[character] { out += glyph; continue }
+            for scalar in character.unicodeScalars {
+                let code = String(scalar.value, radix: 16, uppercase: true)
+                let name = "u" + String(repeating: "0", count: max(0, 4 - code.count)) + code
+                out += "\\[\(name)]"
+                let declaration = ".if !c\\[\(name)] .char \\[\(name)] <U+\(name.dropFirst())>"
+                if !fallbacks.contains(declaration) { fallbacks.append(declaration) }
+            }
+        }
+        guard !fallbacks.isEmpty, let header = out.range(of: "\n.TH ") else { return out }
+        let endOfLine = out[header.upperBound...].firstIndex(of: "\n") ?? out.endIndex
+        out.insert(contentsOf: "\n" + fallbacks.joined(separator: "\n"), at: endOfLine)
         return out
     }
 

@@ -38,17 +38,24 @@ struct ManualPageTests {
         return pages
     }
 
-    /// The page as `MANWIDTH=80 man --warnings -l` shows it (overstrike removed), and what man said.
+    /// The page as `MANWIDTH=80 man --warnings -l` shows it in a UTF-8 locale (overstrike
+    /// removed), and what man said there and in the C locale (ASCII output, where a character
+    /// groff cannot show is a warning and is dropped).
     static func render(_ page: URL) throws -> (text: String, warnings: String) {
-        let result = try CLI.runProgram("/usr/bin/man", ["--warnings", "-l", page.path], environment: [
-            "MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MAN_KEEP_FORMATTING": "0",
-        ])
         var text = ""
-        for character in result.stdout {
-            if character == "\u{8}" { _ = text.popLast() } else { text.append(character) }
+        var warnings = ""
+        for locale in ["C", "C.UTF-8"] {
+            let result = try CLI.runProgram("/usr/bin/man", ["--warnings", "-l", page.path], environment: [
+                "MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": locale, "MAN_KEEP_FORMATTING": "0",
+            ])
+            #expect(result.status == 0, "\(page.lastPathComponent): \(result)")
+            warnings += result.stderr.isEmpty ? "" : "LANG=\(locale): \(result.stderr)"
+            text = ""
+            for character in result.stdout {
+                if character == "\u{8}" { _ = text.popLast() } else { text.append(character) }
+            }
         }
-        #expect(result.status == 0, "\(page.lastPathComponent): \(result)")
-        return (text, result.stderr)
+        return (text, warnings)
     }
 
     /// Section name → its text, in order of the rendered page (headings start in column 0).
