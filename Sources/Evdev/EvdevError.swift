@@ -57,8 +57,9 @@ public struct EvdevError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(subject): permission denied (\(cause)). Input device nodes belong to root and the "
                 + "'input' group (mode 0660). Either join the group: `sudo usermod -aG input $USER`, "
                 + "then log out and in again; or install the udev rule that gives the logged-in user "
-                + "access to known switch interfaces: `sudo cp \(EvdevError.udevRulePath) /etc/udev/rules.d/ "
-                + "&& sudo udevadm control --reload && sudo udevadm trigger` (see Devices/switches/README.md)"
+                + "access to known switch interfaces (the package installs it as /lib/udev/rules.d/70-switchscan.rules: "
+                + "unplug and plug the interface again; from the source tree: `sudo cp \(EvdevError.udevRulePath) /etc/udev/rules.d/ "
+                + "&& sudo udevadm control --reload && sudo udevadm trigger`; see man switchscan-devices)"
         case .notFound:
             return "\(subject): no such file (\(cause))"
         case .deviceGone:

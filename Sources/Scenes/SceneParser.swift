@@ -116,7 +116,7 @@ final class SceneReader: DocumentReader {
             }
             return nil
         }
-        let keys = checkKeys(pairs, allowed: ["scene", "description", "size", "language", "state", "start", "screens", "tests"], in: "a scene")
+        let keys = checkKeys(pairs, allowed: SceneFormatKeys.scene, in: "a scene")
 
         let title = required(keys, "scene", in: root, "the scene's title").flatMap { string($0, "scene") }
         let description = keys["description"].flatMap { string($0, "description") }
@@ -170,7 +170,7 @@ final class SceneReader: DocumentReader {
         return scene
     }
 
-    static let testsFileKeys = ["scene", "description", "tests"]
+    static let testsFileKeys = SceneFormatKeys.testsFile
 
     /// A tests file's tests, read with the scene's state, screens and ids declared.
     func readTestsFile(_ text: String, scene: Scene) -> [ScriptedTest]? {
@@ -214,7 +214,7 @@ final class SceneReader: DocumentReader {
 
     func readScreen(name: String, _ node: DocumentNode) -> ScreenTemplate? {
         guard let pairs = mapping(node, "screen '\(name)'") else { return nil }
-        let keys = checkKeys(pairs, allowed: ["title", "elements", "accessibilityElements", "escape", "magicTap"], in: "a screen")
+        let keys = checkKeys(pairs, allowed: SceneFormatKeys.screen, in: "a screen")
         let title = keys["title"].flatMap { string($0, "title") }
         var elements = [ElementTemplate]()
         if let list = keys["elements"], let items = sequence(list, "elements") {
@@ -236,13 +236,7 @@ final class SceneReader: DocumentReader {
             escape: escape, magicTap: magicTap, location: location(node))
     }
 
-    static let elementKeys: [String] = [
-        "id", "label", "value", "hint", "traits", "language", "frame", "activationPoint",
-        "isAccessibilityElement", "accessibilityElementsHidden", "accessibilityViewIsModal",
-        "shouldGroupAccessibilityChildren", "navigationStyle", "accessibilityElements", "sortPriority",
-        "visible", "elements", "customActions", "customContent", "activate", "increment", "decrement",
-        "escape", "magicTap", "placeholder", "didBecomeFocused", "didLoseFocus",
-    ]
+    static let elementKeys = SceneFormatKeys.element
 
     func readElement(_ node: DocumentNode, path: String, depth: Int) -> ElementTemplate? {
         guard visit(node) else { return nil }
@@ -389,7 +383,7 @@ final class SceneReader: DocumentReader {
     }
 
     func unknownTraitMessage(_ name: String) -> String {
-        let names = ["none"] + Traits.named.map(\.name)
+        let names = SceneFormatKeys.traits
         return "unknown trait '\(name)'\(suggestion(name, among: names)); expected one of: \(names.joined(separator: " "))"
     }
 
@@ -420,7 +414,7 @@ final class SceneReader: DocumentReader {
 
     // MARK: Effects
 
-    static let effectKinds = ["set", "toggle", "add", "go", "announce", "post"]
+    static let effectKinds = SceneFormatKeys.effects
 
     func effects(_ node: DocumentNode, _ what: String) -> [Effect]? {
         guard let items = sequence(node, what) else { return nil }
@@ -563,7 +557,7 @@ final class SceneReader: DocumentReader {
 
     func readTest(_ node: DocumentNode) -> ScriptedTest? {
         guard let pairs = mapping(node, "a test") else { return nil }
-        let keys = checkKeys(pairs, allowed: ["name", "screen", "profile", "settings", "steps"], in: "a test")
+        let keys = checkKeys(pairs, allowed: SceneFormatKeys.test, in: "a test")
         var profile: (name: String, location: SourceLocation)?
         if let profileNode = keys["profile"], let reference = string(profileNode, "profile") {
             if reference.isEmpty {
@@ -602,7 +596,7 @@ final class SceneReader: DocumentReader {
         return value
     }
 
-    static let stepKinds = ["press", "hold", "wait", "route", "key", "app", "post", "expect"]
+    static let stepKinds = SceneFormatKeys.steps
     /// Longest `wait` or `hold` of a scripted test, in seconds of virtual time (an hour).
     static let maxStepSeconds = 3600.0
     /// Points a size, frame or activation point may use: far past any screen, small enough that

@@ -14,7 +14,7 @@ struct AuditCommand: ParsableCommand {
             Exits 1 when there are findings, 2 when a file cannot be loaded (a missing one too).
             """)
 
-    @Argument(help: "Scene files or folders.")
+    @Argument(help: "Scene files or folders.", completion: Completions.scenes)
     var paths: [String]
 
     func run() throws {

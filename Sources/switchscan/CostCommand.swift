@@ -25,7 +25,7 @@ struct CostCommand: ParsableCommand {
             See docs/automatic-grouping.md.
             """)
 
-    @Argument(help: "The scene file.")
+    @Argument(help: "The scene file.", completion: Completions.scenes)
     var scene: String
 
     @Option(help: "The screen to report (default: the scene's start screen).")
@@ -33,7 +33,7 @@ struct CostCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "Set a scanning setting by its name (repeatable): numbers in seconds, true/false, off, or a choice name.",
-        valueName: "name=value"))
+        valueName: "name=value"), completion: Completions.settingAssignments)
     var settingOverrides: [String] = []
 
     @Option(name: .customLong("state"), help: ArgumentHelp("Override a state value (repeatable).", valueName: "name=value"))

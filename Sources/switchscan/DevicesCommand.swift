@@ -18,11 +18,11 @@ struct DevicesCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("The folder of evdev nodes.", valueName: "folder"))
+    @Option(help: ArgumentHelp("The folder of evdev nodes.", valueName: "folder"), completion: .directory)
     var directory: String = Evdev.inputDirectory
 
     @Option(name: .customLong("profiles"), help: ArgumentHelp(
-        "Another folder of switch profiles, searched first (repeatable).", valueName: "folder"))
+        "Another folder of switch profiles, searched first (repeatable).", valueName: "folder"), completion: .directory)
     var profileDirectories: [String] = []
 
     func run() throws {

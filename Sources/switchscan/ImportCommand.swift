@@ -23,13 +23,13 @@ struct ImportCommand: ParsableCommand {
             FIFO, a device) or one of the dumps being read.
             """)
 
-    @Argument(help: "Dump files (XML); each becomes a screen.")
+    @Argument(help: "Dump files (XML); each becomes a screen.", completion: Completions.dumps)
     var files: [String]
 
     @Option(help: ArgumentHelp("The dumps' format, when not guessed from the content.", valueName: "ios|android"))
     var format: DumpFormat?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the scene to this file.", valueName: "scene"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the scene to this file.", valueName: "scene"), completion: Completions.scenes)
     var output: String?
 
     @Option(help: ArgumentHelp("The scene's title (default: the first file's name).", valueName: "text"))

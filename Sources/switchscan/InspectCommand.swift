@@ -14,7 +14,7 @@ struct InspectCommand: ParsableCommand {
             below them.
             """)
 
-    @Argument(help: "The scene file.")
+    @Argument(help: "The scene file.", completion: Completions.scenes)
     var scene: String
 
     @Option(help: "The screen to inspect (default: the scene's start screen).")

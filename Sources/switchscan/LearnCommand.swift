@@ -21,10 +21,10 @@ struct LearnCommand: ParsableCommand {
             refused before any switch is pressed (exit 1).
             """)
 
-    @Option(help: ArgumentHelp("The evdev node to learn from.", valueName: "/dev/input/eventN"))
+    @Option(help: ArgumentHelp("The evdev node to learn from.", valueName: "/dev/input/eventN"), completion: Completions.devices)
     var device: String?
 
-    @Option(name: .customLong("from-evemu"), help: ArgumentHelp("Learn from an evemu recording instead of a live device.", valueName: "file"))
+    @Option(name: .customLong("from-evemu"), help: ArgumentHelp("Learn from an evemu recording instead of a live device.", valueName: "file"), completion: .file())
     var fromEvemu: String?
 
     @Option(help: ArgumentHelp("The profile's name (default: the device's name).", valueName: "name"))
@@ -36,7 +36,7 @@ struct LearnCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The switches' actions in order, comma-separated (instead of --switches).", valueName: "select,next,…"))
     var actions: String?
 
-    @Option(help: ArgumentHelp("Where to write the profile (default: <profile folder>/<name>.yaml).", valueName: "file"))
+    @Option(help: ArgumentHelp("Where to write the profile (default: <profile folder>/<name>.yaml).", valueName: "file"), completion: Completions.yamlFiles)
     var output: String?
 
     @Flag(help: "Replace an existing profile.")
@@ -231,7 +231,7 @@ struct LearnCommand: ParsableCommand {
         let text = profile.yamlText(comments: [
             "Learned by `switchscan learn` from \(source).",
             "Device: \"\(device.name)\" \(device.shortID) version \(hex4(device.version))",
-            "Format: Devices/switches/README.md",
+            "Format: /usr/share/doc/switchscan/switch-profiles.md.gz (Devices/switches/README.md in the source tree)",
         ])
         // The text must read back: a profile that cannot be loaded is never written.
         do {

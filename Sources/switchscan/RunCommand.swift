@@ -18,7 +18,7 @@ struct RunCommand: ParsableCommand {
             Ctrl-Z suspends the run and gives the terminal back; fg resumes it and redraws.
             """ + "\n\n" + ProfileSources.helpParagraph(.switches) + "\n\n" + ProfileSources.helpParagraph(.braille))
 
-    @Argument(help: "The scene file (none with --atspi).")
+    @Argument(help: "The scene file (none with --atspi).", completion: Completions.scenes)
     var scene: String?
 
     @Flag(help: "Operate a running application through AT-SPI instead of a scene: the focused application's active window, or the one --app or --window names.")
@@ -35,15 +35,15 @@ struct RunCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "Set a scanning setting by its name (repeatable), e.g. --set autoScanningTime=1.5 --set tapBehavior=alwaysTap.",
-        valueName: "name=value"))
+        valueName: "name=value"), completion: Completions.settingAssignments)
     var settingOverrides: [String] = []
 
     @Option(name: .customLong("settings"), help: ArgumentHelp(
         "A settings file (YAML: setting names and values, as for --set) instead of the configuration folder's settings.yaml ($XDG_CONFIG_HOME/switchscan/settings.yaml, read when present); none: no file. It is watched while the run goes on: an edit applies at once, an edit with errors is said (file:line:column) and the settings in effect stay. --set wins over the file.",
-        valueName: "file"))
+        valueName: "file"), completion: Completions.yamlFiles)
     var settingsFile: String?
 
-    @Option(help: ArgumentHelp("Write the trace as JSON lines, one per event.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the trace as JSON lines, one per event.", valueName: "file"), completion: .file())
     var trace: String?
 
     @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
@@ -53,13 +53,13 @@ struct RunCommand: ParsableCommand {
     var noView = false
 
     @Option(name: .customLong("input"), help: ArgumentHelp(
-        "Where switches come from (repeatable): auto (the terminal keyboard and the devices a switch profile fits, with hotplug; a keyboard with letter keys only with a profile of its own: the terminal already reads it and a grab would take it away; see Devices/switches/README.md), terminal, evdev:auto (every device a profile fits, no terminal), evdev:PATH, evemu:FILE (a recording), raw:PATH (struct input_event records, e.g. a FIFO). Default: auto.",
-        valueName: "source"))
+        "Where switches come from (repeatable): auto (the terminal keyboard and the devices a switch profile fits, with hotplug; a keyboard with letter keys only with a profile of its own: the terminal already reads it and a grab would take it away; see /usr/share/doc/switchscan/switch-profiles.md.gz, Devices/switches/README.md in the source tree), terminal, evdev:auto (every device a profile fits, no terminal), evdev:PATH, evemu:FILE (a recording), raw:PATH (struct input_event records, e.g. a FIFO). Default: auto.",
+        valueName: "source"), completion: Completions.inputs)
     var inputs: [String] = []
 
     @Option(name: .customLong("profile"), help: ArgumentHelp(
         "The switch profile for devices, recordings and raw streams (a file, or a profile's id), instead of the best match.",
-        valueName: "file"))
+        valueName: "file"), completion: Completions.profiles)
     var profile: String?
 
     @Flag(help: "Replay evemu recordings at once, their events dated as recorded.")
@@ -67,12 +67,12 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Where the braille line goes: auto (a braille display through BRLTTY at BrlAPI's default host, BRLAPI_HOST or :0, when one answers; and the terminal view), brlapi[:HOST] (a display through BRLTTY at HOST, e.g. :1, waited for and reconnected while BRLTTY is away; and the terminal view), terminal (the terminal view only), none.",
-        valueName: "output"))
+        valueName: "output"), completion: Completions.brailleOutputs)
     var braille: String = "auto"
 
     @Option(name: .customLong("braille-auth"), help: ArgumentHelp(
         "BrlAPI authentication for the braille display: none, keyfile:PATH, polkit… Default: BRLAPI_AUTH, else BrlAPI's key file.",
-        valueName: "auth"))
+        valueName: "auth"), completion: Completions.brailleAuth)
     var brailleAuth: String?
 
     func validate() throws {
@@ -92,7 +92,7 @@ struct RunCommand: ParsableCommand {
             do {
                 live = try LiveApplication(target: LiveApplication.Target(application: app, window: window))
             } catch {
-                throw CommandFailure("switchscan run: \(error) (is the accessibility bus running? see README)")
+                throw CommandFailure("switchscan run: \(error) (is the accessibility bus running? see man switchscan-run and /usr/share/doc/switchscan/docs/live-applications.md.gz, docs/live-applications.md in the source tree)")
             }
             scene = Scene(title: live!.title, size: live!.size, language: live!.language)
         } else {

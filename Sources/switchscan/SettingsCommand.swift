@@ -24,7 +24,7 @@ struct SettingsCommand: ParsableCommand {
     struct FileOption: ParsableArguments {
         @Option(name: .customLong("file"), help: ArgumentHelp(
             "The settings file (default: $XDG_CONFIG_HOME/switchscan/settings.yaml, or ~/.config/switchscan/settings.yaml).",
-            valueName: "file"))
+            valueName: "file"), completion: Completions.yamlFiles)
         var file: String?
 
         var path: String { file ?? ConfigFiles.settingsPath }
@@ -77,7 +77,7 @@ struct SettingsCommand: ParsableCommand {
 
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print one setting's value (the file's, else the default).")
-        @Argument(help: "The setting's name.") var name: String
+        @Argument(help: "The setting's name.", completion: Completions.settingNames) var name: String
         @OptionGroup var options: FileOption
 
         func run() throws {
@@ -90,10 +90,11 @@ struct SettingsCommand: ParsableCommand {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set one setting in the file (created if needed); checked, then written atomically.")
-        @Argument(help: "The setting's name.") var name: String
+        @Argument(help: "The setting's name.", completion: Completions.settingNames) var name: String
         // Collected as unrecognised words so that a negative number is a value, not an option
         // (and is refused for what it is).
-        @Argument(parsing: .allUnrecognized, help: "Its value: seconds, a count, true/false, off, or a choice's name.")
+        @Argument(parsing: .allUnrecognized, help: "Its value: seconds, a count, true/false, off, or a choice's name.",
+                  completion: Completions.settingValue)
         var value: [String] = []
         @OptionGroup var options: FileOption
 
@@ -109,7 +110,7 @@ struct SettingsCommand: ParsableCommand {
 
     struct Unset: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove one setting from the file (its default applies again).")
-        @Argument(help: "The setting's name.") var name: String
+        @Argument(help: "The setting's name.", completion: Completions.settingNames) var name: String
         @OptionGroup var options: FileOption
 
         func run() throws {

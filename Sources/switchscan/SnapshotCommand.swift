@@ -20,7 +20,7 @@ struct SnapshotCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Wait this many seconds at most for the window to appear.", valueName: "seconds"))
     var wait: Double = 10
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The scene file to write (default: standard output).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The scene file to write (default: standard output).", valueName: "file"), completion: Completions.scenes)
     var output: String?
 
     func validate() throws {

@@ -10,7 +10,7 @@ struct SwitchScan: ParsableCommand {
             A scene is an interface described as an accessibility tree (labels, values, hints, \
             traits, frames, containers, groups, custom actions, adjustable elements) with its \
             behaviour, in a YAML file. Examples: the seed scenes, in \
-            /usr/share/doc/switchscan/examples when installed, Scenarios/ in the source tree. Each \
+            /usr/share/switchscan/examples when installed, Scenarios/ in the source tree. Each \
             command has a manual page (man switchscan-run, …) and its own --help.
 
             Exit status, for every command: 0 done, nothing failed; 1 the command's own finding (a \
@@ -19,7 +19,7 @@ struct SwitchScan: ParsableCommand {
             file:line:column); 64 a usage error; 128+N run ended by signal N.
             """,
         version: SwitchScan.version,
-        subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SnapshotCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self])
+        subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SnapshotCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self, ManualPagesCommand.self])
 }
 
 extension SwitchScan {

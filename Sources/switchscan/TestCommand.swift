@@ -36,10 +36,10 @@ struct TestCommand: ParsableCommand {
             docs/scene-format-additions.md, "Scripted tests".
             """)
 
-    @Argument(help: "Scene files or folders (searched for .yaml, .yml and .json files).")
+    @Argument(help: "Scene files or folders (searched for .yaml, .yml and .json files).", completion: Completions.scenesAndTests)
     var paths: [String]
 
-    @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"), completion: .file(extensions: ["xml"]))
     var junit: String?
 
     @Option(help: ArgumentHelp("Run only the tests whose name contains this text (ignoring case).", valueName: "text"))
@@ -47,12 +47,12 @@ struct TestCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "The switch profile key: steps go through in tests with no profile: of their own: a file, or a profile's id or name (as switchscan devices lists them). Default: the shipped generic keyboard profile.",
-        valueName: "file"))
+        valueName: "file"), completion: Completions.profiles)
     var profile: String?
 
     @Option(name: .customLong("settings"), help: ArgumentHelp(
         "Start every test from this settings file's settings (as switchscan run reads them) instead of the defaults; a test's own settings still win. The configuration folder's settings.yaml is never read by tests.",
-        valueName: "file"))
+        valueName: "file"), completion: Completions.yamlFiles)
     var settingsFile: String?
 
     func run() throws {

@@ -7,7 +7,7 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check scene files against the scene contract and report every problem.",
         discussion: "Folders are searched for .yaml, .yml and .json files. Exits 1 when any file has a problem.")
 
-    @Argument(help: "Scene files or folders.")
+    @Argument(help: "Scene files or folders.", completion: Completions.scenes)
     var paths: [String]
 
     func run() throws {

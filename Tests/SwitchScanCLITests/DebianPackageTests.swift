@@ -76,8 +76,11 @@ struct DebianPackageTests {
         for needed in ["libevdev2", "libbrlapi0.8", "liblouis20", "liblouis-data", "libc6"] {
             #expect(depends.contains(needed), "Depends: \(fields["Depends"] ?? "none")")
         }
-        #expect(!depends.contains("brltty"), "brltty is recommended, not required")
-        #expect(Self.packageNames(fields["Recommends"] ?? "") == ["brltty"], "\(fields)")
+        // BRLTTY (with polkitd, systemd and python3 behind it) only serves braille displays:
+        // suggested, so that neither a default install nor a minimal one pulls it.
+        #expect(!depends.contains("brltty"), "brltty is suggested, not required")
+        #expect(!Self.packageNames(fields["Recommends"] ?? "").contains("brltty"), "\(fields)")
+        #expect(Self.packageNames(fields["Suggests"] ?? "").contains("brltty"), "\(fields)")
         #expect(fields["Installed-Size"].flatMap(Int.init).map { $0 > 1000 } == true, "\(fields)")
     }
 
@@ -124,10 +127,14 @@ struct DebianPackageTests {
             "lib/udev/rules.d/70-switchscan.rules",
             "usr/lib/systemd/user/switchscan.service",
             "usr/share/man/man1/switchscan.1.gz", "usr/share/man/man1/switchscan-run.1.gz", "usr/share/man/man1/switchscan-settings-set.1.gz",
+            "usr/share/man/man5/switchscan-settings.5.gz", "usr/share/man/man5/switchscan-scene.5.gz",
             "usr/share/bash-completion/completions/switchscan", "usr/share/zsh/vendor-completions/_switchscan",
             "usr/share/fish/vendor_completions.d/switchscan.fish",
             "usr/share/doc/switchscan/copyright", "usr/share/doc/switchscan/changelog.gz",
             "usr/share/doc/switchscan/examples/switch-control-groups.yaml",
+            // Also where a dpkg path-exclude of /usr/share/doc/* leaves them.
+            "usr/share/switchscan/examples/switch-control-groups.yaml", "usr/share/switchscan/examples/bowler.yaml",
+            "usr/share/doc/switchscan/docs/packaging.md.gz", "usr/share/doc/switchscan/switch-profiles.md.gz",
         ]
         for path in expected {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path) is not in the package")
@@ -180,6 +187,37 @@ struct DebianPackageTests {
         #expect(test.stdout.contains("Tapio"), "the scene's Tapio test (shipped profile by id) did not run: \(test)")
     }
 
+    /// A build cut short (here dpkg-deb fails after writing part of its output) leaves nothing at
+    /// the package's path, and no temporary file beside it; a build that succeeds says how to
+    /// install what it made.
+    @Test func anInterruptedBuildLeavesNoTruncatedPackage() throws {
+        _ = try Self.deb()
+        let folder = try TemporaryFolder()
+        let bin = folder.url.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        // The last argument of `dpkg-deb --build STAGE FILE` is where the package goes.
+        let fake = try folder.write("bin/dpkg-deb", """
+            #!/bin/sh
+            for last; do :; done
+            head -c 4096 /bin/sh > "$last"
+            exit 1
+            """)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+        let deb = folder.url.appendingPathComponent("out/switchscan.deb")
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = "\(bin.path):" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try CLI.runProgram("/bin/bash", [CLI.packageRoot.appendingPathComponent("scripts/package").path, "--output", deb.path],
+                                        environment: environment)
+        #expect(result.status != 0, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: deb.path), "a truncated package was left at \(deb.path)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: deb.deletingLastPathComponent().path)) ?? []
+        #expect(left.isEmpty, "left beside it: \(left)")
+
+        let built = try CLI.runProgram("/bin/bash", [CLI.packageRoot.appendingPathComponent("scripts/package").path, "--output", deb.path])
+        #expect(built.status == 0, "\(built)")
+        #expect(built.stderr.contains("sudo apt install \(deb.path)"), "\(built.stderr.suffix(500))")
+    }
+
     /// Man pages parse for whatis (apropos finds them) and show the command as typed; the bash
     /// completion loads and completes subcommands; zsh and fish files are theirs.
     @Test func manPagesAndCompletions() throws {
@@ -200,8 +238,7 @@ struct DebianPackageTests {
         for character in run.stdout {
             if character == "\u{8}" { _ = text.popLast() } else { text.append(character) }
         }
-        #expect(text.contains("switchscan-run -- Operate a scene live") || text.contains("switchscan-run — Operate a scene live"),
-                "\(text.prefix(600))")
+        #expect(text.contains("switchscan-run - Operate a scene live"), "\(text.prefix(600))")
         #expect(text.contains("switchscan run [scene] [--atspi]"), "\(text.prefix(900))")
         #expect(!run.stderr.contains("warning"), "\(run.stderr)")
 
@@ -274,7 +311,7 @@ extension DebianPackageTests {
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/switchscan_test.deb >/dev/null
             echo "== version"; switchscan --version
             echo "== status"; dpkg-query -W -f='${Status}\\n' switchscan
-            echo "== recommends"; dpkg-query -W -f='${Status}\\n' brltty
+            echo "== suggested"; dpkg-query -W -f='${Status}\\n' brltty polkitd python3 2>/dev/null || true
             cp /usr/share/doc/switchscan/examples/switch-control-groups.yaml /root/scene.yaml
             cd /root
             echo "== devices"; switchscan devices | grep 'installed beside the program'
@@ -292,8 +329,9 @@ extension DebianPackageTests {
         let head = try CLI.runProgram("/usr/bin/git", ["rev-parse", "HEAD"]).stdout.prefix(12)
         #expect(sections["version"]?.contains("(commit \(head), built ") == true, "\(install)")
         #expect(sections["status"] == "install ok installed", "\(install)")
-        // apt installs recommended packages by default: BRLTTY comes with it.
-        #expect(sections["recommends"] == "install ok installed", "\(install)")
+        // BRLTTY is suggested: a default install (recommended packages on) pulls neither it nor
+        // polkitd or python3, which came with it.
+        #expect(!(sections["suggested"] ?? "").contains("install ok installed"), "\(install)")
         #expect(sections["devices"]?.contains("/usr/share/switchscan/switches (shipped, installed beside the program): 8 profiles") == true, "\(install)")
         #expect(sections["test"]?.hasSuffix("passed, 0 failed") == true, "\(install)")
     }
@@ -317,5 +355,20 @@ extension DebianPackageTests {
             #expect(!(line.count < 60 && startsLower), "'\(line)' is cut short before '\(next)' in `switchscan \(command) --help`")
         }
         #expect(!result.stdout.contains("(default 10). (default"), "\(result.stdout)")
+    }
+
+    /// An installed system has no README and no Devices/ folder: help texts name the installed
+    /// documents (and the source tree's, for a program built from a clone).
+    @Test(arguments: commands)
+    func pointsToInstalledDocumentation(_ command: String) throws {
+        let result = try CLI.run(command.split(separator: " ").map(String.init) + ["--help"])
+        let text = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(!text.contains("see README"), "`switchscan \(command) --help`: \(text)")
+        if text.contains("Devices/switches/README.md") {
+            #expect(text.contains("/usr/share/doc/switchscan/switch-profiles.md.gz"), "`switchscan \(command) --help`: \(text)")
+        }
+        if text.contains("Scenarios/") {
+            #expect(text.contains("/usr/share/switchscan/examples"), "`switchscan \(command) --help`: \(text)")
+        }
     }
 }

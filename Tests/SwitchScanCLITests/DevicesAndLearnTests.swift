@@ -162,7 +162,7 @@ extension DevicesAndLearnTests {
             #expect(text == """
                 # Learned by `switchscan learn` from the evemu recording \(recording).
                 # Device: "Test Pedal" usb 1a86:e026 version 0110
-                # Format: Devices/switches/README.md
+                # Format: /usr/share/doc/switchscan/switch-profiles.md.gz (Devices/switches/README.md in the source tree)
                 name: "Test Pedal"
                 match:
                   - bus: usb
