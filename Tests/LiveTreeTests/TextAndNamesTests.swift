@@ -119,7 +119,8 @@ struct TextAndNamesTests {
         var window = AccessibleNode(id: "w", role: "frame", name: "Calculator", children: [
             AccessibleNode(id: "d", role: "label", text: "7×6"),
         ])
-        #expect(window.updateProperties(of: "d", from: AccessibleNode(id: "d", role: "label", text: "42")))
+        let found = window.updateProperties(of: "d", from: AccessibleNode(id: "d", role: "label", text: "42"))
+        #expect(found)
         #expect(AccessibleMapping.screen(of: window).scanItems().map(\.label) == ["42"])
     }
 
