@@ -141,7 +141,7 @@ public enum AccessibleMapping {
     /// The element for `node` and its subtree.
     public static func element(_ node: AccessibleNode) -> Element {
         var label = ownLabel(node)
-        let isItem = itemRoles[node.role] != nil || textItemRoles.contains(node.role) || (node.children.isEmpty && label != nil)
+        var isItem = itemRoles[node.role] != nil || textItemRoles.contains(node.role) || (node.children.isEmpty && label != nil)
         var traits = itemRoles[node.role] ?? (isItem ? .staticText : containerTraits[node.role] ?? [])
         if node.value != nil, ["slider", "spin button", "scroll bar"].contains(node.role) { traits.insert(.adjustable) }
         if !node.states.isDisjoint(with: [.checked, .selected, .pressed]) { traits.insert(.selected) }
@@ -158,6 +158,11 @@ public enum AccessibleMapping {
         }
         var value = node.value.map { format($0.current) }
         if textField { value = shownText(node) }
+        // Static text that says nothing (galculator's spacer label, named " ") is nothing to scan.
+        if isItem, traits.contains(.staticText), label == nil, value == nil, !textItemRoles.contains(node.role) {
+            isItem = false
+            traits = []
+        }
         // Nothing else to say (an unnamed image inside nothing, a list row with no text): the
         // role, as a screen reader says it, rather than nothing.
         if isItem, label == nil, value == nil, traits.isDisjoint(with: wordTraits), !textField { label = node.role }

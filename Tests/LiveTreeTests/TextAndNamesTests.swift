@@ -28,6 +28,20 @@ struct TextAndNamesTests {
         // A wordless item with nothing to read says its role, never its object path.
         let empty = AccessibleNode(id: ":1.2/org/a11y/atspi/accessible/81", role: "list item", text: "")
         #expect(line(item(empty)) == "list item")
+        // Static text with nothing in it (galculator's spacer, a label named " ") is not scanned.
+        let spacer = AccessibleNode(id: "s", role: "label", name: " ", text: " ")
+        let window = AccessibleNode(id: "w", role: "frame", name: "galculator", children: [spacer, display])
+        #expect(AccessibleMapping.screen(of: window).scanItems().map(\.label) == ["42"])
+    }
+
+    @Test("a slider whose value cannot be read (Chromium's resize handles) is an item without a value")
+    func sliderWithoutValue() {
+        let handle = AccessibleNode(id: "h", role: "slider", name: "Side Panel Resize Handle (draggable)", value: nil)
+        let element = item(handle)
+        #expect(element.isAccessibilityElementDeclared == true)
+        #expect(element.value == nil)
+        #expect(!element.traits.contains(.adjustable))
+        #expect(line(element) == "Side Panel Resize Handle (draggable)")
     }
 
     @Test("a text field shows its label, its role and its content; its content is not its label")
