@@ -71,7 +71,15 @@ extension LiveApplicationTests {
         for label in ["7", "6", "×", "=", "mod", "Pi [Ctrl+P]", "Clear Display [Escape]"] { #expect(labels.contains(label), "\(labels)") }
         #expect(!labels.contains { $0.contains("Gtk") || $0.contains("7 7") || $0.contains("/org/a11y") }, "\(labels)")
 
-        for key in ["7", "×", "6", "="] { try RealApplication.press(key, &driver) }
+        // The display follows each key as the application changes its text (a text change,
+        // read in place): 7 shows before anything else happens.
+        try RealApplication.press("7", &driver)
+        func displayItem(_ session: ScanSession) -> AccessibilityModel.Element? {
+            RealApplication.items(session).first { $0.customContent.contains(AccessibleMapping.textFieldContent) && $0.value != nil }
+        }
+        try driver.pump(timeout: 3) { session in displayItem(session)?.value == "7" }
+        #expect(displayItem(driver.session)?.value == "7")
+        for key in ["×", "6", "="] { try RealApplication.press(key, &driver) }
         // The application's display, read through AT-SPI: the result.
         func display() throws -> String? {
             let window = try RealApplication.window(of: "gnome-calculator", titled: "Calculator")
