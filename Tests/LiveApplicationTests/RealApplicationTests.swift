@@ -55,6 +55,19 @@ enum RealApplication {
     }
 
     static func all(_ node: AccessibleNode) -> [AccessibleNode] { [node] + node.children.flatMap(all) }
+
+    /// The first object of `application`'s windows that `matches`, searched through AT-SPI.
+    static func object(in application: String, where matches: (AccessibleObject) throws -> Bool) throws -> AccessibleObject? {
+        func search(_ object: AccessibleObject) throws -> AccessibleObject? {
+            if try matches(object) { return object }
+            for child in try object.children() { if let found = try search(child) { return found } }
+            return nil
+        }
+        for app in try Atspi.desktop().children() where try app.name().localizedLowercase.contains(application) {
+            for window in try app.children() { if let found = try search(window) { return found } }
+        }
+        return nil
+    }
 }
 
 extension LiveApplicationTests {
@@ -97,6 +110,19 @@ extension LiveApplicationTests {
         for _ in 0...count where driver.highlightedElement?.id != shown.id { driver.press(.next) }
         #expect(driver.highlightedElement?.id == shown.id)
         #expect(driver.session.brailleText.contains("42"), "\(driver.session.brailleText)")
+
+        // A change the scanner did not make (a key typed on the keyboard; here the test clicks 8
+        // through AT-SPI): the application's text change event brings it to the display item,
+        // read in place, the highlight staying on it.
+        let eight = try #require(try RealApplication.object(in: "gnome-calculator") { try $0.roleName() == "push button" && $0.name().hasPrefix("8") })
+        try eight.doAction(named: "click")
+        let changed = MonotonicClock.now() + 5
+        while try display() == "42", MonotonicClock.now() < changed { usleep(100_000) }
+        let typed = try #require(try display())
+        #expect(typed != "42")
+        try driver.pump(timeout: 3) { session in displayItem(session)?.value == typed }
+        #expect(displayItem(driver.session)?.value == typed)
+        #expect(driver.highlightedElement?.id == shown.id)
     }
 
     @Test("galculator (GTK 3): its display reads its number, and follows 7 * 6 =",
