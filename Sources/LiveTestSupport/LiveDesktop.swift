@@ -92,17 +92,18 @@ public final class LiveDesktop: @unchecked Sendable {
         return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// Starts a real application on this desktop through its script in Tests/LiveApps (a shell
-    /// script that sets its options and keeps its settings in `appFolder`), printing into
-    /// SCRIPT.out and SCRIPT.err there. The caller stops it by the process's PID (`stop(_:)`);
+    /// Starts an application on this desktop through its script in Tests/LiveApps (a shell
+    /// script that starts a real application with its options and its settings in `appFolder`,
+    /// or a Python test application), printing into SCRIPT.out and SCRIPT.err there. The caller stops it by the process's PID (`stop(_:)`);
     /// what it leaves running carries this desktop's XDG_RUNTIME_DIR and is stopped with the
     /// desktop.
     public func launch(_ script: String) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.executableURL = URL(fileURLWithPath: script.hasSuffix(".py") ? "/usr/bin/python3" : "/bin/sh")
         process.arguments = [Self.appsFolder.appendingPathComponent(script).path]
+        let own = ["APP_FOLDER": appFolder, "XDG_RUNTIME_DIR": appFolder, "GTK_A11Y": "atspi"]
         process.environment = ProcessInfo.processInfo.environment
-            .merging(environment.merging(["APP_FOLDER": appFolder, "XDG_RUNTIME_DIR": appFolder]) { _, new in new }) { _, new in new }
+            .merging(environment.merging(own) { _, new in new }) { _, new in new }
         for (suffix, keyPath) in [("out", \Process.standardOutput), ("err", \Process.standardError)] as [(String, ReferenceWritableKeyPath<Process, Any?>)] {
             let path = appFolder + "/" + script + "." + suffix
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
