@@ -11,8 +11,9 @@ import LiveTree
 public enum Atspi {
     /// Connects to the accessibility bus (`atspi_init`); a second call does nothing. Every call
     /// after it waits at most `callTimeout` milliseconds for an application's answer
-    /// (`startupTimeout` while the application has just started): a hung application costs
-    /// the loop one bounded wait, not D-Bus's default of 25 s.
+    /// (`startupTimeout` within that long of this process first meeting the application:
+    /// libatspi counts from then, not from the application's start): a hung application costs
+    /// the loop a bounded wait, not libatspi's own 15 s or D-Bus's 25 s.
     public static func initialize() throws(AtspiError) {
         let result = atspi_init()
         // 0: connected; 1: already was. Anything else: no bus.
@@ -24,8 +25,9 @@ public enum Atspi {
 
     /// Longest wait for an application's answer to one call, in milliseconds.
     public static let callTimeout: Int32 = 1_500
-    /// Longest wait while an application has just started (libatspi's own start-up allowance).
-    public static let startupTimeout: Int32 = 5_000
+    /// Longest wait while this process has just met the application (libatspi's start-up
+    /// allowance, 15 s of its own: a hung application then cost a new `snapshot` 18 s).
+    public static let startupTimeout: Int32 = 3_000
 
     /// Most objects a labelled-by relation names that are read (a label is one or two).
     public static let maxLabelTargets = 8

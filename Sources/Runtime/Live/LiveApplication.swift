@@ -188,11 +188,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         var candidates = [AccessibleObject]()
         for application in try Atspi.desktop().children() {
+            // An application that does not answer (hung, or gone meanwhile) is passed over: it
+            // costs its own windows, not every application's.
+            guard let name = try? application.name() else { continue }
             if let wanted = target.application {
-                guard try application.name().localizedLowercase.contains(wanted.lowercased()) else { continue }
+                guard name.localizedLowercase.contains(wanted.lowercased()) else { continue }
             }
-            for window in try application.children() {
-                if let title = target.window, try !window.name().contains(title) { continue }
+            for window in (try? application.children()) ?? [] {
+                if let title = target.window, !((try? window.name()) ?? "").contains(title) { continue }
                 // A closed dialog can stay an application's child, hidden (Qt's QDialog).
                 guard window.states().contains(.visible) else { continue }
                 candidates.append(window)
