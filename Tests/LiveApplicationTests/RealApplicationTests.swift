@@ -140,26 +140,6 @@ extension LiveApplicationTests {
         print("document window read in \(MonotonicClock.now() - started) s, \(again.currentScreen.scanItems().count) items")
     }
 
-    @Test("An application that stops answering (stopped by its PID) costs its own window only: the others are found and scanned")
-    func stoppedApplication() throws {
-        let (process, found) = try RealApplication.start("gtk3_document.py", application: "gtk3_document", title: "Document")
-        defer {
-            kill(process.processIdentifier, SIGCONT)
-            LiveDesktop.stop(process)
-        }
-        _ = try #require(found, "the Document window never appeared on the accessibility bus")
-        _ = try #require(try DemoWindow.waitForDemo(application: DemoWindow.gtk3.application))
-        kill(process.processIdentifier, SIGSTOP)
-        // Every application on the desktop is asked for its name and windows (no --app): the
-        // stopped one does not answer.
-        let started = MonotonicClock.now()
-        let live = try LiveApplication(target: .init(window: "Demo"))
-        print("window found past a stopped application in \(MonotonicClock.now() - started) s")
-        #expect(live.screenName == "Demo")
-        #expect(live.currentScreen.scanItems().contains { $0.label == "Button 0" })
-        kill(process.processIdentifier, SIGCONT)
-    }
-
     @Test("galculator (GTK 3): its display reads its number, and follows 7 * 6 =",
           .enabled(if: RealApplication.isInstalled("/usr/bin/galculator")))
     func galculator() throws {
