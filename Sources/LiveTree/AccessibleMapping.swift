@@ -46,10 +46,15 @@ public enum AccessibleMapping {
     /// Roles that become items whatever they hold: their content is their text.
     public static let textItemRoles: Set<String> = ["document text", "terminal", "editbar"]
 
+    /// Roles whose text shows their value (a GTK 3 scale's text is its number): the Value
+    /// interface says it, the text is not read.
+    public static let valueRoles: Set<String> = ["slider", "spin button", "scroll bar", "progress bar"]
+
     /// Whether an object's text is read: a text role's always; any other object's when it has
-    /// no name of its own (a GTK 3 display named after nothing, a browser's paragraph).
+    /// no name of its own (a GTK 3 display named after nothing, a browser's paragraph), but a
+    /// password's and a value's.
     public static func readsText(role: String, name: String) -> Bool {
-        role != "password text" && (textContentRoles.contains(role) || !isRealName(name))
+        role != "password text" && !valueRoles.contains(role) && (textContentRoles.contains(role) || !isRealName(name))
     }
 
     /// Whether an object's labelled-by relation is read: an item's or a text field's (what
@@ -110,7 +115,7 @@ public enum AccessibleMapping {
         if isRealName(node.name) { return trimmed(node.name) }
         let description = plainText(node.description)
         if !description.isEmpty { return description }
-        return isTextField(node) ? nil : shownText(node)
+        return isTextField(node) || node.value != nil ? nil : shownText(node)
     }
 
     /// Traits whose word the braille line shows: an item with one of them is not wordless.

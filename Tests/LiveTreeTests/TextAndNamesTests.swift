@@ -145,6 +145,11 @@ struct TextAndNamesTests {
         #expect(AccessibleMapping.readsText(role: "label", name: "GtkLabel"))
         #expect(!AccessibleMapping.readsText(role: "label", name: "Count"))
         #expect(!AccessibleMapping.readsText(role: "password text", name: ""))
+        // A GTK 3 scale's text is its value, said by the Value interface: not its label.
+        #expect(!AccessibleMapping.readsText(role: "slider", name: ""))
+        let scale = AccessibleNode(id: "s", role: "slider", value: AccessibleValue(current: 50, minimum: 0, maximum: 100, minimumIncrement: 1), text: "50")
+        #expect(AccessibleMapping.element(scale).label == nil)
+        #expect(AccessibleMapping.element(scale).value == "50")
         #expect(AccessibleMapping.readsLabelRelation(role: "slider"))
         #expect(!AccessibleMapping.readsLabelRelation(role: "panel"))
     }
