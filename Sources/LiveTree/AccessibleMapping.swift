@@ -114,7 +114,8 @@ public enum AccessibleMapping {
         if !relation.isEmpty { return relation }
         if isRealName(node.name) { return trimmed(node.name) }
         let description = plainText(node.description)
-        if !description.isEmpty { return description }
+        // GTK 3 describes a scale by its value ("50"): the value says it already.
+        if !description.isEmpty, description != node.value.map({ format($0.current) }) { return description }
         return isTextField(node) || node.value != nil ? nil : shownText(node)
     }
 
@@ -172,7 +173,7 @@ public enum AccessibleMapping {
         // role, as a screen reader says it, rather than nothing.
         if isItem, label == nil, value == nil, traits.isDisjoint(with: wordTraits), !textField { label = node.role }
         var hint = plainText(node.description)
-        if hint.isEmpty || hint == label { hint = "" }
+        if hint == label || hint == value { hint = "" }
         if textField, hint.isEmpty { hint = "text field: select gives it the keyboard focus" }
         return Element(
             id: node.id,

@@ -147,8 +147,11 @@ struct TextAndNamesTests {
         #expect(!AccessibleMapping.readsText(role: "password text", name: ""))
         // A GTK 3 scale's text is its value, said by the Value interface: not its label.
         #expect(!AccessibleMapping.readsText(role: "slider", name: ""))
-        let scale = AccessibleNode(id: "s", role: "slider", value: AccessibleValue(current: 50, minimum: 0, maximum: 100, minimumIncrement: 1), text: "50")
+        // GTK 3 also describes it by its value: no label, no hint, the value once.
+        let scale = AccessibleNode(
+            id: "s", role: "slider", description: "50", value: AccessibleValue(current: 50, minimum: 0, maximum: 100, minimumIncrement: 1), text: "50")
         #expect(AccessibleMapping.element(scale).label == nil)
+        #expect(AccessibleMapping.element(scale).hint == nil)
         #expect(AccessibleMapping.element(scale).value == "50")
         #expect(AccessibleMapping.readsLabelRelation(role: "slider"))
         #expect(!AccessibleMapping.readsLabelRelation(role: "panel"))
