@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
         .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
-        .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel"]),
+        .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel", "BrailleFormatting"]),
         // Real GTK 4, GTK 3 and Qt 5 applications on Xvfb with a private D-Bus session and the AT-SPI bus.
         .testTarget(name: "LiveApplicationTests", dependencies: [
             "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "switchscan",

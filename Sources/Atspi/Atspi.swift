@@ -9,14 +9,28 @@ import LiveTree
 /// values, events, and the GLib main context joined to one descriptor for the program's poll
 /// loop. No GLib or C type is visible past this module; errors name the libatspi call.
 public enum Atspi {
-    /// Connects to the accessibility bus (`atspi_init`); a second call does nothing.
+    /// Connects to the accessibility bus (`atspi_init`); a second call does nothing. Every call
+    /// after it waits at most `callTimeout` milliseconds for an application's answer
+    /// (`startupTimeout` within that long of this process first meeting the application:
+    /// libatspi counts from then, not from the application's start): a hung application costs
+    /// the loop a bounded wait, not libatspi's own 15 s or D-Bus's 25 s.
     public static func initialize() throws(AtspiError) {
         let result = atspi_init()
         // 0: connected; 1: already was. Anything else: no bus.
         guard result == 0 || result == 1 else {
             throw AtspiError(call: "atspi_init", message: "could not connect to the accessibility bus (returned \(result))")
         }
+        atspi_set_timeout(callTimeout, startupTimeout)
     }
+
+    /// Longest wait for an application's answer to one call, in milliseconds.
+    public static let callTimeout: Int32 = 1_500
+    /// Longest wait while this process has just met the application (libatspi's start-up
+    /// allowance, 15 s of its own: a hung application then cost a new `snapshot` 18 s).
+    public static let startupTimeout: Int32 = 3_000
+
+    /// Most objects a labelled-by relation names that are read (a label is one or two).
+    public static let maxLabelTargets = 8
 
     /// The desktop: its children are the applications.
     public static func desktop() throws(AtspiError) -> AccessibleObject {
@@ -161,6 +175,26 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         return ok != 0
     }
 
+    /// The Text interface's first `most` characters, and whether the text is longer (nil
+    /// without the interface).
+    public func textHead(most: Int = AccessibleNode.textWindow) throws(AtspiError) -> (text: String, isCut: Bool)? {
+        guard catspi_is_text(pointer) != 0 else { return nil }
+        let most = Int32(clamping: max(0, most))
+        var length: Int32 = 0
+        let raw = try Atspi.call("atspi_text_get_text") { catspi_text_head(pointer, most, &length, $0) }
+        guard let text = Atspi.take(raw) else { return nil }
+        return (text, length > most)
+    }
+
+    /// The objects that label this one (its labelled-by relations' targets), in order.
+    public func labelledBy() throws(AtspiError) -> [AccessibleObject] {
+        var targets = [UnsafeMutablePointer<AtspiAccessible>?](repeating: nil, count: Atspi.maxLabelTargets)
+        let count = try Atspi.call("atspi_accessible_get_relation_set") {
+            catspi_labelled_by(pointer, &targets, Int32(Atspi.maxLabelTargets), $0)
+        }
+        return targets.prefix(Int(min(max(count, 0), Int32(Atspi.maxLabelTargets)))).compactMap { $0.map { AccessibleObject(owning: $0) } }
+    }
+
     /// The Value interface, read (nil without it, or when a number is not finite).
     public func value() throws(AtspiError) -> AccessibleValue? {
         guard catspi_is_value(pointer) != 0 else { return nil }
@@ -208,11 +242,49 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         return Rect(x: Double(rect.pointee.x), y: Double(rect.pointee.y), width: Double(rect.pointee.width), height: Double(rect.pointee.height))
     }
 
-    /// The object's own properties read into a plain value, without its children.
+    /// The object's own properties read into a plain value, without its children. A part that
+    /// cannot be read is left out (a browser's slider whose value "Get failed" is a slider
+    /// without a value); the role is the one part the object cannot do without (an object that
+    /// cannot say it is gone), and an application that does not answer stops the read (each
+    /// further call would wait out the timeout too): both throw.
     public func properties() throws(AtspiError) -> AccessibleNode {
-        AccessibleNode(
-            id: id, role: try roleName(), name: try name(), description: try descriptionText(), states: states(),
-            extents: try windowExtents(), actions: try actionNames(), value: try value())
+        var node = AccessibleNode(id: id, role: try roleName(), states: states())
+        node.name = try part(name, else: "")
+        node.description = try part(descriptionText, else: "")
+        node.extents = try part(windowExtents, else: nil)
+        node.actions = try part(actionNames, else: [])
+        node.value = try part(value, else: nil)
+        if AccessibleMapping.readsText(role: node.role, name: node.name), let head = try part({ () throws(AtspiError) in try textHead() }, else: nil) {
+            node.text = head.text
+            node.textIsCut = head.isCut
+        }
+        if AccessibleMapping.readsLabelRelation(role: node.role) {
+            node.labelledBy = try part(labelText, else: "")
+        }
+        return node
+    }
+
+    /// What the objects labelling this one say: each one's name, else its text.
+    private func labelText() throws(AtspiError) -> String {
+        var texts = [String]()
+        for target in try labelledBy() where target != self {
+            let name = try part(target.name, else: "")
+            let text = AccessibleMapping.isRealName(name) ? name : (try part({ () throws(AtspiError) in try target.textHead() }, else: nil))?.text ?? ""
+            let shown = AccessibleMapping.plainText(text)
+            if !shown.isEmpty { texts.append(shown) }
+        }
+        return texts.joined(separator: " ")
+    }
+
+    /// `read`'s answer, else `fallback` when it failed for this object alone; an application
+    /// that did not answer is thrown.
+    private func part<T>(_ read: () throws(AtspiError) -> T, else fallback: T) throws(AtspiError) -> T {
+        do throws(AtspiError) {
+            return try read()
+        } catch {
+            if error.isNoReply { throw error }
+            return fallback
+        }
     }
 
     /// The object and its subtree read into plain values, at most `limit` objects (the rest
@@ -223,19 +295,35 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     }
 
     /// The snapshot, and each object by its id in `objects` (to act on what the user chose).
-    public func snapshot(limit: Int = 100_000, objects: inout [String: AccessibleObject]?) throws(AtspiError) -> AccessibleNode {
+    /// An object that cannot be read (gone meanwhile, or broken) is left out with its subtree,
+    /// the rest read; when the application stops answering, or `goOn` says no more (the
+    /// caller's time budget), what was read is kept and the rest left out. Throws only when
+    /// this object itself cannot be read.
+    public func snapshot(
+        limit: Int = 100_000, objects: inout [String: AccessibleObject]?, goOn: () -> Bool = { true }
+    ) throws(AtspiError) -> AccessibleNode {
         var budget = max(1, limit)
-        return try snapshot(budget: &budget, objects: &objects)
+        return try snapshot(budget: &budget, objects: &objects, goOn: goOn)
     }
 
-    private func snapshot(budget: inout Int, objects: inout [String: AccessibleObject]?) throws(AtspiError) -> AccessibleNode {
+    private func snapshot(
+        budget: inout Int, objects: inout [String: AccessibleObject]?, goOn: () -> Bool
+    ) throws(AtspiError) -> AccessibleNode {
         budget -= 1
-        objects?[id] = self
         var node = try properties()
-        let count = try childCount()
+        objects?[id] = self
+        let count = try part(childCount, else: 0)
         var index = 0
         while index < count, budget > 0 {
-            if let child = try child(at: index) { node.children.append(try child.snapshot(budget: &budget, objects: &objects)) }
+            guard goOn() else { budget = 0; break }
+            do throws(AtspiError) {
+                if let child = try child(at: index) {
+                    node.children.append(try child.snapshot(budget: &budget, objects: &objects, goOn: goOn))
+                }
+            } catch {
+                // An application that stopped answering: every further call would wait too.
+                if error.isNoReply { budget = 0 }
+            }
             index += 1
         }
         return node

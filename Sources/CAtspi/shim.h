@@ -78,6 +78,44 @@ static inline void catspi_event_free(AtspiEvent *event) { g_boxed_free(atspi_eve
 static inline int catspi_is_action(AtspiAccessible *object) { return atspi_accessible_is_action(object); }
 static inline int catspi_is_value(AtspiAccessible *object) { return atspi_accessible_is_value(object); }
 static inline int catspi_is_component(AtspiAccessible *object) { return atspi_accessible_is_component(object); }
+static inline int catspi_is_text(AtspiAccessible *object) { return atspi_accessible_is_text(object); }
+
+/* The Text interface's first `most` characters (a window of a long document: the loop is never
+ * held by a megabyte read), the whole length in *count. NULL with *error set, or without text. */
+static inline gchar *catspi_text_head(AtspiAccessible *object, int most, int *count, GError **error) {
+  AtspiText *text = atspi_accessible_get_text_iface(object);
+  if (text == NULL) return NULL;
+  gint length = atspi_text_get_character_count(text, error);
+  if (*error != NULL) { g_object_unref(text); return NULL; }
+  if (length < 0) length = 0;
+  *count = length;
+  gint end = length < most ? length : most;
+  gchar *result = atspi_text_get_text(text, 0, end, error);
+  g_object_unref(text);
+  return result;
+}
+
+/* The targets of the object's labelled-by relations (new references, at most `most`), in order.
+ * Returns how many were put in `targets`; 0 with *error set when the set could not be read. */
+static inline int catspi_labelled_by(AtspiAccessible *object, AtspiAccessible **targets, int most, GError **error) {
+  GArray *relations = atspi_accessible_get_relation_set(object, error);
+  if (relations == NULL) return 0;
+  int found = 0;
+  for (guint i = 0; i < relations->len; i++) {
+    AtspiRelation *relation = g_array_index(relations, AtspiRelation *, i);
+    if (relation == NULL) continue;
+    if (atspi_relation_get_relation_type(relation) == ATSPI_RELATION_LABELLED_BY) {
+      gint n = atspi_relation_get_n_targets(relation);
+      for (gint j = 0; j < n && found < most; j++) {
+        AtspiAccessible *target = atspi_relation_get_target(relation, j);
+        if (target != NULL) targets[found++] = target;
+      }
+    }
+    g_object_unref(relation);
+  }
+  g_array_free(relations, TRUE);
+  return found;
+}
 
 /* ---- The GLib main context, joined to an epoll descriptor ---- */
 

@@ -92,6 +92,44 @@ public final class LiveDesktop: @unchecked Sendable {
         return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// Starts an application on this desktop through its script in Tests/LiveApps (a shell
+    /// script that starts a real application with its options and its settings in `appFolder`,
+    /// or a Python test application), printing into SCRIPT.out and SCRIPT.err there. The caller stops it by the process's PID (`stop(_:)`);
+    /// what it leaves running carries this desktop's XDG_RUNTIME_DIR and is stopped with the
+    /// desktop.
+    public func launch(_ script: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script.hasSuffix(".py") ? "/usr/bin/python3" : "/bin/sh")
+        process.arguments = [Self.appsFolder.appendingPathComponent(script).path]
+        let own = ["APP_FOLDER": appFolder, "XDG_RUNTIME_DIR": appFolder, "GTK_A11Y": "atspi"]
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(environment.merging(own) { _, new in new }) { _, new in new }
+        for (suffix, keyPath) in [("out", \Process.standardOutput), ("err", \Process.standardError)] as [(String, ReferenceWritableKeyPath<Process, Any?>)] {
+            let path = appFolder + "/" + script + "." + suffix
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            process[keyPath: keyPath] = handle
+        }
+        // Standard input at its end at once: nothing of the runner's is read.
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        try? input.fileHandleForWriting.close()
+        return process
+    }
+
+    /// Stops an application `launch` started, by its PID: TERM, and KILL if it is still there
+    /// after `grace` seconds.
+    public static func stop(_ application: Process, grace: Double = 5) {
+        guard application.isRunning else { return }
+        kill(application.processIdentifier, SIGTERM)
+        let end = Date().addingTimeInterval(grace)
+        while application.isRunning, Date() < end { usleep(50_000) }
+        if application.isRunning { kill(application.processIdentifier, SIGKILL) }
+        application.waitUntilExit()
+    }
+
     public func stop() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()

@@ -38,6 +38,93 @@ public enum AccessibleMapping {
     /// Roles a text field has: selecting it gives it the keyboard focus.
     public static let textFieldRoles: Set<String> = ["text", "entry", "password text"]
 
+    /// Roles whose content is their text (the Text interface), read whatever their name: text
+    /// fields, paragraphs, documents, terminals, a calculator's display. A password's is not
+    /// read.
+    public static let textContentRoles: Set<String> = ["text", "entry", "paragraph", "document text", "terminal", "editbar"]
+
+    /// Roles that become items whatever they hold: their content is their text.
+    public static let textItemRoles: Set<String> = ["document text", "terminal", "editbar"]
+
+    /// Roles whose text shows their value (a GTK 3 scale's text is its number): the Value
+    /// interface says it, the text is not read.
+    public static let valueRoles: Set<String> = ["slider", "spin button", "scroll bar", "progress bar"]
+
+    /// Whether an object's text is read: a text role's always; any other object's when it has
+    /// no name of its own (a GTK 3 display named after nothing, a browser's paragraph), but a
+    /// password's and a value's.
+    public static func readsText(role: String, name: String) -> Bool {
+        role != "password text" && !valueRoles.contains(role) && (textContentRoles.contains(role) || !isRealName(name))
+    }
+
+    /// Whether an object's labelled-by relation is read: an item's or a text field's (what
+    /// Orca reads first); containers are not labelled on a braille line.
+    public static func readsLabelRelation(role: String) -> Bool {
+        itemRoles[role] != nil || textItemRoles.contains(role)
+    }
+
+    /// Whether `name` names the object for a user: not empty, not a toolkit's class name
+    /// (GTK 4.8 names an unnamed widget after its class: `GtkButton`, `GtkScale`, `GtkSourceView`;
+    /// Qt's are `QPushButton`…), not an object path.
+    public static func isRealName(_ name: String) -> Bool {
+        let trimmed = trimmed(name)
+        guard !trimmed.isEmpty else { return false }
+        return !isToolkitClassName(trimmed) && !(trimmed.hasPrefix(":") && trimmed.contains("/org/a11y/atspi/"))
+    }
+
+    /// `text` without white space at either end.
+    static func trimmed(_ text: String) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    /// Prefixes of toolkit class names (GTK, GDK, libadwaita, libhandy, GtkSourceView, Qt).
+    static let classPrefixes = ["Gtk", "Gdk", "Adw", "Hdy", "Gsv", "Q"]
+
+    /// A single word made of a toolkit's prefix and capitalised parts: `GtkMenuButton`, `QLineEdit`.
+    static func isToolkitClassName(_ word: String) -> Bool {
+        guard word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return false }
+        for prefix in classPrefixes where word.hasPrefix(prefix) {
+            let rest = word.dropFirst(prefix.count)
+            // The class part: an upper-case letter, then a lower-case one (`QWERTY` is no class).
+            guard let first = rest.first, first.isUppercase, rest.dropFirst().first?.isLowercase == true else { continue }
+            return true
+        }
+        return false
+    }
+
+    /// Text as one line: the embedded-object marks (U+FFFC, where a child sits in its parent's
+    /// text) left out, each run of white space one space.
+    public static func plainText(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{FFFC}" }).joined(separator: " ")
+    }
+
+    /// The object's text as shown: one line, with an ellipsis when only its start was read.
+    public static func shownText(_ node: AccessibleNode) -> String? {
+        guard let text = node.text else { return nil }
+        let plain = plainText(text)
+        guard !plain.isEmpty else { return nil }
+        return node.textIsCut ? plain + "…" : plain
+    }
+
+    /// What names the object, in the order Orca reads: the labelled-by relation, the name, the
+    /// description (a tooltip), then, but for a text field (whose text is its value), the text.
+    /// Nil when none says anything.
+    public static func ownLabel(_ node: AccessibleNode) -> String? {
+        let relation = plainText(node.labelledBy)
+        if !relation.isEmpty { return relation }
+        if isRealName(node.name) { return trimmed(node.name) }
+        let description = plainText(node.description)
+        // GTK 3 describes a scale by its value ("50"): the value says it already.
+        if !description.isEmpty, description != node.value.map({ format($0.current) }) { return description }
+        return isTextField(node) || node.value != nil ? nil : shownText(node)
+    }
+
+    /// Traits whose word the braille line shows: an item with one of them is not wordless.
+    static let wordTraits: Traits = [.button, .link, .header, .adjustable, .image, .searchField, .keyboardKey]
+
+    /// The text field's role, read with its content (as Orca says "text").
+    public static let textFieldContent = CustomContent(label: "role", value: "text field", isImportant: true)
+
     /// The action that is the tap: a tap action name, else the first action, else none (a
     /// pointer click at the activation point does it then).
     public static func tapAction(of node: AccessibleNode) -> String? {
@@ -59,7 +146,8 @@ public enum AccessibleMapping {
 
     /// The element for `node` and its subtree.
     public static func element(_ node: AccessibleNode) -> Element {
-        let isItem = itemRoles[node.role] != nil || (node.children.isEmpty && !node.name.isEmpty)
+        var label = ownLabel(node)
+        var isItem = itemRoles[node.role] != nil || textItemRoles.contains(node.role) || (node.children.isEmpty && label != nil)
         var traits = itemRoles[node.role] ?? (isItem ? .staticText : containerTraits[node.role] ?? [])
         if node.value != nil, ["slider", "spin button", "scroll bar"].contains(node.role) { traits.insert(.adjustable) }
         if !node.states.isDisjoint(with: [.checked, .selected, .pressed]) { traits.insert(.selected) }
@@ -67,26 +155,39 @@ public enum AccessibleMapping {
         // GTK 4.8 leaves ENABLED off some working widgets (a scale): only both missing is dimmed.
         if interactive, node.states.isDisjoint(with: [.sensitive, .enabled]) { traits.insert(.notEnabled) }
         let tap = tapAction(of: node)
-        var label = node.name.isEmpty ? nil : node.name
+        let textField = isTextField(node)
         if isItem, label == nil {
-            // A button or list row without a name of its own shows its children's text.
-            let texts = descendantNames(node)
+            // A button or list row without a name of its own shows its children's text, each once
+            // (a GTK 4 button and the label inside it both carry "7").
+            let texts = descendantLabels(node)
             label = texts.isEmpty ? nil : texts.joined(separator: " ")
         }
-        var hint = node.description.isEmpty ? nil : node.description
-        if isTextField(node), hint == nil { hint = "text field: select gives it the keyboard focus" }
+        var value = node.value.map { format($0.current) }
+        if textField { value = shownText(node) }
+        // Static text that says nothing (galculator's spacer label, named " ") is nothing to scan.
+        if isItem, traits.contains(.staticText), label == nil, value == nil, !textItemRoles.contains(node.role) {
+            isItem = false
+            traits = []
+        }
+        // Nothing else to say (an unnamed image inside nothing, a list row with no text): the
+        // role, as a screen reader says it, rather than nothing.
+        if isItem, label == nil, value == nil, traits.isDisjoint(with: wordTraits), !textField { label = node.role }
+        var hint = plainText(node.description)
+        if hint == label || hint == value { hint = "" }
+        if textField, hint.isEmpty { hint = "text field: select gives it the keyboard focus" }
         return Element(
             id: node.id,
             label: label,
-            value: node.value.map { format($0.current) },
-            hint: hint,
+            value: value,
+            hint: hint.isEmpty ? nil : hint,
             traits: traits,
             frame: frame(of: node),
             isAccessibilityElement: isItem ? true : false,
             accessibilityViewIsModal: node.states.contains(.modal),
             isPresent: node.states.contains(.visible),
             children: isItem ? [] : node.children.map(element),
-            customActions: node.actions.filter { $0 != tap }.map { CustomAction(name: $0, effects: []) })
+            customActions: node.actions.filter { $0 != tap }.map { CustomAction(name: $0, effects: []) },
+            customContent: textField ? [textFieldContent] : [])
     }
 
     /// Coordinates at or beyond this are no position: GTK 3 reports x = y = G_MININT
@@ -103,9 +204,21 @@ public enum AccessibleMapping {
         return extents
     }
 
-    /// The names of a subtree's objects, in order (the text inside a button or a row).
-    static func descendantNames(_ node: AccessibleNode) -> [String] {
-        node.children.flatMap { child in child.name.isEmpty ? descendantNames(child) : [child.name] }
+    /// What a subtree's objects say, in order, each text once (the text inside a button or a
+    /// row; a toolkit often gives a button's label and the button the same words).
+    static func descendantLabels(_ node: AccessibleNode) -> [String] {
+        var texts = [String]()
+        func collect(_ node: AccessibleNode) {
+            for child in node.children {
+                if let label = ownLabel(child) {
+                    if !texts.contains(label) { texts.append(label) }
+                } else {
+                    collect(child)
+                }
+            }
+        }
+        collect(node)
+        return texts
     }
 
     /// A value as the user reads it: whole numbers without a fraction.

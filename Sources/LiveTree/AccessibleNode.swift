@@ -70,12 +70,24 @@ public struct AccessibleNode: Hashable, Sendable {
     /// The Action interface's action names, in order (empty: no Action interface).
     public var actions: [String]
     public var value: AccessibleValue?
+    /// The Text interface's content (its first `AccessibleNode.textWindow` characters); nil
+    /// without the interface, or when it was not read (an object named by its name).
+    public var text: String?
+    /// Whether the object's text is longer than `text` (a long document is read in part).
+    public var textIsCut: Bool
+    /// The names (else the text) of the objects its labelled-by relation names, joined.
+    public var labelledBy: String
     public var children: [AccessibleNode]
+
+    /// Most characters of an object's text that are read: a paragraph or a display whole, a
+    /// 1 MB document in part (the loop waits on every read).
+    public static let textWindow = 2_000
 
     public init(
         id: String, role: String, name: String = "", description: String = "",
         states: AccessibleStates = [.enabled, .sensitive, .visible, .showing], extents: Rect? = nil,
-        actions: [String] = [], value: AccessibleValue? = nil, children: [AccessibleNode] = []
+        actions: [String] = [], value: AccessibleValue? = nil, text: String? = nil, textIsCut: Bool = false,
+        labelledBy: String = "", children: [AccessibleNode] = []
     ) {
         self.id = id
         self.role = role
@@ -85,7 +97,24 @@ public struct AccessibleNode: Hashable, Sendable {
         self.extents = extents
         self.actions = actions
         self.value = value
+        self.text = text
+        self.textIsCut = textIsCut
+        self.labelledBy = labelledBy
         self.children = children
+    }
+
+    /// Takes the object's own properties from `updated` (everything read of it but children).
+    public mutating func takeProperties(from updated: AccessibleNode) {
+        role = updated.role
+        name = updated.name
+        description = updated.description
+        states = updated.states
+        extents = updated.extents
+        actions = updated.actions
+        value = updated.value
+        text = updated.text
+        textIsCut = updated.textIsCut
+        labelledBy = updated.labelledBy
     }
 
     /// The node with `id`, searching this subtree.
@@ -96,18 +125,12 @@ public struct AccessibleNode: Hashable, Sendable {
     }
 
     /// Gives the node `id` the properties of `updated` (role, name, description, states,
-    /// extents, actions, value), keeping its children: what a name or state change event
+    /// extents, actions, value, text, label relation), keeping its children: what a name or state change event
     /// changes, without reading the rest of the window again. False when no node has that id.
     @discardableResult
     public mutating func updateProperties(of id: String, from updated: AccessibleNode) -> Bool {
         if self.id == id {
-            role = updated.role
-            name = updated.name
-            description = updated.description
-            states = updated.states
-            extents = updated.extents
-            actions = updated.actions
-            value = updated.value
+            takeProperties(from: updated)
             return true
         }
         for index in children.indices where children[index].updateProperties(of: id, from: updated) { return true }
@@ -131,13 +154,7 @@ public struct AccessibleNode: Hashable, Sendable {
                 if !node.children.isEmpty, node.extents?.x != new.extents?.x || node.extents?.y != new.extents?.y {
                     moved.insert(node.id)
                 }
-                node.role = new.role
-                node.name = new.name
-                node.description = new.description
-                node.states = new.states
-                node.extents = new.extents
-                node.actions = new.actions
-                node.value = new.value
+                node.takeProperties(from: new)
             }
             for index in node.children.indices {
                 guard remaining > 0 else { return }

@@ -16,7 +16,8 @@ struct DemoWindow {
         var script: String
         /// Part of its application's name on the bus.
         var application: String
-        /// The slider's label: GTK 4.8 names it after its class, GTK 3 and Qt give it no name.
+        /// The slider's label: none in any toolkit (GTK 4.8 names it after its class, `GtkScale`,
+        /// which is no name; GTK 3 and Qt give it none).
         var sliderLabel: String?
         /// The slider's value after one Increment from 50 in 0…100: GTK 3 and Qt publish their
         /// step (1) as the minimum increment; GTK 4.8 publishes 0, and the scanner steps a tenth
@@ -26,7 +27,7 @@ struct DemoWindow {
         var busName: String
     }
 
-    static let gtk4 = Toolkit(script: "gtk4_demo.py", application: "python", sliderLabel: "GtkScale", incremented: "60", busName: "python3")
+    static let gtk4 = Toolkit(script: "gtk4_demo.py", application: "python", sliderLabel: nil, incremented: "60", busName: "python3")
     static let gtk3 = Toolkit(script: "gtk3_demo.py", application: "gtk3_demo", sliderLabel: nil, incremented: "51", busName: "gtk3_demo.py")
     static let qt5 = Toolkit(script: "qt5_demo.py", application: "qt5_demo", sliderLabel: nil, incremented: "51", busName: "qt5_demo")
 

@@ -41,6 +41,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     public private(set) var applicationName = ""
     /// Most objects read from one window (the rest are left out, and said).
     public static let maxObjects = 100_000
+    /// Longest one window read may hold the loop, in seconds (a slow application's answers each
+    /// come just inside the call timeout): what was read by then is scanned.
+    public static let mostReadSeconds = 10.0
 
     public init(target: Target) throws(AtspiError) {
         self.target = target
@@ -48,7 +51,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         context = try MainContextPoll()
         listener = try EventListener()
         for type in ["window:", "object:children-changed", "object:state-changed", "object:property-change:accessible-name",
-                     "object:property-change:accessible-description", "object:bounds-changed", "object:announcement"] {
+                     "object:property-change:accessible-description", "object:bounds-changed", "object:announcement",
+                     "object:text-changed"] {
             try listener.register(type)
         }
         screen = Screen(name: "no window", elements: [])
@@ -184,11 +188,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         var candidates = [AccessibleObject]()
         for application in try Atspi.desktop().children() {
+            // An application that does not answer (hung, or gone meanwhile) is passed over: it
+            // costs its own windows, not every application's.
+            guard let name = try? application.name() else { continue }
             if let wanted = target.application {
-                guard try application.name().localizedLowercase.contains(wanted.lowercased()) else { continue }
+                guard name.localizedLowercase.contains(wanted.lowercased()) else { continue }
             }
-            for window in try application.children() {
-                if let title = target.window, try !window.name().contains(title) { continue }
+            for window in (try? application.children()) ?? [] {
+                if let title = target.window, !((try? window.name()) ?? "").contains(title) { continue }
                 // A closed dialog can stay an application's child, hidden (Qt's QDialog).
                 guard window.states().contains(.visible) else { continue }
                 candidates.append(window)
@@ -211,7 +218,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         guard let window else { return }
         windowReads += 1
         var objects: [String: AccessibleObject]? = [:]
-        guard let node = try? window.snapshot(limit: Self.maxObjects, objects: &objects) else {
+        // The loop waits on the read: past `mostReadSeconds` the rest of the window is left out.
+        let end = MonotonicClock.now() + Self.mostReadSeconds
+        guard let node = try? window.snapshot(limit: Self.maxObjects, objects: &objects, goOn: { MonotonicClock.now() < end }) else {
             self.window = nil
             snapshot = nil
             self.objects = [:]
@@ -240,14 +249,15 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     static let debug = ProcessInfo.processInfo.environment["SWITCHSCAN_LIVE_DEBUG"] != nil
     static func say(_ text: String) { if debug { try? FileIO.writeAll(STDERR_FILENO, "live: \(text)\n") } }
 
-    /// Events read in place, at their source alone: a name, a description, a state other than
+    /// Events read in place, at their source alone: a name, a description, a text (a
+    /// calculator's display), a state other than
     /// those that show, hide or remove a subtree or make a dialog modal, and bounds (a relayout
     /// sends one for each object whose allocation changed; a container that moved is the
     /// exception, read with the window, as its children moved with it unannounced).
     /// Children changes and the rest re-read the window.
     static func readsInPlace(_ type: String) -> Bool {
         if type.hasPrefix("object:property-change:accessible-name") || type.hasPrefix("object:property-change:accessible-description")
-            || type.hasPrefix("object:bounds-changed") {
+            || type.hasPrefix("object:bounds-changed") || type.hasPrefix("object:text-changed") {
             return true
         }
         guard type.hasPrefix("object:state-changed:") else { return type.hasPrefix("object:announcement") }
