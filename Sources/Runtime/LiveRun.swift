@@ -35,6 +35,9 @@ public final class LiveRun {
         /// Statuses the command already printed on standard error (the inputs' problems as the
         /// run starts): without a screen they are not written there a second time.
         public var saidBeforeStart: Set<String> = []
+        /// Without a screen, statuses go to standard error (a service's journal); a caller that
+        /// runs many short runs in one process (the fuzzer) turns that off: the trace has them.
+        public var statusesOnStandardError = true
         /// What is scanned instead of `scene` (a live application; register it in `sources` too).
         public var content: (any ScanContent)?
         /// The highlight drawn on the screen (register it in `sources` too, for its connection).
@@ -590,7 +593,7 @@ public final class LiveRun {
     /// differs from the last one it wrote (a source retrying says nothing new), and a status the
     /// command printed before the run (`Options.saidBeforeStart`) is not written again.
     private func tellStandardError(_ text: String, from teller: String) {
-        guard !drawsScreen else { return }
+        guard !drawsScreen, options.statusesOnStandardError else { return }
         if saidBeforeStart.remove(text) != nil {
             saidOnStandardError[teller] = text
             return
