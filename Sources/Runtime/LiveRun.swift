@@ -119,12 +119,15 @@ public final class LiveRun {
         }
         origin = MonotonicClock.now()
         signals = try SignalDescriptor()
+        var printedProblem: String?
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
         if let problem = trace?.takeProblem() {
             // Said on stderr now, before any screen is drawn there, and on the status line.
             try? FileIO.writeAll(STDERR_FILENO, "switchscan: \(problem)\n")
             traceStartProblem = problem
+            printedProblem = problem
         }
+        saidBeforeStart = options.saidBeforeStart.union([printedProblem].compactMap { $0 })
         trace?.writeRunStart()
         terminal = options.terminalInput && TerminalSession.isTerminal(STDIN_FILENO) ? TerminalSession() : nil
         drawsScreen = options.terminalView && TerminalSession.isTerminal(STDOUT_FILENO)
@@ -605,7 +608,7 @@ public final class LiveRun {
 
     /// The last status each teller wrote on standard error.
     private var saidOnStandardError: [String: String] = [:]
-    private lazy var saidBeforeStart = options.saidBeforeStart
+    private var saidBeforeStart: Set<String>
 
     private func setStatus(_ text: String?) {
         if text != status {
