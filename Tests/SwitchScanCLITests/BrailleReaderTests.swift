@@ -1,12 +1,13 @@
 import BrailleTestSupport
 import Foundation
 import Testing
+import TestTier
 
 /// Issue 12 at a real BRLTTY with an emulated Baum display: the highlight is what the display
 /// shows. A message on the display holds auto scanning; the next step counts from the moment
 /// the highlight's own line reached the display (BrlAPI writes, `brailleWritten` in the trace);
 /// a press while a message is up only takes it off.
-@Suite("A braille reader's scanning: nothing acts unseen", .serialized,
+@Suite("A braille reader's scanning: nothing acts unseen", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start BRLTTY"), .serialized,
        .enabled(if: BRLTTYProcess.executablePath != nil, "brltty is not installed (scripts/setup installs it)"))
 struct BrailleReaderTests {
     /// `Score 13`, the bowler game's summary, flashed when the screen appears.
