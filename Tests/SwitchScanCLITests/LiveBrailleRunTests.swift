@@ -34,7 +34,7 @@ struct LiveBrailleRunTests {
         #expect(desktop.waitUntilReady("gtk3_demo.py"), "the demo never said it was ready")
         let run = try ScanRun(["--atspi", "--app", "gtk3_demo", "--set", "scanning=manual", "--set", "groupItems=false",
                                "--braille", "brlapi:\(rig.brltty.host)"], environment: desktop.environment)
-        try rig.expect(Self.button0, "Button 0, the window's first item", run: run, timeout: 10)
+        try rig.expect(Self.button0, "Button 0, the window's first item", run: run, timeout: LiveDesktop.startLimit)
         run.type("\r")
         try rig.expect(Self.button1, "Button 1 after Enter (next)", run: run)
         #expect(run.finish() == 0, "\(run.stderr)")

@@ -16,17 +16,20 @@ struct SnapshotCommandTests {
 
         let folder = try TemporaryFolder()
         let scene = folder.url.appendingPathComponent("demo.yaml").path
+        // (Its wait guards a hang: a window may reach the bus many seconds after `ready` on a busy machine.)
+        let snapshot = try CLI.run(["snapshot", "--window", "Demo", "--wait", String(Int(LiveDesktop.startLimit)), "-o", scene],
+                                   environment: desktop.environment)
+        #expect(snapshot.status == 0, "\(snapshot)")
+        let text = try String(contentsOfFile: scene, encoding: .utf8)
+
         // GTK 4 names the application after the interpreter: a name that matches nothing says
-        // what the bus has, so the tester knows what to give.
-        let wrong = try CLI.run(["snapshot", "--app", "gtk4_demo", "--wait", "1", "-o", scene], environment: desktop.environment)
+        // what the bus has (the window is on it now), so the tester knows what to give.
+        let unwritten = folder.url.appendingPathComponent("unwritten.yaml").path
+        let wrong = try CLI.run(["snapshot", "--app", "gtk4_demo", "--wait", "1", "-o", unwritten], environment: desktop.environment)
         #expect(wrong.status == 1, "\(wrong)")
         #expect(wrong.stderr.contains("no window matching --app gtk4_demo within 1 s; windows on the accessibility bus: 'Demo' (application python"),
                 "\(wrong)")
-        #expect(!FileManager.default.fileExists(atPath: scene))
-
-        let snapshot = try CLI.run(["snapshot", "--window", "Demo", "--wait", "20", "-o", scene], environment: desktop.environment)
-        #expect(snapshot.status == 0, "\(snapshot)")
-        let text = try String(contentsOfFile: scene, encoding: .utf8)
+        #expect(!FileManager.default.fileExists(atPath: unwritten))
 
         let validate = try CLI.run(["validate", scene])
         #expect(validate.status == 0, "\(validate)\n\(text)")
