@@ -465,11 +465,12 @@ final class DisplayRig {
         emulator.stop()
     }
 
-    /// Waits until the display shows exactly `expected` (then blank cells).
+    /// Waits until the display shows exactly `expected` (then blank cells); `timeout` is raised to
+    /// `ScanRun.hangGuard` (see there).
     func expect(_ expected: some Collection<UInt8>, _ what: String, run: ScanRun, timeout: Double = 3,
                 sourceLocation: SourceLocation = #_sourceLocation) throws {
         let expected = Array(expected)
-        guard emulator.waitForCells(expected, timeout: timeout) else {
+        guard emulator.waitForCells(expected, timeout: max(timeout, ScanRun.hangGuard)) else {
             let shown = emulator.cells
             Issue.record("""
                 \(what): expected \(BrailleCells.text(expected)) (\(expected.map(BrailleCells.dotNumbers))), \
@@ -527,10 +528,17 @@ final class ScanRun {
         input.fileHandleForWriting.write(Data(text.utf8))
     }
 
-    /// Closes standard input (which ends the run) and waits for the exit status.
+    /// The least time a wait for what the run does is given. The timeouts the tests pass are what
+    /// a quiet machine needs; with both cores busy a run's first line took longer than 3 s. These
+    /// waits end as soon as their condition holds, and only guard against a run that never gets
+    /// there: none of them may fail a test for being slow.
+    static let hangGuard = 30.0
+
+    /// Closes standard input (which ends the run) and waits for the exit status (`timeout` raised
+    /// to `hangGuard`).
     func finish(timeout: Double = 5) -> Int32? {
         try? input.fileHandleForWriting.close()
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: max(timeout, Self.hangGuard))
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning {
             process.terminate()
@@ -544,9 +552,9 @@ final class ScanRun {
 
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
-    /// Waits until the trace satisfies `condition`.
+    /// Waits until the trace satisfies `condition` (`timeout` raised to `hangGuard`).
     func waitForTrace(timeout: Double, _ condition: ([[String: Any]]) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: max(timeout, Self.hangGuard))
         repeat {
             if condition(events) { return true }
             Thread.sleep(forTimeInterval: 0.05)
