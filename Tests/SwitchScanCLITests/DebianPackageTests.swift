@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestTier
 
 /// Issue 14: `scripts/package` builds a .deb that, unpacked into an empty root with no source
 /// tree and no Swift toolchain in reach, runs with its shipped profiles, and carries its man
 /// pages, completions, udev rule and user unit where Debian puts them.
-@Suite("Debian package", .serialized)
+@Suite("Debian package", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips building the Debian package"), .serialized)
 struct DebianPackageTests {
     /// The package, built once for the suite (a release build in .build-release: minutes the
     /// first time, seconds after).
