@@ -53,7 +53,9 @@ public enum Popups {
         var found: AccessibleNode?
         func walk(_ node: AccessibleNode) {
             if isOpen(node) { found = node }
-            for child in node.children { walk(child) }
+            // A combo box's own menu is its popup, not a menu of its own (a browser's closed
+            // `<select>` shows its chosen option in it).
+            for child in node.role == "combo box" ? items(of: node) : node.children { walk(child) }
         }
         walk(window)
         return found
