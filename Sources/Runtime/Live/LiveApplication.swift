@@ -92,8 +92,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                         kind: .announcement, text: "\(element.label ?? "text field") has the keyboard focus: type on the keyboard"))
                 } else if let action = AccessibleMapping.tapAction(of: node) {
                     try object.doAction(named: action)
-                    // The option is chosen; the popup that stays open is closed, as a user's Enter does.
-                    if LivePopups.isComboBoxOption(node.id, in: snapshot) { try LivePopups.close() }
+                    // The choice is made; a popup that stays open is closed, as a user's click does.
+                    if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
                 } else if let frame = try object.screenExtents() {
                     // No action (a GTK 4.8 check box): a pointer click at the activation point.
                     try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)

@@ -39,11 +39,15 @@ enum LivePopups {
         return ids
     }
 
-    /// Whether the item `id` is an option of an open combo box's popup in `window`: a browser
-    /// keeps its `<select>` open after the choice, where a menu closes by itself.
-    static func isComboBoxOption(_ id: String, in window: AccessibleNode?) -> Bool {
-        guard let window, let opener = Popups.openPopup(in: window), opener.role == "combo box" else { return false }
-        return Popups.items(of: opener).contains { $0.id == id }
+    /// Whether choosing the item `id` leaves its popup open in `window`, so that the scanner
+    /// closes it as a user's click would have: a browser keeps its `<select>` open after an
+    /// option's `select` action, and Qt its popup menu after an item's `Press` (Line Numbers
+    /// toggled, the menu still showing). A GTK 3 menu closes by itself (an Escape then would
+    /// reach the window), and an item that opens a submenu keeps the popup open on purpose.
+    static func staysOpenAfterChoosing(_ id: String, in window: AccessibleNode?) -> Bool {
+        guard let window, let opener = Popups.openPopup(in: window),
+              let item = Popups.items(of: opener).first(where: { $0.id == id }), !Popups.isOpener(item) else { return false }
+        return opener.role == "combo box" || opener.children.contains { $0.role == "popup menu" }
     }
 
     /// Closes the open popup: the Escape key, which every toolkit's popup takes (the popup
