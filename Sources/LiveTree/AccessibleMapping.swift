@@ -168,6 +168,8 @@ public enum AccessibleMapping {
         }
         var value = node.value.map { format($0.current) }
         if textField { value = shownText(node) }
+        // A combo box says its chosen option, as Orca reads it (`Fruit combo box Apple`).
+        if node.role == "combo box", value == nil { value = Popups.chosenOption(of: node) }
         // Static text that says nothing (galculator's spacer label, named " ") is nothing to scan.
         if isItem, traits.contains(.staticText), label == nil, value == nil, !textItemRoles.contains(node.role) {
             isItem = false

@@ -47,6 +47,14 @@ public enum Popups {
         return node.role != "combo box" && items(of: node).contains { $0.states.contains(.showing) }
     }
 
+    /// The label of the option a combo box holds as chosen (SELECTED or CHECKED), nil when none
+    /// is, or it is the combo box's own label.
+    public static func chosenOption(of comboBox: AccessibleNode) -> String? {
+        guard let chosen = items(of: comboBox).first(where: { !$0.states.isDisjoint(with: [.selected, .checked]) }),
+              let label = AccessibleMapping.ownLabel(chosen), label != AccessibleMapping.ownLabel(comboBox) else { return nil }
+        return label
+    }
+
     /// The open popup the user is in: the last open one in the window's order, which is the
     /// deepest (a submenu opened from an open menu comes after it). Nil when none is open.
     public static func openPopup(in window: AccessibleNode) -> AccessibleNode? {

@@ -110,5 +110,11 @@ extension LiveApplicationTests {
         #expect(try banana()?.states().contains(.selected) == true)
         try driver.pump(timeout: 5) { session in labels(session).contains("Press me") }
         #expect(labels(driver.session).contains("Press me") && !labels(driver.session).contains("Cherry"), "\(labels(driver.session))")
+        // The scanner's combo box item says the chosen option, as Orca reads it.
+        func fruit(_ session: ScanSession) -> AccessibilityModel.Element? {
+            RealApplication.items(session).first { $0.label == "Fruit" && $0.traits.contains(.button) }
+        }
+        try driver.pump(timeout: 5) { session in fruit(session)?.value == "Banana" }
+        #expect(fruit(driver.session)?.value == "Banana")
     }
 }

@@ -86,7 +86,8 @@ struct PopupTests {
             let options = ["Apple", "Banana", "Cherry"].enumerated().map { index, name in
                 AccessibleNode(
                     id: ":1.5/option\(index)", role: "menu item", name: name,
-                    states: index == 0 || expanded ? [.enabled, .sensitive, .visible, .showing] : [.enabled, .sensitive],
+                    states: (index == 0 || expanded ? AccessibleStates([.enabled, .sensitive, .visible, .showing]) : [.enabled, .sensitive])
+                        .union(index == 0 ? AccessibleStates.selected : []),
                     actions: ["select"])
             }
             return AccessibleNode(
@@ -94,12 +95,14 @@ struct PopupTests {
                 children: [
                     AccessibleNode(id: ":1.5/link", role: "link", name: "Next section", actions: ["jump"]),
                     AccessibleNode(
-                        id: ":1.5/fruit", role: "combo box", name: "Apple", states: states, actions: ["open"],
+                        id: ":1.5/fruit", role: "combo box", name: "Fruit", states: states, actions: ["open"],
                         children: [AccessibleNode(
                             id: ":1.5/menu", role: "menu", states: expanded ? [.enabled, .visible, .showing] : [.enabled], children: options)]),
                 ])
         }
-        #expect(AccessibleMapping.screen(of: page(expanded: false)).scanItems().map(\.label) == ["Next section", "Apple"])
+        #expect(AccessibleMapping.screen(of: page(expanded: false)).scanItems().map(\.label) == ["Next section", "Fruit"])
+        // The combo box says its chosen option (SELECTED), as Orca does.
+        #expect(AccessibleMapping.screen(of: page(expanded: false)).scanItems().last?.value == "Apple")
         let open = AccessibleMapping.screen(of: page(expanded: true))
         #expect(open.scanItems().map(\.label) == ["Apple", "Banana", "Cherry"])
         #expect(open.scanItems().map(\.id) == [":1.5/option0", ":1.5/option1", ":1.5/option2"])
