@@ -2,6 +2,7 @@ import AccessibilityModel
 import Atspi
 import Foundation
 import LiveTestSupport
+import LiveTree
 import Runtime
 import Scanning
 import Testing
@@ -90,6 +91,16 @@ struct DemoWindow {
         #expect(sliderValue(driver.session) == toolkit.incremented)
         try driver.pump(timeout: 30) { _ in appOutput().contains("value \(toolkit.incremented)") }
         #expect(appOutput().contains("value \(toolkit.incremented)"))
+        // The events the change sends (a value, a state, a text) keep the scanner menu open on
+        // Increment: a further step is one more select.
+        try driver.pump(timeout: 1) { _ in false }
+        #expect(driver.session.menuFocusTitle == "Increment", "the scanner menu closed after Increment")
+        if driver.session.menuFocusTitle == "Increment" {
+            driver.press(.select)
+            let twice = AccessibleValue(current: 50, minimum: 0, maximum: 100, minimumIncrement: toolkit.incremented == "60" ? 0 : 1).stepped(by: 2)
+            try driver.pump(timeout: 3) { session in sliderValue(session) == AccessibleMapping.format(twice) }
+            #expect(sliderValue(driver.session) == AccessibleMapping.format(twice))
+        }
         driver.press(.escape)
 
         // Count changes the label beside it: the highlight stays on Count.
