@@ -173,6 +173,9 @@ public enum SceneAudit {
             if repeated == nil, language.lowercased().hasPrefix("en"), let verb = variants.lazy.compactMap(leadingCommandVerb).first {
                 add("hint", "hint-command", "hint \"\(text)\" of '\(element.id)' begins with '\(verb)', a command; begin with the verb that describes the result ('\(describingForm(verb))')")
             }
+            if language.lowercased().hasPrefix("en"), let terse = variants.lazy.compactMap(droppedArticle).first {
+                add("hint", "hint-terse", "hint \"\(text)\" of '\(element.id)' leaves out the article ('\(terse)'); a hint is a short sentence, and brevity must not cost its grammar")
+            }
         }
         // `none` (UIAccessibilityTraitNone) "cannot be used in conjunction with others" (DISIC):
         // beside another trait it says nothing, and the element has the others anyway.
@@ -483,6 +486,31 @@ public enum SceneAudit {
     static func leadingCommandVerb(_ hint: String) -> String? {
         guard let word = wordsOf(hint).first, commandVerbs.contains(word.lowercased()) else { return nil }
         return word
+    }
+
+    /// Words that need no article after a verb: mass nouns and pronouns ("Plays music.",
+    /// "Clears text.", "Deletes it.").
+    static let noArticleNeeded: Set<String> = [
+        "music", "text", "information", "data", "mail", "email", "audio", "video", "media", "content", "help",
+        "progress", "history", "weather", "news", "money", "time", "everything", "all", "it", "them", "one",
+        "more", "less", "home", "back", "up", "down", "out", "in", "on", "off", "here", "there", "now",
+        "feedback", "traffic", "advice", "software", "storage", "space", "sound", "light",
+    ]
+
+    /// "Adds city.": a hint of a describing verb and one singular noun with no article, which
+    /// the Apple guide gives as what not to write ("changing "Adds a city" to "Adds city" does not
+    /// significantly decrease the length of the hint, but does make it sound awkward"). The
+    /// hint with the article, or nil.
+    static func droppedArticle(_ hint: String) -> String? {
+        let words = wordsOf(hint)
+        guard words.count == 2 else { return nil }
+        let verb = words[0].lowercased(), noun = words[1]
+        guard commandVerbs.contains(where: { describingForm($0) == verb }),
+              noun.first?.isLowercase == true, !noun.hasSuffix("s"),
+              !noArticleNeeded.contains(noun), !determiners.contains(noun)
+        else { return nil }
+        let article = "aeiou".contains(noun.first!) ? "an" : "a"
+        return "\(words[0]) \(article) \(noun)."
     }
 
     /// The form of `verb` that describes what happens ("Plays", "Goes", "Searches").

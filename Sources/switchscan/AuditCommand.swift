@@ -8,7 +8,7 @@ struct AuditCommand: ParsableCommand {
         abstract: "Report violations of the accessibility guidelines of the seed documents.",
         discussion: """
             Rules: label-names-type, label-capital, label-period, hint-capital, hint-period, \
-            hint-gesture, hint-names-control, hint-names-type, hint-command, missing-label, \
+            hint-gesture, hint-names-control, hint-names-type, hint-command, hint-terse, missing-label, \
             adjustable-effects, unreachable, behind-modal, hidden-container, none-combined.
 
             Exits 1 when there are findings, 2 when a file cannot be loaded (a missing one too).

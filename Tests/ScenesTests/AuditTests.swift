@@ -782,6 +782,9 @@ extension AuditTests {
             // the scale.""
             ("Add name", "Button that adds a name.", "[button]", "hint-names-type"),
             ("Scale", "Slider that controls the scale.", "[adjustable]", "hint-names-type"),
+            // "changing "Adds a city" to "Adds city" does not significantly decrease the length
+            // of the hint, but does make it sound awkward" (with the final period it asks for).
+            ("Weather", "Adds city.", "[button]", "hint-terse"),
         ]
 
         /// The guide's good examples: the one-word labels ("Add, Play, Delete, Search,
@@ -817,6 +820,8 @@ extension AuditTests {
             #expect(save.location.column == column(of: "hint:", onLineWith: "id: e5,", in: yaml))
             let play = try #require(findings.first { $0.elementID == "e1" })
             #expect(play.message == "hint \"Play the song.\" of 'e1' begins with 'Play', a command; begin with the verb that describes the result ('Plays')")
+            let city = try #require(findings.first { $0.elementID == "e9" })
+            #expect(city.message == "hint \"Adds city.\" of 'e9' leaves out the article ('Adds a city.'); a hint is a short sentence, and brevity must not cost its grammar")
             let slider = try #require(findings.first { $0.elementID == "e8" })
             #expect(slider.message == "hint \"Slider that controls the scale.\" of 'e8' names the control's type ('Slider'); the trait already says it")
         }

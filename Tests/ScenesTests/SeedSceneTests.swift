@@ -406,6 +406,7 @@ extension SeedSceneTests {
         "english-labels-hints.yaml hint-gesture avoid-gesture-tap",
         "english-labels-hints.yaml hint-gesture avoid-gesture-tapping",
         "english-labels-hints.yaml hint-period avoid-terse",
+        "english-labels-hints.yaml hint-terse avoid-terse",
         "english-labels-hints.yaml label-names-type avoid-type-in-label",
         "grouped-label-and-switch.yaml hint-period plain-hstack",
         "navigation-bar-items.yaml label-capital custom-left",
