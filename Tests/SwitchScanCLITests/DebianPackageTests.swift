@@ -320,7 +320,7 @@ extension DebianPackageTests {
             # A helper's session on the installed system: the manual, completion, a settings
             # file repaired, and what an unattended run says for the journal.
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq man-db >/dev/null
-            echo "== man"; MANWIDTH=80 man switchscan-settings 2>&1 | grep -m1 -E '^ *autoScanningTime'
+            echo "== man"; MANWIDTH=80 man 5 switchscan-settings 2>&1 | grep -m1 -E '^ *autoScanningTime'
             echo "== completion"; COMPLETION=/usr/share/bash-completion/completions/switchscan LINE='switchscan run sc' bash -c "$DRIVER"
             printf 'autoScanningTime: fast\nloops: 3\n' > settings.yaml
             echo "== repair"; switchscan settings set autoScanningTime 1.5 --file settings.yaml >/dev/null 2>&1; cat settings.yaml
