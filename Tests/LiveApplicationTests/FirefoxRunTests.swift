@@ -37,11 +37,11 @@ struct FirefoxRunTests {
         return String(line[start.upperBound...].prefix { $0 != "\"" })
     }
 
-    /// The highest "N window reads so far" of the run's debug lines.
+    /// How many times the run read the window whole, from its debug lines ("live: window read N").
     static func windowReads(_ debug: String) -> Int {
         debug.split(separator: "\n").compactMap { line -> Int? in
-            guard let range = line.range(of: " window reads so far") else { return nil }
-            return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
+            guard line.hasPrefix("live: window read ") else { return nil }
+            return Int(line.dropFirst("live: window read ".count))
         }.max() ?? 0
     }
 

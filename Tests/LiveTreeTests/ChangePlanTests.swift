@@ -58,7 +58,8 @@ struct ChangePlanTests {
         #expect(plan.readSubtrees.isEmpty)
         #expect(!plan.readWindow)
         var window = browserWindow()
-        #expect(window.removeSubtree(":1.9/new/list"))
+        let removed = window.removeSubtree(":1.9/new/list")
+        #expect(removed)
         #expect(AccessibleMapping.screen(of: window).scanItems().map(\.label) == ["Back", "New link"])
     }
 
@@ -77,7 +78,8 @@ struct ChangePlanTests {
         #expect(!plan.readWindow)
         var window = browserWindow()
         let reread = browserWindow(rows: 3).node(withID: ":1.9/new/list")!
-        #expect(window.replaceSubtree(with: reread))
+        let replaced = window.replaceSubtree(with: reread)
+        #expect(replaced)
         #expect(AccessibleMapping.screen(of: window).scanItems().map(\.label) == ["Back", "New link", "Row 0", "Row 1", "Row 2"])
     }
 

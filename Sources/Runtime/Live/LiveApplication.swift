@@ -219,6 +219,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     private func reread() {
         guard let window else { return }
         windowReads += 1
+        Self.say("window read \(windowReads)")
         var objects: [String: AccessibleObject]? = [:]
         // The loop waits on the read: past `mostReadSeconds` the rest of the window is left out.
         let end = MonotonicClock.now() + Self.mostReadSeconds
