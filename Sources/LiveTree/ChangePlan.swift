@@ -31,6 +31,22 @@ public struct ChangePlan: Equatable, Sendable {
     public var readWindow = false
     /// Events about nothing in the snapshot (or said by another entry already).
     public var ignored = 0
+    /// Objects an event said were hidden (`showing` cleared) or shown again, in event order.
+    /// A browser clears SHOWING on a background tab's container and says so, but not on each
+    /// object inside it, whose states a reader's cache keeps as they were: the event is what
+    /// tells the tab is hidden (GTK 4.8, which leaves SHOWING off widgets on screen, sends no
+    /// such event for them).
+    public var showing: [ShowingChange] = []
+
+    /// An object an event said was shown or hidden.
+    public struct ShowingChange: Equatable, Sendable {
+        public var id: String
+        public var isShown: Bool
+        public init(id: String, isShown: Bool) {
+            self.id = id
+            self.isShown = isShown
+        }
+    }
 
     public init() {}
 
@@ -63,6 +79,7 @@ public struct ChangePlan: Equatable, Sendable {
     public static func plan(_ events: [ChangeEvent], in snapshot: AccessibleNode, mostSources: Int = mostSources) -> ChangePlan {
         let parents = snapshot.parentIDs()
         var plan = ChangePlan()
+        var showing = [ShowingChange]()
         var inPlace = [String](), inPlaceSeen = Set<String>()
         var subtrees = Set<String>(), removed = Set<String>()
         var subtreeOrder = [String](), removedOrder = [String]()
@@ -74,6 +91,9 @@ public struct ChangePlan: Equatable, Sendable {
             guard id == snapshot.id || parents[id] != nil else {
                 plan.ignored += 1
                 continue
+            }
+            if event.type.hasPrefix("object:state-changed:showing") {
+                showing.append(ShowingChange(id: id, isShown: event.detail1 != 0))
             }
             if isDefunct(event.type) {
                 // detail1 0: the state was cleared, which no toolkit does to a live object.
@@ -93,6 +113,7 @@ public struct ChangePlan: Equatable, Sendable {
                 plan.ignored += 1
             }
         }
+        plan.showing = showing
         if plan.readWindow { return plan }
         /// Whether `id` is inside (or is) one of `set`, the snapshot's root excluded.
         func within(_ id: String, _ set: Set<String>, strictly: Bool) -> Bool {
@@ -111,7 +132,10 @@ public struct ChangePlan: Equatable, Sendable {
         plan.ignored += (removedOrder.count - plan.removed.count) + (subtreeOrder.count - plan.readSubtrees.count)
             + (inPlace.count - plan.readInPlace.count)
         if plan.readInPlace.count + plan.readSubtrees.count > mostSources {
-            return { var whole = ChangePlan(); whole.readWindow = true; return whole }()
+            var whole = ChangePlan()
+            whole.readWindow = true
+            whole.showing = showing
+            return whole
         }
         return plan
     }
@@ -153,6 +177,14 @@ extension AccessibleNode {
         }
         for index in children.indices where children[index].removeSubtree(id) { return true }
         return false
+    }
+
+    /// The nodes with these ids and their subtrees made not VISIBLE (what an event said is
+    /// hidden, whatever the states read of each object say).
+    public mutating func hide(_ ids: Set<String>) {
+        guard !ids.isEmpty else { return }
+        if ids.contains(id) { states.remove(.visible) }
+        for index in children.indices { children[index].hide(ids) }
     }
 
     /// The ids of this node and every node below it.

@@ -116,4 +116,17 @@ struct ChangePlanTests {
         window.children[1].states.insert(.showing)
         #expect(AccessibleMapping.screen(of: window).scanItems().map(\.label).contains("Old link"))
     }
+
+    @Test("a tab's container said hidden (showing cleared) hides the document inside, whose own states still say SHOWING")
+    func hiddenByEvent() {
+        var window = browserWindow()
+        let plan = ChangePlan.plan([
+            ChangeEvent(type: "object:state-changed:showing", sourceID: ":1.9/new", detail1: 0),
+            ChangeEvent(type: "object:state-changed:showing", sourceID: ":1.9/elsewhere", detail1: 0),
+        ], in: window)
+        #expect(plan.showing == [ChangePlan.ShowingChange(id: ":1.9/new", isShown: false)])
+        #expect(plan.readSubtrees == [":1.9/new"])
+        window.hide(Set(plan.showing.filter { !$0.isShown }.map(\.id)))
+        #expect(AccessibleMapping.screen(of: window).scanItems().map(\.label) == ["Back"])
+    }
 }

@@ -122,6 +122,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         guard let found = try? locateWindow() else { return false }
         if found == window { return false }
         window = found
+        hiddenByEvent.removeAll()
         applicationName = (try? found.parent()?.name()) ?? ""
         reread()
         return true
@@ -230,9 +231,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             screen = Screen(name: "no window", elements: [])
             return
         }
-        snapshot = node
+        var read = node
+        read.hide(hiddenByEvent)
+        snapshot = read
         self.objects = objects
-        screen = AccessibleMapping.screen(of: node)
+        screen = AccessibleMapping.screen(of: read)
         // Where the window is on the screen, for the overlay (GTK 4 knows no window position on
         // any display server and reports window coordinates for the screen: origin 0, 0).
         windowOrigin = (try? window.screenExtents()).flatMap { $0 }.map { Point(x: $0.x, y: $0.y) }
@@ -296,10 +299,15 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 updated.removeSubtree(id)
             }
         }
+        updated.hide(hiddenByEvent)
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
         return true
     }
+
+    /// Objects an event said were hidden (`showing` cleared: a browser's background tab) and
+    /// no event has shown again: left out of the scan whatever their states read.
+    private var hiddenByEvent = Set<String>()
 
     /// Whether an event of `type` reads its source alone (not a subtree, not a removal).
     static func readsInPlace(_ type: String) -> Bool {
@@ -398,8 +406,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         // objects not scanned (a background tab, a closed menu, one already gone) change
         // nothing and say nothing, so the highlight's step and an open menu go on undisturbed.
         let plan = snapshot.map { ChangePlan.plan(events.map(Self.changeEvent), in: $0) } ?? { var whole = ChangePlan(); whole.readWindow = true; return whole }()
+        for change in plan.showing {
+            if change.isShown { hiddenByEvent.remove(change.id) } else { hiddenByEvent.insert(change.id) }
+        }
         if Self.debug {
-            Self.say("plan: \(plan.readInPlace.count) read in place, \(plan.readSubtrees.count) subtrees, \(plan.removed.count) removed, window \(plan.readWindow), \(plan.ignored) ignored")
+            Self.say("plan: \(plan.readInPlace.count) read in place, \(plan.readSubtrees.count) subtrees (\(subtreeReads) so far), \(plan.removed.count) removed, window \(plan.readWindow), \(plan.ignored) ignored, \(plan.showing.count) shown or hidden")
         }
         if plan.isEmpty {
             deferredWindowRead = false
