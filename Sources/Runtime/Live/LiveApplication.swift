@@ -315,7 +315,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     }
 
     static func changeEvent(_ event: AccessibleEvent) -> ChangeEvent {
-        ChangeEvent(type: event.type, sourceID: event.source?.id, detail1: event.detail1)
+        ChangeEvent(type: event.type, sourceID: event.sourceID, detail1: event.detail1)
     }
 
     // MARK: RuntimeSource
