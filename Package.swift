@@ -71,6 +71,9 @@ let package = Package(
         // The live application tests' desktop (Tests/LiveApps/live-session.sh): Xvfb, a private D-Bus
         // session, the AT-SPI bus and the demo applications, stopped by PID.
         .target(name: "LiveTestSupport", path: "Sources/LiveTestSupport"),
+        // For tests only: whether the run is `scripts/test --fast` (SWITCHSCAN_FAST_TESTS=1), which
+        // skips the suites needing BRLTTY, Xvfb or a package build.
+        .target(name: "TestTier", path: "Sources/TestTier"),
         // The CLI: thin; reads files and prints.
         .executableTarget(name: "switchscan", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "Runtime", "DeviceProfiles", "Evdev", "Louis", "BrailleFormatting",
@@ -96,17 +99,17 @@ let package = Package(
         .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput", "DeviceProfiles", "BrailleFormatting"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
-        .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport"]),
+        .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport", "TestTier"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
         .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel", "BrailleFormatting"]),
         // Real GTK 4, GTK 3 and Qt 5 applications on Xvfb with a private D-Bus session and the AT-SPI bus.
         .testTarget(name: "LiveApplicationTests", dependencies: [
-            "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "switchscan",
+            "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "TestTier", "switchscan",
         ]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
-        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "BrailleTestSupport", "LiveTestSupport"]),
+        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "BrailleTestSupport", "LiveTestSupport", "TestTier"]),
     ]
 )

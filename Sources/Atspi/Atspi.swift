@@ -72,6 +72,19 @@ public enum Atspi {
         let ok = try call("atspi_generate_mouse_event") { atspi_generate_mouse_event(glong(x.rounded()), glong(y.rounded()), "b1c", $0) }
         if ok == 0 { throw AtspiError(call: "atspi_generate_mouse_event", message: "refused") }
     }
+
+    /// The X keysym of the Escape key.
+    public static let escapeKeysym = 0xff1b
+
+    /// Sends a key press and release (an X keysym) to whatever has the keyboard, through the
+    /// registry's device event controller: Escape closes a toolkit's open popup menu.
+    public static func pressKey(keysym: Int) throws(AtspiError) {
+        guard keysym > 0, keysym <= 0x1fff_ffff else {
+            throw AtspiError(call: "atspi_generate_keyboard_event", message: "keysym \(keysym) is out of range")
+        }
+        let ok = try call("atspi_generate_keyboard_event") { atspi_generate_keyboard_event(glong(keysym), nil, ATSPI_KEY_SYM, $0) }
+        if ok == 0 { throw AtspiError(call: "atspi_generate_keyboard_event", message: "refused") }
+    }
 }
 
 /// One AT-SPI object (a reference counted libatspi proxy).

@@ -49,6 +49,22 @@ public final class LiveDesktop: @unchecked Sendable {
         return desktop
     }
 
+    /// The longest the tests wait for a demo application's window: a guard against a desktop that
+    /// never answers, not a speed target (with both cores busy, a GTK 4 window took over 30 s to
+    /// appear on the accessibility bus).
+    public static let startLimit = 120.0
+
+    /// Waits until `script` has said `ready` (its window is shown), at most `startLimit` seconds;
+    /// whether it did.
+    public func waitUntilReady(_ script: String) -> Bool {
+        let end = Date(timeIntervalSinceNow: Self.startLimit)
+        while !output(of: script).contains("ready") {
+            if Date() >= end { return false }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return true
+    }
+
     /// The variables a process run on this desktop needs.
     public var environment: [String: String] { ["DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": sessionBus] }
 

@@ -18,7 +18,9 @@ public enum AccessibleMapping {
         "push button": .button, "button": .button, "toggle button": .button,
         "check box": .button, "radio button": .button, "switch": .button,
         "menu item": .button, "check menu item": .button, "radio menu item": .button,
-        "combo box": .button, "page tab": .button,
+        // A menu is the item that opens it (a menu bar's File): its popup is scanned only when
+        // open, as a level of its own (`Popups`).
+        "menu": .button, "combo box": .button, "page tab": .button,
         "link": .link,
         "slider": [], "spin button": [], "scroll bar": [],
         "heading": .header,
@@ -136,10 +138,12 @@ public enum AccessibleMapping {
         textFieldRoles.contains(node.role) && (node.states.contains(.editable) || node.role == "password text")
     }
 
-    /// The window as a screen: the window is the root, its children the elements.
+    /// The window as a screen: the window is the root, its children the elements; an open
+    /// popup (a menu, a combo box's options) is a modal level after them.
     public static func screen(of window: AccessibleNode) -> Screen {
         var root = element(window)
         root.isAccessibilityElementDeclared = false
+        if let opener = Popups.openPopup(in: window) { root.children.append(Popups.level(of: opener)) }
         root.frame = window.extents.map { Rect(x: 0, y: 0, width: $0.width, height: $0.height) }
         return Screen(name: window.name.isEmpty ? window.role : window.name, root: root)
     }
@@ -164,6 +168,8 @@ public enum AccessibleMapping {
         }
         var value = node.value.map { format($0.current) }
         if textField { value = shownText(node) }
+        // A combo box says its chosen option, as Orca reads it (`Fruit combo box Apple`).
+        if node.role == "combo box", value == nil { value = Popups.chosenOption(of: node) }
         // Static text that says nothing (galculator's spacer label, named " ") is nothing to scan.
         if isItem, traits.contains(.staticText), label == nil, value == nil, !textItemRoles.contains(node.role) {
             isItem = false

@@ -18,6 +18,9 @@ public struct AccessibleStates: OptionSet, Hashable, Sendable {
     public static let active = AccessibleStates(rawValue: 1 << 10)
     public static let editable = AccessibleStates(rawValue: 1 << 11)
     public static let checkable = AccessibleStates(rawValue: 1 << 12)
+    /// An open combo box or menu (a browser's `<select>` while its options show).
+    public static let expanded = AccessibleStates(rawValue: 1 << 13)
+    public static let expandable = AccessibleStates(rawValue: 1 << 14)
 }
 
 /// The AT-SPI Value interface of an object, as read.

@@ -35,6 +35,9 @@ public final class LiveRun {
         /// Statuses the command already printed on standard error (the inputs' problems as the
         /// run starts): without a screen they are not written there a second time.
         public var saidBeforeStart: Set<String> = []
+        /// Without a screen, statuses go to standard error (a service's journal); a caller that
+        /// runs many short runs in one process (the fuzzer) turns that off: the trace has them.
+        public var statusesOnStandardError = true
         /// What is scanned instead of `scene` (a live application; register it in `sources` too).
         public var content: (any ScanContent)?
         /// The highlight drawn on the screen (register it in `sources` too, for its connection).
@@ -116,12 +119,15 @@ public final class LiveRun {
         }
         origin = MonotonicClock.now()
         signals = try SignalDescriptor()
+        var printedProblem: String?
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
         if let problem = trace?.takeProblem() {
             // Said on stderr now, before any screen is drawn there, and on the status line.
             try? FileIO.writeAll(STDERR_FILENO, "switchscan: \(problem)\n")
             traceStartProblem = problem
+            printedProblem = problem
         }
+        saidBeforeStart = options.saidBeforeStart.union([printedProblem].compactMap { $0 })
         trace?.writeRunStart()
         terminal = options.terminalInput && TerminalSession.isTerminal(STDIN_FILENO) ? TerminalSession() : nil
         drawsScreen = options.terminalView && TerminalSession.isTerminal(STDOUT_FILENO)
@@ -590,7 +596,7 @@ public final class LiveRun {
     /// differs from the last one it wrote (a source retrying says nothing new), and a status the
     /// command printed before the run (`Options.saidBeforeStart`) is not written again.
     private func tellStandardError(_ text: String, from teller: String) {
-        guard !drawsScreen else { return }
+        guard !drawsScreen, options.statusesOnStandardError else { return }
         if saidBeforeStart.remove(text) != nil {
             saidOnStandardError[teller] = text
             return
@@ -602,7 +608,7 @@ public final class LiveRun {
 
     /// The last status each teller wrote on standard error.
     private var saidOnStandardError: [String: String] = [:]
-    private lazy var saidBeforeStart = options.saidBeforeStart
+    private var saidBeforeStart: Set<String>
 
     private func setStatus(_ text: String?) {
         if text != status {

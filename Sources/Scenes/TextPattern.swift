@@ -48,6 +48,17 @@ public struct TextPattern: Sendable {
 
     /// True when the pattern matches the whole of `text`.
     public func matchesWhole(_ text: String) -> Bool {
+        var steps = 0
+        return matchesWhole(text, steps: &steps)
+    }
+
+    /// Instructions the pattern compiled to (repetitions counted out).
+    public var size: Int { program.count }
+
+    /// `matchesWhole(_:)`, adding to `steps` every instruction it visited: at most `size` per
+    /// character of `text` and one more round, whatever the pattern (the bound the tests check
+    /// instead of timing a match).
+    public func matchesWhole(_ text: String, steps: inout Int) -> Bool {
         var current = [Int]()
         var next = [Int]()
         var seen = [Int](repeating: -1, count: program.count)
@@ -58,6 +69,7 @@ public struct TextPattern: Sendable {
             while let pc = stack.popLast() {
                 guard seen[pc] != generation else { continue }
                 seen[pc] = generation
+                steps += 1
                 switch program[pc] {
                 case .jump(let target): stack.append(target)
                 case .split(let first, let second):

@@ -4,11 +4,12 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestTier
 
 /// A BRLTTY started by a test never outlives the test runner, and leaves no BrlAPI socket or
 /// lock file behind (issue 11: a runner killed mid-suite left BRLTTY spinning at 100 % on a
 /// deleted pseudo-terminal).
-@Suite("BRLTTY started by tests dies with the runner", .serialized,
+@Suite("BRLTTY started by tests dies with the runner", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start BRLTTY"), .serialized,
        .enabled(if: BRLTTYProcess.executablePath != nil, "brltty is not installed (scripts/setup installs it)"))
 struct BRLTTYWatchdogTests {
     static func alive(_ pid: pid_t) -> Bool {

@@ -1,13 +1,14 @@
 import Foundation
 import LiveTestSupport
 import Testing
+import TestTier
 
 /// `switchscan run --atspi` on the GTK 3 list (Tests/LiveApps/gtk3_long_list.py, 200 objects) as
 /// a user runs it: idle costs (next to) nothing, a rename of the highlighted row shows at once,
 /// and the run is idle again after it; the first highlight is the list's first row. Once the run turned at once, without waiting, for as long
 /// as events it had taken in were waiting (each relayout's dozen events): a busy core after the
 /// window appeared and after each change, the change shown only when the bus sent something more.
-@Suite("Live run load", .serialized, .timeLimit(.minutes(3)), .enabled(if: LiveDesktop.isAvailable))
+@Suite("Live run load", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start an Xvfb desktop"), .serialized, .timeLimit(.minutes(5)), .enabled(if: LiveDesktop.isAvailable))
 struct LiveRunLoadTests {
     /// CPU time (user + system) of a process, in seconds, from /proc/PID/stat.
     static func cpuSeconds(of pid: Int32) -> Double? {
@@ -34,7 +35,7 @@ struct LiveRunLoadTests {
         let desktop = try LiveDesktop(apps: ["gtk3_long_list.py"], environment: ["LONG_LIST_OBJECTS": "200", "LONG_LIST_CHANGE_FILE": changeFile])
         defer { desktop.stop() }
         var appPID: Int32 = 0
-        _ = OverlayTests.waitFor(60) {
+        _ = OverlayTests.waitFor(LiveDesktop.startLimit) {
             guard let line = desktop.output(of: "gtk3_long_list.py").first(where: { $0.hasPrefix("ready ") }) else { return false }
             let fields = line.split(separator: " ")
             appPID = fields.count == 3 ? Int32(fields[2]) ?? 0 : 0
@@ -84,7 +85,7 @@ struct LiveRunLoadTests {
         kill(appPID, SIGUSR1)
         let expected = "Row \(row), change 1"
         // (The braille line: the label, then the traits: "Row 0, change 1 sel" on the selected row.)
-        #expect(OverlayTests.waitFor(10) { ["\"", " "].contains { traceText().contains("\"text\":\"\(expected)\($0)") } },
+        #expect(OverlayTests.waitFor(30) { ["\"", " "].contains { traceText().contains("\"text\":\"\(expected)\($0)") } },
                 "'\(expected)' never reached the trace: \(traceText().suffix(2000))")
         // And idle again.
         usleep(1_000_000)

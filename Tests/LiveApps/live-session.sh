@@ -10,7 +10,38 @@ dir=$(mktemp -d /tmp/switchscan-live.XXXXXX)
 # The accessibility bus's socket goes under XDG_RUNTIME_DIR: one of its own per desktop.
 XDG_RUNTIME_DIR="$dir"
 export XDG_RUNTIME_DIR
-out=$(dbus-daemon --session --fork --print-address=1 --print-pid=1) || exit 1
+# Nothing of the machine's desktop reaches this one. The session bus reads a configuration of its
+# own with one service folder, empty, in place of the standard ones: a desktop's
+# xdg-desktop-portal (and its GTK backend) installs activatable services there, and GTK 4 asks
+# the portal for its settings at start-up and waits for the answer; here the call fails at once
+# (no such service) and GTK goes on with its defaults. GTK is also told not to use portals at all,
+# the user's settings and caches are left alone (GSettings in memory, XDG folders of this
+# desktop), and Python writes no bytecode beside the test applications.
+mkdir -p "$dir/services" "$dir/config" "$dir/data" "$dir/cache"
+cat >"$dir/session.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <keep_umask/>
+  <listen>unix:dir=$dir</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>$dir/services</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
+GTK_USE_PORTAL=0
+GSETTINGS_BACKEND=memory
+XDG_CONFIG_HOME="$dir/config"
+XDG_DATA_HOME="$dir/data"
+XDG_CACHE_HOME="$dir/cache"
+PYTHONDONTWRITEBYTECODE=1
+export GTK_USE_PORTAL GSETTINGS_BACKEND XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME PYTHONDONTWRITEBYTECODE
+out=$(dbus-daemon --config-file="$dir/session.conf" --fork --print-address=1 --print-pid=1) || exit 1
 DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
 dbus_pid=$(echo "$out" | sed -n 2p)
 export DBUS_SESSION_BUS_ADDRESS

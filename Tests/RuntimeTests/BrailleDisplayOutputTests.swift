@@ -8,12 +8,13 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestTier
 
 /// `BrailleDisplayOutput` driven as the loop drives it (its descriptor polled, its deadline
 /// kept), against a real BRLTTY and the Baum display emulator: coalesced writes, the cursor,
 /// a display that changes size, and the status it gives. `switchscan run` itself is tested in
 /// `SwitchScanCLITests/BrailleRunTests`.
-@Suite("Braille display output", .serialized,
+@Suite("Braille display output", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start BRLTTY"), .serialized,
        .enabled(if: BRLTTYProcess.hasBrailleDriver("bm"), "BRLTTY with its Baum driver is not installed"))
 struct BrailleDisplayOutputTests {
     /// Computer braille (one cell per character, known dots) so that expectations are plain.
@@ -154,16 +155,13 @@ struct BrailleDisplayOutputTests {
             let output = BrailleDisplayOutput(.init(host: rig.brltty.host, auth: "none", reconnectDelay: 0.1,
                                                     maximumReconnectDelay: 0.2, connectTimeout: 0.5))
             defer { output.close() }
-            let started = MonotonicClock.now()
             let statuses = rig.pump(output, timeout: 1.2) { false }
             let stateAfter = ProcessStat.state(pid)
             if attempt == 1, stateAfter != "T" {
                 // Resumed from outside: not what this test is about; try once more.
                 continue
             }
-            // A loop blocked by the stopped BRLTTY would not come back at all; the margin is for a
-            // busy machine (seen failing at 1.5 s while other builds ran), not a speed target.
-            #expect(MonotonicClock.now() - started < 6, "the pump (the loop) was blocked")
+            // The pump came back (a loop blocked by the stopped BRLTTY would not), and said why.
             #expect(statuses.contains { $0.contains("no answer within 0.5 s") }, "\(statuses); BRLTTY's state \(stateAfter ?? "?")")
             #expect(!output.isConnected)
             kill(pid, SIGCONT)

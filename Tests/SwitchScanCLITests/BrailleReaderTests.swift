@@ -1,12 +1,13 @@
 import BrailleTestSupport
 import Foundation
 import Testing
+import TestTier
 
 /// Issue 12 at a real BRLTTY with an emulated Baum display: the highlight is what the display
 /// shows. A message on the display holds auto scanning; the next step counts from the moment
 /// the highlight's own line reached the display (BrlAPI writes, `brailleWritten` in the trace);
 /// a press while a message is up only takes it off.
-@Suite("A braille reader's scanning: nothing acts unseen", .serialized,
+@Suite("A braille reader's scanning: nothing acts unseen", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start BRLTTY"), .serialized,
        .enabled(if: BRLTTYProcess.executablePath != nil, "brltty is not installed (scripts/setup installs it)"))
 struct BrailleReaderTests {
     /// `Score 13`, the bowler game's summary, flashed when the app opens.
@@ -51,13 +52,24 @@ struct BrailleReaderTests {
         let scoreWritten = try #require(Self.writes(events, startingWith: Self.scoreText).first)
         let frame1Written = try #require(Self.writes(events, startingWith: Self.frame1Text).first)
         let frame2Written = try #require(Self.writes(events, startingWith: Self.frame2Text).first)
-        #expect(frame1Written - scoreWritten >= 1.2 - 0.05, "the message stayed up its time: \(scoreWritten) → \(frame1Written)")
+        // The message's time counts from when the loop showed it (its `braille` line), which its
+        // write's return follows by however long a busy machine makes the write.
+        let scoreShown = try #require(events.first { $0["kind"] as? String == "braille" && ($0["text"] as? String ?? "").hasPrefix("Score 13") }
+            .flatMap { ($0["time"] as? NSNumber)?.doubleValue }, "\(events)")
+        #expect(scoreShown <= scoreWritten)
+        #expect(frame1Written - scoreShown >= 1.2 - 0.05, "the message stayed up its time: \(scoreShown) → \(frame1Written)")
         let highlights = events.filter { $0["kind"] as? String == "highlight" }
         let frame2Highlighted = try #require(highlights.first { $0["id"] as? String == "frame-2" }.flatMap { ($0["time"] as? NSNumber)?.doubleValue })
         let before = highlights.filter { (($0["time"] as? NSNumber)?.doubleValue ?? 0) < frame2Highlighted }
         #expect(before.compactMap { $0["id"] as? String } == ["frame-1"], "\(highlights)")
-        // The step counts from frame 1's line on the display, not from the highlight under the message.
-        #expect(frame2Highlighted - frame1Written >= 0.4 - 0.02, "frame 1 was on the display \(frame2Highlighted - frame1Written) s")
+        // The step counts from frame 1's line on the display (its `braille` line once the message
+        // is gone: its write returns later on a busy machine), not from the highlight under the message.
+        let frame1Shown = try #require(events.last { event in
+            event["kind"] as? String == "braille" && (event["text"] as? String ?? "").hasPrefix("Frame 1,")
+                && ((event["time"] as? NSNumber)?.doubleValue ?? .infinity) < frame2Highlighted
+        }.flatMap { ($0["time"] as? NSNumber)?.doubleValue }, "\(events)")
+        #expect(frame1Shown - scoreShown >= 1.2 - 0.05, "frame 1's line came \(frame1Shown - scoreShown) s after the message")
+        #expect(frame2Highlighted - frame1Shown >= 0.4 - 0.02, "frame 1 was on the display \(frame2Highlighted - frame1Shown) s")
         #expect(frame2Written >= frame2Highlighted)
     }
 

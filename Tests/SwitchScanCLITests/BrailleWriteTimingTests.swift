@@ -4,11 +4,12 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestTier
 
 /// The trace's `brailleWritten` lines: when each BrlAPI write returned, on CLOCK_MONOTONIC (the
 /// clock of evdev and raw stream timestamps, so a switch edge can be matched with the write that
 /// showed its effect), and what was written, against a real BRLTTY on the emulated Baum display.
-@Suite("switchscan run: when braille writes returned", .serialized,
+@Suite("switchscan run: when braille writes returned", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start BRLTTY"), .serialized,
        .enabled(if: BRLTTYProcess.hasBrailleDriver("bm"), "BRLTTY with its Baum driver is not installed"))
 struct BrailleWriteTimingTests {
     static func monotonic() -> Double {

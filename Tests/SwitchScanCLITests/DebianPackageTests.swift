@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestTier
 
 /// Issue 14: `scripts/package` builds a .deb that, unpacked into an empty root with no source
 /// tree and no Swift toolchain in reach, runs with its shipped profiles, and carries its man
 /// pages, completions, udev rule and user unit where Debian puts them.
-@Suite("Debian package", .serialized)
+@Suite("Debian package", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips building the Debian package"), .serialized)
 struct DebianPackageTests {
     /// The package, built once for the suite (a release build in .build-release: minutes the
     /// first time, seconds after).
@@ -316,11 +317,21 @@ extension DebianPackageTests {
             cd /root
             echo "== devices"; switchscan devices | grep 'installed beside the program'
             echo "== test"; switchscan test scene.yaml | tail -1
+            # A helper's session on the installed system: the manual, completion, a settings
+            # file repaired, and what an unattended run says for the journal.
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq man-db >/dev/null
+            echo "== man"; MANWIDTH=80 man switchscan-settings 2>&1 | grep -m1 -E '^ *autoScanningTime'
+            echo "== completion"; COMPLETION=/usr/share/bash-completion/completions/switchscan LINE='switchscan run sc' bash -c "$DRIVER"
+            printf 'autoScanningTime: fast\nloops: 3\n' > settings.yaml
+            echo "== repair"; switchscan settings set autoScanningTime 1.5 --file settings.yaml >/dev/null 2>&1; cat settings.yaml
+            echo "== unattended"; switchscan run scene.yaml --input evdev:/dev/input/event99 --no-view --duration 1 </dev/null 2>&1 >/dev/null || true
+            echo "== end"
             """
         let install = try CLI.runProgram("/usr/bin/unshare", [
             "--mount", "--fork", "/bin/sh", "-c",
             "mount -t proc proc '\(root.path)/proc' && exec chroot '\(root.path)' /bin/sh -c \"$0\"", script,
-        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "HOME": "/root"])
+        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "HOME": "/root",
+                         "DRIVER": CompletionTests.bashDriver])
         #expect(install.status == 0, "\(install)")
         let sections = install.stdout.components(separatedBy: "== ").reduce(into: [String: String]()) { found, part in
             guard let newline = part.firstIndex(of: "\n") else { return }
@@ -334,6 +345,10 @@ extension DebianPackageTests {
         #expect(!(sections["suggested"] ?? "").contains("install ok installed"), "\(install)")
         #expect(sections["devices"]?.contains("/usr/share/switchscan/switches (shipped, installed beside the program): 8 profiles") == true, "\(install)")
         #expect(sections["test"]?.hasSuffix("passed, 0 failed") == true, "\(install)")
+        #expect(sections["man"]?.contains("autoScanningTime") == true, "\(install)")
+        #expect(sections["completion"]?.split(separator: "\n").contains("scene.yaml") == true, "\(install)")
+        #expect(sections["repair"] == "autoScanningTime: 1.5\nloops: 3", "\(install)")
+        #expect(sections["unattended"]?.contains("/dev/input/event99") == true, "\(install)")
     }
 }
 

@@ -2,11 +2,12 @@ import BrailleTestSupport
 import Foundation
 import LiveTestSupport
 import Testing
+import TestTier
 
 /// `switchscan run --atspi --braille brlapi:HOST` against the GTK 3 demo window on a desktop of
 /// its own (Tests/LiveApps) and a real BRLTTY driving an emulated Baum display: the exact dots of
 /// the highlighted live widget, as they are for a scene's (`BrailleRunTests`).
-@Suite("switchscan run --atspi on a braille display", .serialized,
+@Suite("switchscan run --atspi on a braille display", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start BRLTTY and an Xvfb desktop"), .serialized,
        .enabled(if: BRLTTYProcess.hasBrailleDriver("bm") && LiveDesktop.isAvailable,
                 "BRLTTY with its Baum driver, or the live desktop's programs, are not installed"))
 struct LiveBrailleRunTests {
@@ -30,11 +31,10 @@ struct LiveBrailleRunTests {
         let rig = try DisplayRig(cells: 40)
         // The window is on the bus a moment after the application starts: the run takes the
         // newest window then, so wait for the application's own word that it is shown.
-        let end = Date(timeIntervalSinceNow: 10)
-        while !desktop.output(of: "gtk3_demo.py").contains("ready"), Date() < end { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(desktop.waitUntilReady("gtk3_demo.py"), "the demo never said it was ready")
         let run = try ScanRun(["--atspi", "--app", "gtk3_demo", "--set", "scanning=manual", "--set", "groupItems=false",
                                "--braille", "brlapi:\(rig.brltty.host)"], environment: desktop.environment)
-        try rig.expect(Self.button0, "Button 0, the window's first item", run: run, timeout: 10)
+        try rig.expect(Self.button0, "Button 0, the window's first item", run: run, timeout: LiveDesktop.startLimit)
         run.type("\r")
         try rig.expect(Self.button1, "Button 1 after Enter (next)", run: run)
         #expect(run.finish() == 0, "\(run.stderr)")

@@ -12,6 +12,18 @@ extension InputRunTests {
         trace.filter { $0["kind"] as? String == "highlight" }.compactMap { ($0["time"] as? NSNumber)?.doubleValue }
     }
 
+    /// How many lines of `kind` the trace at `path` has so far (read while the run writes it).
+    static func traceCount(_ kind: String, in path: String) -> Int {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").components(separatedBy: "\"kind\":\"\(kind)\"").count - 1
+    }
+
+    /// Waits until `condition` (given `traceCount` of the trace at `path`) holds, or `deadline`
+    /// passes: the run gets to a point however long a busy machine takes; the deadline only
+    /// guards against a run that never does.
+    static func waitForTrace(_ path: String, until deadline: Date, _ condition: ((String) -> Int) -> Bool) {
+        while !condition({ traceCount($0, in: path) }), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    }
+
     @Test func aRecordDatedAnHourAheadDoesNotHoldAutoScanningBack() throws {
         let fifo = folder.url.appendingPathComponent("jump.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -34,7 +46,12 @@ extension InputRunTests {
             }
             Thread.sleep(forTimeInterval: 0.2)
             writer.write(record(3700, 1, 28, 1) + record(3700, 0, 0, 0) + record(3700.05, 1, 28, 0) + record(3700.05, 0, 0, 0))
-            Thread.sleep(forTimeInterval: 1.2)
+            // Once the jump's edges are handled, three steps more by themselves: waited for (a
+            // held-back scan never gives them; the 30 s only guard against that hang).
+            let stepsBy = Date().addingTimeInterval(30)
+            Self.waitForTrace(tracePath, until: stepsBy) { $0("input") >= 4 }
+            let highlightsAtJump = Self.traceCount("highlight", in: tracePath)
+            Self.waitForTrace(tracePath, until: stepsBy) { $0("highlight") >= highlightsAtJump + 3 }
             try writer.close()
         }
         #expect(result.status == 0, "\(result)")
@@ -48,11 +65,11 @@ extension InputRunTests {
             #expect(time <= handled + 0.05 + 0.000_01, "\(line)")
             #expect(line["timestamp"] != nil, "the stream's own timestamp is kept: \(line)")
         }
-        // Auto scanning went on after the jump: highlights every 0.2 s through the last second.
+        // Auto scanning went on after the jump: steps by themselves after its edges were handled.
         let times = Self.highlightTimes(result.trace)
-        let last = try #require(times.last)
-        #expect(result.elapsed - last < 0.8, "scanning kept stepping until the end: \(times), elapsed \(result.elapsed)")
-        #expect(times.filter { $0 > last - 0.9 }.count >= 3, "\(times)")
+        let jumpInput = try #require(result.trace.last { $0["kind"] as? String == "input" }, "\(result)")
+        let jumpHandled = try #require((jumpInput["handled"] as? NSNumber)?.doubleValue, "\(jumpInput)")
+        #expect(times.filter { $0 > jumpHandled }.count >= 3, "highlights at \(times), the jump handled at \(jumpHandled)")
     }
 
     @Test func afterSIGSTOPAndSIGCONTMissedStepsAreSkippedNotReplayed() throws {
@@ -67,11 +84,14 @@ extension InputRunTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        Thread.sleep(forTimeInterval: 0.5)
+        // Stopped once it is scanning, and continued until it has stepped twice more.
+        let guardEnd = Date().addingTimeInterval(30)
+        Self.waitForTrace(tracePath, until: guardEnd) { $0("highlight") >= 2 }
         kill(process.processIdentifier, SIGSTOP)
         Thread.sleep(forTimeInterval: 2.0)  // 20 steps missed
+        let highlightsAtStop = Self.traceCount("highlight", in: tracePath)
         kill(process.processIdentifier, SIGCONT)
-        Thread.sleep(forTimeInterval: 0.5)
+        Self.waitForTrace(tracePath, until: guardEnd.addingTimeInterval(2)) { $0("highlight") >= highlightsAtStop + 2 }
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         let trace = try RunCommandTests.traceEvents(tracePath)

@@ -74,14 +74,22 @@ struct RunCommandTests {
         let elapsed = Date().timeIntervalSince(started)
         try input.fileHandleForWriting.close()
         #expect(process.terminationStatus == 0)
-        #expect(elapsed < 5)
+        // It ended by its duration, not before it (how much later depends on the machine's load).
+        #expect(elapsed >= 1.1, "\(elapsed) s")
         let highlights = try Self.traceEvents(trace).filter { $0["kind"] as? String == "highlight" }
-        // 0, 0.25, 0.5, 0.75, 1.0: five highlights in 1.1 s, each at its step's time.
-        #expect(highlights.compactMap { $0["id"] as? String } == ["test-wrap", "btn-1", "btn-2", "third-group", "test-wrap"])
+        // With no input, the steps come by themselves, in scan order (due at 0, 0.25, 0.5, 0.75
+        // and 1.0 s; a busy machine may fire a timer late, so fewer may fit in the 1.1 s).
+        let ids = highlights.compactMap { $0["id"] as? String }
+        #expect(ids.count >= 2, "no step came by itself: \(ids)")
+        #expect(ids == Array(["test-wrap", "btn-1", "btn-2", "third-group", "test-wrap"].prefix(ids.count)), "\(ids)")
+        // A step never comes before its time (the run's clock is the real one): each at least a
+        // step's time after the one before.
         let times = highlights.compactMap { ($0["time"] as? NSNumber)?.doubleValue }
-        for (index, time) in times.enumerated() {
-            #expect(abs(time - Double(index) * 0.25) < 0.15, "highlight \(index) at \(time) s")
+        #expect(times.count == ids.count)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(later - earlier >= 0.25 - 0.001, "steps \(later - earlier) s apart: \(times)")
         }
+        #expect((times.last ?? 0) <= elapsed, "\(times)")
     }
 
     @Test func aBadSceneIsReportedWithItsPositionAndNothingRuns() throws {

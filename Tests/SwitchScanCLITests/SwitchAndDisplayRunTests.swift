@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestTier
 
 /// The whole chain as a switch user has it, with nothing simulated inside switchscan: `struct
 /// input_event` records on a FIFO (as a switch interface's evdev node gives them) through the
@@ -11,7 +12,7 @@ import Testing
 /// its Baum driver, to the cells an emulated Baum display receives on its serial line. Then
 /// SIGTERM, as systemd stops the unit: the exit status, the display given back to BRLTTY, and
 /// BRLTTY still serving the next client.
-@Suite("switchscan run: switches on a FIFO, a braille display through BRLTTY", .serialized,
+@Suite("switchscan run: switches on a FIFO, a braille display through BRLTTY", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start BRLTTY"), .serialized,
        .enabled(if: BRLTTYProcess.hasBrailleDriver("bm"), "BRLTTY with its Baum driver is not installed"))
 struct SwitchAndDisplayRunTests {
     static func record(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> Data {

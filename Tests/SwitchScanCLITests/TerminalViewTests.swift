@@ -182,7 +182,9 @@ struct TerminalViewTests {
         Thread.sleep(forTimeInterval: 1.5)
         try shell.type("fg")
         _ = try shell.screen { $0.contains("q quit") }
-        Thread.sleep(forTimeInterval: 1.0)
+        // Two steps more once it is back, however long a busy machine takes (30 s guard a hang).
+        let highlightsAtFg = InputRunTests.traceCount("highlight", in: trace)
+        InputRunTests.waitForTrace(trace, until: Date().addingTimeInterval(30)) { $0("highlight") >= highlightsAtFg + 2 }
         try shell.press("q")
         try expectExitStatus(shell, "0")
 

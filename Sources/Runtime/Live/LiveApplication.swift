@@ -82,6 +82,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         if case .switchTo(let target) = command { return switchWindow(to: target) }
         guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else { return nil }
         var notifications = [AccessibilityNotification]()
+        let before = screen
         do throws(AtspiError) {
             switch command {
             case .activate:
@@ -91,6 +92,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                         kind: .announcement, text: "\(element.label ?? "text field") has the keyboard focus: type on the keyboard"))
                 } else if let action = AccessibleMapping.tapAction(of: node) {
                     try object.doAction(named: action)
+                    // The choice is made; a popup that stays open is closed, as a user's click does.
+                    if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
                 } else if let frame = try object.screenExtents() {
                     // No action (a GTK 4.8 check box): a pointer click at the activation point.
                     try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
@@ -102,7 +105,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 try object.setValue(value.stepped(by: command == .increment ? 1 : -1))
             case .customAction(let name):
                 guard try object.doAction(named: name) else { return nil }
-            case .escape, .magicTap, .switchTo:
+            case .escape:
+                // Escape reaches an item only inside an open popup (its level handles it).
+                guard LivePopups.openLevel(on: screen) != nil else { return nil }
+                try LivePopups.close()
+            case .magicTap, .switchTo:
                 return nil
             }
         } catch {
@@ -111,7 +118,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         // What the action changed, as far as it shows at once (a value set is read back now);
         // the rest comes as events.
         reread()
-        return ContentUpdate(notifications: notifications)
+        return ContentUpdate(notifications: (LivePopups.notification(from: before, to: screen).map { [$0] } ?? []) + notifications)
     }
 
     // MARK: Windows
@@ -396,6 +403,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             return [.content(ContentUpdate(screen: screen.name, notifications: notifications))]
         }
         _ = previous
+        let before = screen
         for event in events where event.type.hasPrefix("object:announcement") {
             if let text = try? event.source?.name(), !text.isEmpty {
                 notifications.append(AccessibilityNotification(kind: .announcement, text: text))
@@ -426,7 +434,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 pendingEvents = events.filter { !Self.readsInPlace($0.type) }
                 if pendingEvents.isEmpty { pendingEvents = events }
                 deferredWindowRead = true
-                return [.content(ContentUpdate(notifications: [AccessibilityNotification(kind: .layoutChanged)] + notifications))]
+                return update(from: before, notifications: notifications)
             }
             reread()
         } else if !apply(plan) {
@@ -437,7 +445,16 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         if window == nil, findWindow() {
             return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]))]
         }
-        notifications.insert(AccessibilityNotification(kind: .layoutChanged), at: 0)
-        return [.content(ContentUpdate(notifications: notifications))]
+        return update(from: before, notifications: notifications)
+    }
+
+    /// What the application changed by itself, as the session hears it: a popup opened or
+    /// closed as `LivePopups` says; any other change a `layoutChanged` (the engine keeps the
+    /// highlight, its step and an open scanner menu); no change at all, nothing.
+    private func update(from before: Screen, notifications: [AccessibilityNotification]) -> [RuntimeInput] {
+        if screen == before, notifications.isEmpty { return [] }
+        let change = LivePopups.notification(from: before, to: screen)
+            ?? (screen == before ? nil : AccessibilityNotification(kind: .layoutChanged))
+        return [.content(ContentUpdate(notifications: (change.map { [$0] } ?? []) + notifications))]
     }
 }

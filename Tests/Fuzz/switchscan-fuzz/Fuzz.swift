@@ -843,6 +843,7 @@ enum EndlessStreamCheck {
             var options = LiveRun.Options(scene: scene, settings: ScanSettings(), terminalInput: false, terminalView: false,
                                           tracePath: tracePath, duration: duration, sources: made.sources)
             options.startupStatus = []
+            options.statusesOnStandardError = false
             let started = MonotonicClock.now()
             let ending = try LiveRun(options).run()
             let elapsed = MonotonicClock.now() - started
