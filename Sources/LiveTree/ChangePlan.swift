@@ -17,9 +17,10 @@ public struct ChangeEvent: Hashable, Sendable {
 /// source alone; a children change, or a subtree shown or hidden, reads that object's subtree;
 /// `defunct` (the object is gone) removes it with its subtree and reads nothing; an event
 /// about an object that is not in the snapshot (a background tab's document, a menu not open,
-/// an object already removed) is about nothing scanned and is ignored. The window is read
-/// whole only when an event names the window itself for a subtree read, comes without a
-/// source, or when more objects changed than reading them one by one is worth.
+/// an object already removed) is about nothing scanned and is ignored, but the focus moving to
+/// such an object, which says the window changed unannounced. The window is read whole only
+/// then, when an event names the window itself for a subtree read, comes without a source, or
+/// when more objects changed than reading them one by one is worth.
 public struct ChangePlan: Equatable, Sendable {
     /// Objects whose own properties are read again (children kept), in event order.
     public var readInPlace: [String] = []
@@ -89,7 +90,14 @@ public struct ChangePlan: Equatable, Sendable {
                 continue
             }
             guard id == snapshot.id || parents[id] != nil else {
-                plan.ignored += 1
+                // The focus on an object that was never read: the window changed without saying
+                // where (Chromium brings a tab to the front with no children or showing event,
+                // only the focus moving into the new tab's document).
+                if event.type.hasPrefix("object:state-changed:focused"), event.detail1 != 0 {
+                    plan.readWindow = true
+                } else {
+                    plan.ignored += 1
+                }
                 continue
             }
             if event.type.hasPrefix("object:state-changed:showing") {

@@ -129,4 +129,15 @@ struct ChangePlanTests {
         window.hide(Set(plan.showing.filter { !$0.isShown }.map(\.id)))
         #expect(AccessibleMapping.screen(of: window).scanItems().map(\.label) == ["Back"])
     }
+
+    @Test("the focus moving to an object never read (Chromium's tab brought to the front, with no other event) reads the window")
+    func focusOnUnknown() {
+        let focused = ChangePlan.plan([
+            ChangeEvent(type: "object:state-changed:focused", sourceID: ":1.9/new", detail1: 0),
+            ChangeEvent(type: "object:state-changed:focused", sourceID: ":1.9/other-tab", detail1: 1),
+        ], in: browserWindow())
+        #expect(focused.readWindow)
+        let left = ChangePlan.plan([ChangeEvent(type: "object:state-changed:focused", sourceID: ":1.9/other-tab", detail1: 0)], in: browserWindow())
+        #expect(left.isEmpty)
+    }
 }
