@@ -7,7 +7,11 @@ import Glibc
 /// "window:activate", "object:state-changed:checked"…), its source and its details.
 public struct AccessibleEvent: Sendable {
     public var type: String
+    /// The source, held; nil for `defunct` (see `EventListener`), whose source is named by
+    /// `sourceID` alone.
     public var source: AccessibleObject?
+    /// The source's id (bus name and object path).
+    public var sourceID: String?
     public var detail1: Int
     public var detail2: Int
 }
@@ -37,10 +41,16 @@ public final class EventListener: @unchecked Sendable {
 
     private func received(_ event: UnsafeMutablePointer<AtspiEvent>) {
         let type = event.pointee.type.map { String(cString: $0) } ?? ""
-        let source = event.pointee.source.map { AccessibleObject(borrowing: $0) }
+        var source = event.pointee.source.map { AccessibleObject(borrowing: $0) }
+        let sourceID = source?.id
+        // libatspi sends `object:state-changed:defunct` itself when it disposes of an object's
+        // proxy (the process let go of its last reference; Firefox sends none of its own): a
+        // source held past this call is let go later and disposed again, which sends the event
+        // again, and so on every loop turn. The id is all such an event needs.
+        if type.hasPrefix("object:state-changed:defunct") { source = nil }
         if queue.count >= Self.maxQueued { queue.removeFirst(queue.count / 2) }
         queue.append(AccessibleEvent(
-            type: type, source: source, detail1: Int(event.pointee.detail1), detail2: Int(event.pointee.detail2)))
+            type: type, source: source, sourceID: sourceID, detail1: Int(event.pointee.detail1), detail2: Int(event.pointee.detail2)))
     }
 
     /// Listens to events of `type` ("object:", "window:", "object:state-changed"…).

@@ -190,10 +190,33 @@ public enum AccessibleMapping {
             frame: frame(of: node),
             isAccessibilityElement: isItem ? true : false,
             accessibilityViewIsModal: node.states.contains(.modal),
-            isPresent: node.states.contains(.visible),
+            isPresent: isShown(node),
             children: isItem ? [] : node.children.map(element),
             customActions: node.actions.filter { $0 != tap }.map { CustomAction(name: $0, effects: []) },
             customContent: textField ? [textFieldContent] : [])
+    }
+
+    /// Roles whose object is off screen while it is not SHOWING, whatever VISIBLE says: a
+    /// browser's document in a background tab (Firefox and Chromium keep every tab's document
+    /// in the window, VISIBLE, and clear SHOWING on those not shown), and a menu's items while
+    /// the menu is closed. (Other roles do not go by SHOWING: GTK 4.8 clears it on widgets that
+    /// are on screen.)
+    public static let shownOnlyWhenShowing: Set<String> = [
+        "document web", "document frame", "menu", "popup menu", "menu item", "check menu item", "radio menu item",
+        "tearoff menu item",
+    ]
+
+    /// Whether the object is on screen for the user, and so scanned: VISIBLE; SHOWING too for
+    /// the roles of `shownOnlyWhenShowing`; and, for an object without children, a size (a
+    /// zero-size scroll bar is nothing the user can see or aim at).
+    public static func isShown(_ node: AccessibleNode) -> Bool {
+        guard node.states.contains(.visible) else { return false }
+        if shownOnlyWhenShowing.contains(node.role), !node.states.contains(.showing) { return false }
+        if node.children.isEmpty, let extents = node.extents, extents.x > noPosition, extents.y > noPosition,
+           extents.width <= 0 || extents.height <= 0 {
+            return false
+        }
+        return true
     }
 
     /// Coordinates at or beyond this are no position: GTK 3 reports x = y = G_MININT

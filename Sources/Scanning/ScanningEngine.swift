@@ -670,6 +670,8 @@ public struct ScanningEngine: Sendable {
         // The old structure's items are needed only when the highlighted element is gone.
         let oldNodes = structure.nodes
         let oldHighlight = currentHighlight
+        let oldLevels = levels
+        let wasScanning = phase == .scanning
         let focusAfterTap = pendingFocusAfterTap
         pendingFocusAfterTap = nil
         structure = new
@@ -688,7 +690,16 @@ public struct ScanningEngine: Sendable {
         if case .menu = phase {
             // The menu's element may be gone or changed: close it. Increment and decrement keep it
             // open (adjusting is cheap), so a refresh of the same element keeps the menu.
-            if case .refreshed = change, case .menu(var menu) = phase, let item = menu.item,
+            // A layout change the application made by itself (no element to focus) keeps it too
+            // while its element is there: a browser's changes elsewhere on the page must not
+            // close the menu the user is choosing in.
+            let keepsMenu: Bool = {
+                switch change {
+                case .refreshed, .layoutChanged(focus: nil): return true
+                default: return false
+                }
+            }()
+            if keepsMenu, case .menu(var menu) = phase, let item = menu.item,
                let updated = firstItem(in: new.nodes, where: { $0.id == item.id }) {
                 menu.item = updated
                 menu.entries = menuEntries(for: updated)
@@ -696,7 +707,7 @@ public struct ScanningEngine: Sendable {
                 phase = .menu(menu)
                 // The walk holds the element too: take the updated one, so the line shows the
                 // new value once the menu closes.
-                levels = relocate(oldHighlight, oldNodes: oldNodes, focus: nil, after: nil, in: new.nodes)
+                levels = relocate(oldHighlight, oldNodes: oldNodes, focus: nil, after: nil, in: new.nodes, entered: oldLevels)
                 return [.menu(entries: menu.entries, focus: menu.index)]
             }
             actions += closeMenuQuietly()
@@ -723,14 +734,21 @@ public struct ScanningEngine: Sendable {
             if let focus, let path = path(to: focus, in: new.nodes) {
                 levels = path
             } else {
-                levels = relocate(oldHighlight, oldNodes: oldNodes, focus: focus, after: focusAfterTap, in: new.nodes)
+                levels = relocate(oldHighlight, oldNodes: oldNodes, focus: focus, after: focusAfterTap, in: new.nodes, entered: oldLevels)
             }
         case .refreshed:
-            levels = relocate(oldHighlight, oldNodes: oldNodes, focus: nil, after: focusAfterTap, in: new.nodes)
+            levels = relocate(oldHighlight, oldNodes: oldNodes, focus: nil, after: focusAfterTap, in: new.nodes, entered: oldLevels)
         }
         if phase == .stopped || phase == .paused {
             actions.append(.highlight(phase == .paused ? currentHighlight : .none))
             return actions
+        }
+        if case .layoutChanged(focus: nil) = change, wasScanning, phase == .scanning, actions.isEmpty {
+            // The application changed by itself around the highlight: an unchanged highlight is
+            // not shown again, and a changed one (its label) is shown without restarting its
+            // step, so that auto scanning moves on however often the application changes.
+            if currentHighlight == oldHighlight { return [] }
+            if currentHighlight.focusID != nil, currentHighlight.focusID == oldHighlight.focusID { return [.highlight(currentHighlight)] }
         }
         actions += highlightCurrent(at: time)
         return actions
@@ -742,7 +760,7 @@ public struct ScanningEngine: Sendable {
     /// `focusedItemAfterTap: first` starts again at the first item.
     private func relocate(
         _ old: Highlight, oldNodes: [ScanNode], focus: ElementID?, after tap: ScanSettings.FocusAfterTap?,
-        in nodes: [ScanNode]
+        in nodes: [ScanNode], entered: [Level]
     ) -> [Level] {
         let top = [Level(entries: nodes, group: nil, index: 0, steps: 0)]
         if tap == .first { return top }
@@ -756,6 +774,12 @@ public struct ScanningEngine: Sendable {
             return top
         }
         if var path = path(to: oldNode.id, in: nodes) {
+            // Into the groups the user had entered, no further: when the element is now inside
+            // another group (a new row changed the automatic groups), that group is highlighted.
+            if let leaves = path.indices.dropFirst().first(where: { $0 >= entered.count || path[$0].group?.id != entered[$0].group?.id }) {
+                path.removeSubrange(leaves...)
+                return path
+            }
             if case .groupExit = old, path.last?.group == nil, let group = path.last?.entries[path.last!.index], group.isGroup {
                 // Keep the outline of the same group highlighted.
                 path.append(Level(entries: group.children, group: group, index: group.children.count, steps: 0))

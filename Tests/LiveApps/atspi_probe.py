@@ -2,7 +2,9 @@
 """What a test asks the accessibility bus from outside its own process (libatspi connects a
 process to one bus only, and a test starts a desktop of its own): `extents LABEL` prints the
 screen extents "x y width height" of the first object named LABEL (nothing when none), and
-`click X Y` sends a button 1 click at a screen position through the registry (XTest on X11)."""
+`click X Y` sends a button 1 click at a screen position through the registry (XTest on X11),
+and `action LABEL` does the first action of the first object named LABEL (as a keyboard or a
+mouse would: the scanner is not told), printing "done" (nothing when there is no such object)."""
 import sys
 import pyatspi
 
@@ -26,3 +28,10 @@ if sys.argv[1] == "extents":
             break
 elif sys.argv[1] == "click":
     pyatspi.Registry.generateMouseEvent(int(sys.argv[2]), int(sys.argv[3]), "b1c")
+elif sys.argv[1] == "action":
+    for app in pyatspi.Registry.getDesktop(0):
+        found = find(app, sys.argv[2])
+        if found is not None:
+            found.queryAction().doAction(0)
+            print("done")
+            break

@@ -129,6 +129,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         guard let found = try? locateWindow() else { return false }
         if found == window { return false }
         window = found
+        hiddenByEvent.removeAll()
         applicationName = (try? found.parent()?.name()) ?? ""
         reread()
         return true
@@ -217,6 +218,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// How many times the whole window was read (a test's and the status's measure of the cost
     /// of changes: a rename is one object read, a relayout at most one window read a loop turn).
     public private(set) var windowReads = 0
+    /// How many subtrees were read again (a children change, a subtree shown or hidden).
+    public private(set) var subtreeReads = 0
     /// How many event batches were handled (each one loop turn's events, drained together).
     public private(set) var eventBatches = 0
 
@@ -224,6 +227,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     private func reread() {
         guard let window else { return }
         windowReads += 1
+        Self.say("window read \(windowReads)")
         var objects: [String: AccessibleObject]? = [:]
         // The loop waits on the read: past `mostReadSeconds` the rest of the window is left out.
         let end = MonotonicClock.now() + Self.mostReadSeconds
@@ -234,9 +238,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             screen = Screen(name: "no window", elements: [])
             return
         }
-        snapshot = node
+        var read = node
+        read.hide(hiddenByEvent)
+        snapshot = read
         self.objects = objects
-        screen = AccessibleMapping.screen(of: node)
+        screen = AccessibleMapping.screen(of: read)
         // Where the window is on the screen, for the overlay (GTK 4 knows no window position on
         // any display server and reports window coordinates for the screen: origin 0, 0).
         windowOrigin = (try? window.screenExtents()).flatMap { $0 }.map { Point(x: $0.x, y: $0.y) }
@@ -256,53 +262,67 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     static let debug = ProcessInfo.processInfo.environment["SWITCHSCAN_LIVE_DEBUG"] != nil
     static func say(_ text: String) { if debug { try? FileIO.writeAll(STDERR_FILENO, "live: \(text)\n") } }
 
-    /// Events read in place, at their source alone: a name, a description, a text (a
-    /// calculator's display), a state other than
-    /// those that show, hide or remove a subtree or make a dialog modal, and bounds (a relayout
-    /// sends one for each object whose allocation changed; a container that moved is the
-    /// exception, read with the window, as its children moved with it unannounced).
-    /// Children changes and the rest re-read the window.
-    static func readsInPlace(_ type: String) -> Bool {
-        if type.hasPrefix("object:property-change:accessible-name") || type.hasPrefix("object:property-change:accessible-description")
-            || type.hasPrefix("object:bounds-changed") || type.hasPrefix("object:text-changed") {
-            return true
-        }
-        guard type.hasPrefix("object:state-changed:") else { return type.hasPrefix("object:announcement") }
-        let state = type.dropFirst("object:state-changed:".count)
-        return !["showing", "visible", "defunct", "modal"].contains { state.hasPrefix($0) }
-    }
-
-    /// Most sources one batch reads in place: past it the window is read whole (as cheap then,
-    /// and it catches what the events did not say).
-    static let mostReadInPlace = 500
-
-    /// Applies events read in place (`readsInPlace`) to the snapshot, reading each source
-    /// alone (a label renamed in a window of 10,000 objects is one object read, not 10,000) in
-    /// one walk of the tree, and maps the window again. False (nothing changed) when a source is
-    /// not in the snapshot or cannot be read, too many changed, or a container moved: the
-    /// caller re-reads.
-    private func updateInPlace(_ events: [AccessibleEvent]) -> Bool {
+    /// Applies a batch's plan (`ChangePlan`) to the snapshot: each source named for a read in
+    /// place is read alone (a label renamed in a window of 10,000 objects is one object read),
+    /// each subtree named is read again and put in its place, each object gone is taken out
+    /// with its subtree, and the window is mapped again. A container that moved is read again
+    /// with its subtree (its children moved with it, unannounced). False when the snapshot
+    /// cannot take it (no snapshot, or a source that cannot be read in place): the caller
+    /// reads the window.
+    private func apply(_ plan: ChangePlan) -> Bool {
         guard var updated = snapshot else { return false }
+        for id in plan.removed {
+            let ids = updated.node(withID: id)?.subtreeIDs() ?? []
+            updated.removeSubtree(id)
+            for gone in ids { objects?[gone] = nil }
+        }
         var read = [String: AccessibleNode]()
-        for event in events where !event.type.hasPrefix("object:announcement") {
-            guard let source = event.source else { return false }
-            let id = source.id
-            guard read[id] == nil else { continue }
-            guard read.count < Self.mostReadInPlace, objects?[id] != nil, let properties = try? source.properties() else {
-                Self.say("read in place: \(event.type) from \(id) not read (\(objects?[id] == nil ? "not in the snapshot" : "no answer")): the window is read")
-                return false
+        var subtrees = plan.readSubtrees
+        for id in plan.readInPlace {
+            guard let object = objects?[id], let properties = try? object.properties() else {
+                // Gone meanwhile (its defunct event is on its way): it goes now.
+                Self.say("read in place: \(id) not read: left out")
+                updated.removeSubtree(id)
+                continue
             }
             read[id] = properties
         }
-        guard !read.isEmpty else { return true }
-        let result = updated.updateProperties(from: read)
-        guard result.found.count == read.count, result.movedContainers.isEmpty else {
-            Self.say("read in place: \(read.count) sources, \(result.found.count) found, \(result.movedContainers.count) containers moved: the window is read")
-            return false
+        if !read.isEmpty {
+            let result = updated.updateProperties(from: read)
+            subtrees += result.movedContainers.filter { !subtrees.contains($0) }
         }
+        let end = MonotonicClock.now() + Self.mostReadSeconds
+        for id in subtrees {
+            guard let object = objects?[id] else { continue }
+            subtreeReads += 1
+            let before = updated.node(withID: id)?.subtreeIDs() ?? []
+            var found: [String: AccessibleObject]? = [:]
+            if let subtree = try? object.snapshot(limit: Self.maxObjects, objects: &found, goOn: { MonotonicClock.now() < end }) {
+                for gone in before { objects?[gone] = nil }
+                for (key, value) in found ?? [:] { objects?[key] = value }
+                updated.replaceSubtree(with: subtree)
+            } else {
+                for gone in before { objects?[gone] = nil }
+                updated.removeSubtree(id)
+            }
+        }
+        updated.hide(hiddenByEvent)
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
         return true
+    }
+
+    /// Objects an event said were hidden (`showing` cleared: a browser's background tab) and
+    /// no event has shown again: left out of the scan whatever their states read.
+    private var hiddenByEvent = Set<String>()
+
+    /// Whether an event of `type` reads its source alone (not a subtree, not a removal).
+    static func readsInPlace(_ type: String) -> Bool {
+        !ChangePlan.readsSubtree(type) && !ChangePlan.isDefunct(type) && !type.hasPrefix("window:")
+    }
+
+    static func changeEvent(_ event: AccessibleEvent) -> ChangeEvent {
+        ChangeEvent(type: event.type, sourceID: event.sourceID, detail1: event.detail1)
     }
 
     // MARK: RuntimeSource
@@ -389,20 +409,35 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 notifications.append(AccessibilityNotification(kind: .announcement, text: text))
             }
         }
-        // What reads in place is shown first: when the batch also needs the window read again
-        // (children changed, a subtree shown or hidden), that read is left to the next turn,
-        // after this update is out (a rename in a window of 10,000 objects shows in
-        // milliseconds, not after the seconds of a whole read). One window read a turn at most.
-        let inPlace = events.filter { Self.readsInPlace($0.type) }
-        let rest = events.filter { !Self.readsInPlace($0.type) }
-        if rest.isEmpty {
-            if !updateInPlace(events) { reread() }
-        } else if !deferredWindowRead, inPlace.contains(where: { !$0.type.hasPrefix("object:announcement") }), updateInPlace(inPlace) {
-            pendingEvents = rest
-            deferredWindowRead = true
-            let change = LivePopups.notification(from: before, to: screen)
-            return [.content(ContentUpdate(notifications: (change.map { [$0] } ?? []) + notifications))]
-        } else {
+        // Each event costs the object it names (`ChangePlan`): a name or a state read in place,
+        // a children change that object's subtree, a `defunct` object taken out; events about
+        // objects not scanned (a background tab, a closed menu, one already gone) change
+        // nothing and say nothing, so the highlight's step and an open menu go on undisturbed.
+        let plan = snapshot.map { ChangePlan.plan(events.map(Self.changeEvent), in: $0) } ?? { var whole = ChangePlan(); whole.readWindow = true; return whole }()
+        for change in plan.showing {
+            if change.isShown { hiddenByEvent.remove(change.id) } else { hiddenByEvent.insert(change.id) }
+        }
+        if Self.debug {
+            Self.say("plan: \(plan.readInPlace.count) read in place, \(plan.readSubtrees.count) subtrees (\(subtreeReads) so far), \(plan.removed.count) removed, window \(plan.readWindow), \(plan.ignored) ignored, \(plan.showing.count) shown or hidden")
+        }
+        if plan.isEmpty {
+            deferredWindowRead = false
+            return notifications.isEmpty ? [] : [.content(ContentUpdate(notifications: notifications))]
+        }
+        if plan.readWindow {
+            // What reads in place is shown first: the window read is left to the next turn,
+            // after this update is out (a rename in a window of 10,000 objects shows in
+            // milliseconds, not after the seconds of a whole read). One window read a turn at most.
+            var partial = plan
+            partial.readWindow = false
+            if !deferredWindowRead, !partial.isEmpty, apply(partial) {
+                pendingEvents = events.filter { !Self.readsInPlace($0.type) }
+                if pendingEvents.isEmpty { pendingEvents = events }
+                deferredWindowRead = true
+                return update(from: before, notifications: notifications)
+            }
+            reread()
+        } else if !apply(plan) {
             reread()
         }
         deferredWindowRead = false
@@ -410,7 +445,16 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         if window == nil, findWindow() {
             return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]))]
         }
-        if let change = LivePopups.notification(from: before, to: screen) { notifications.insert(change, at: 0) }
-        return [.content(ContentUpdate(notifications: notifications))]
+        return update(from: before, notifications: notifications)
+    }
+
+    /// What the application changed by itself, as the session hears it: a popup opened or
+    /// closed as `LivePopups` says; any other change a `layoutChanged` (the engine keeps the
+    /// highlight, its step and an open scanner menu); no change at all, nothing.
+    private func update(from before: Screen, notifications: [AccessibilityNotification]) -> [RuntimeInput] {
+        if screen == before, notifications.isEmpty { return [] }
+        let change = LivePopups.notification(from: before, to: screen)
+            ?? (screen == before ? nil : AccessibilityNotification(kind: .layoutChanged))
+        return [.content(ContentUpdate(notifications: (change.map { [$0] } ?? []) + notifications))]
     }
 }

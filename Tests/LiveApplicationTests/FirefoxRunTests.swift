@@ -1,0 +1,137 @@
+import Foundation
+import LiveTestSupport
+import Testing
+
+/// `switchscan run --atspi` auto-scanning Debian's Firefox ESR (Tests/LiveApps/firefox_page.sh,
+/// a fresh profile showing browser.html) as a switch user runs it, read back from the run's trace
+/// and its debug lines: the highlight moves at every step, the window is read whole a handful of
+/// times, a scanner menu stays open until the user closes it, a row the page appends is reached,
+/// and once a second tab is in front the first tab's links are never highlighted. Firefox once
+/// made the run read the window about 20 times a second: each read met objects Firefox had
+/// replaced, libatspi answered each such call with an `object:state-changed:defunct` event of its
+/// own (a listener that calls nothing sees none), and each of those read the window again.
+@Suite("Firefox", .serialized, .timeLimit(.minutes(5)),
+       .enabled(if: LiveDesktop.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/firefox-esr")))
+struct FirefoxRunTests {
+    /// Seconds of auto scanning measured (CPU, steps, window reads).
+    static let measuredSeconds = 60.0
+    /// The auto scanning step of the run.
+    static let step = 0.5
+    /// Most of a core the run may use while scanning Firefox: a guard against a spin, not a speed test.
+    static let mostCPUShare = 0.5
+    /// Most whole-window reads while nothing in the window changes but the page's own churn.
+    static let mostWindowReads = 5
+
+    struct Highlight { let id: String; let label: String }
+
+    static func highlights(_ trace: String) -> [Highlight] {
+        trace.split(separator: "\n").compactMap { line -> Highlight? in
+            guard line.contains("\"kind\":\"highlight\""), let id = field("id", of: line) else { return nil }
+            return Highlight(id: id, label: field("label", of: line) ?? "")
+        }
+    }
+
+    /// A string field of one trace line (no escaped quotes in what the tests look for).
+    static func field(_ name: String, of line: Substring) -> String? {
+        guard let start = line.range(of: "\"\(name)\":\"") else { return nil }
+        return String(line[start.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// How many times the run read the window whole, from its debug lines ("live: window read N").
+    static func windowReads(_ debug: String) -> Int {
+        debug.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix("live: window read ") else { return nil }
+            return Int(line.dropFirst("live: window read ".count))
+        }.max() ?? 0
+    }
+
+    @Test("auto scanning Firefox: the highlight moves every step, few window reads, a menu stays open, an appended row is reached, a background tab is not scanned")
+    func firefox() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-firefox-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let desktop = try LiveDesktop(apps: [])
+        defer { desktop.stop() }
+        let firefox = try desktop.launch("firefox_page.sh")
+        defer { LiveDesktop.stop(firefox, grace: 10) }
+        #expect(OverlayTests.waitFor(90) { (try? OverlayTests.probe(desktop, ["extents", "Add row"]))?.isEmpty == false },
+                "Firefox's page never appeared on the accessibility bus")
+
+        let trace = scratch.appendingPathComponent("trace.jsonl").path
+        let debugPath = scratch.appendingPathComponent("debug.txt").path
+        FileManager.default.createFile(atPath: debugPath, contents: nil)
+        let run = Process()
+        run.executableURL = try OverlayTests.binary()
+        run.arguments = ["run", "--atspi", "--app", "firefox", "--no-view", "--no-overlay",
+                         "--settings", "none", "--set", "scanning=auto", "--set", "autoScanningTime=\(Self.step)",
+                         "--set", "loops=100", "--set", "groupItems=false", "--input", "terminal", "--braille", "none",
+                         "--trace", trace]
+        let keys = Pipe()
+        run.environment = ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new }
+            .merging(["SWITCHSCAN_LIVE_DEBUG": "1"]) { _, new in new }
+        run.standardInput = keys
+        run.standardOutput = try FileHandle(forWritingTo: scratch.appendingPathComponent("output.txt").createdEmpty())
+        run.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: debugPath))
+        try run.run()
+        defer {
+            try? keys.fileHandleForWriting.close()
+            run.waitUntilExit()
+        }
+        func traceText() -> String { (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "" }
+        func debugText() -> String { (try? String(contentsOfFile: debugPath, encoding: .utf8)) ?? "" }
+        func labels(after count: Int) -> [String] { Self.highlights(traceText()).dropFirst(count).map(\.label) }
+
+        try #require(OverlayTests.waitFor(30) { labels(after: 0).contains("Add row") },
+                     "the page's button was never highlighted: \(traceText().suffix(2000))")
+
+        // Auto scanning, the user pressing nothing: every highlight row is a step to another item.
+        let before = Self.highlights(traceText()).count
+        let readsBefore = Self.windowReads(debugText())
+        let cpuBefore = try #require(LiveRunLoadTests.cpuSeconds(of: run.processIdentifier))
+        usleep(useconds_t(Self.measuredSeconds * 1_000_000))
+        let cpu = try #require(LiveRunLoadTests.cpuSeconds(of: run.processIdentifier)) - cpuBefore
+        let steps = Self.highlights(traceText()).dropFirst(before)
+        let reads = Self.windowReads(debugText()) - readsBefore
+        print("Firefox: \(cpu) s of CPU in \(Self.measuredSeconds) s of auto scanning (\(cpu / Self.measuredSeconds * 100) % of a core), \(steps.count) highlights, \(reads) window reads")
+        #expect(cpu < Self.mostCPUShare * Self.measuredSeconds, "\(cpu) s of CPU in \(Self.measuredSeconds) s: \(debugText().suffix(3000))")
+        // One highlight a step (a few steps of slack for a loaded machine), never the same twice in a row.
+        let expected = Int(Self.measuredSeconds / Self.step)
+        #expect(steps.count >= expected * 3 / 4 && steps.count <= expected + 4, "\(steps.count) highlights in \(Self.measuredSeconds) s")
+        #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.id != $1.id }, "the highlight stood still")
+        #expect(reads <= Self.mostWindowReads, "\(reads) window reads")
+
+        // A row the page appends (a children change of its list) is reached by the scan.
+        #expect(try OverlayTests.probe(desktop, ["action", "Add row"]).contains("done"))
+        let afterAdd = Self.highlights(traceText()).count
+        #expect(OverlayTests.waitFor(30) { labels(after: afterAdd).contains { $0.contains("Row 2") } },
+                "the appended row was never highlighted: \(Set(labels(after: afterAdd)))")
+
+        // Select opens the scanner menu; it stays open while the page goes on, until the menu key.
+        try keys.fileHandleForWriting.write(contentsOf: Data(" ".utf8))
+        #expect(OverlayTests.waitFor(5) { traceText().contains("\"kind\":\"menu\",\"entries\":[\"") })
+        let opened = traceText().count
+        usleep(3_000_000)
+        #expect(!traceText().dropFirst(opened).contains("\"kind\":\"menu\",\"entries\":[]"), "the menu closed by itself")
+        try keys.fileHandleForWriting.write(contentsOf: Data("m".utf8))
+        #expect(OverlayTests.waitFor(5) { traceText().dropFirst(opened).contains("\"kind\":\"menu\",\"entries\":[]") })
+
+        // A second tab in front: its link is scanned, the first tab's items never again.
+        #expect(try OverlayTests.probe(desktop, ["action", "Open second tab"]).contains("done"))
+        let afterTab = Self.highlights(traceText()).count
+        #expect(OverlayTests.waitFor(30) { labels(after: afterTab).contains("Second page link") },
+                "the second tab's link was never highlighted: \(Set(labels(after: afterTab)))")
+        let inFront = Self.highlights(traceText()).count
+        usleep(10_000_000)
+        let firstTab = Set(["Add row", "Press me", "Open second tab"])
+        #expect(!labels(after: inFront).contains { firstTab.contains($0) || $0.contains("Row ") }, "\(labels(after: inFront))")
+        #expect(run.isRunning)
+    }
+}
+
+private extension URL {
+    /// The file at this URL, created empty.
+    func createdEmpty() throws -> URL {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        return self
+    }
+}
