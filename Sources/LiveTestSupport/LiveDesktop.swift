@@ -68,6 +68,14 @@ public final class LiveDesktop: @unchecked Sendable {
     /// The variables a process run on this desktop needs.
     public var environment: [String: String] { ["DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": sessionBus] }
 
+    /// A new file in the desktop's folder, open for writing: for a process's output that no
+    /// check reads (a test's output never goes to a system path such as /dev/null).
+    public func outputFile(_ name: String) throws -> FileHandle {
+        let path = appFolder + "/" + name
+        FileManager.default.createFile(atPath: path, contents: nil)
+        return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    }
+
     /// Starts a desktop running `apps` (scripts in Tests/LiveApps). A test that runs switchscan
     /// as a process may start one of its own and hand it `environment`.
     /// `environment` is added to the applications' (LONG_LIST_OBJECTS for the long list).

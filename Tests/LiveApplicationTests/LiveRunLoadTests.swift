@@ -51,8 +51,8 @@ struct LiveRunLoadTests {
         let keys = Pipe()
         run.environment = ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new }
         run.standardInput = keys
-        run.standardOutput = FileHandle.nullDevice
-        run.standardError = FileHandle.nullDevice
+        run.standardOutput = try desktop.outputFile("load-run.out")
+        run.standardError = try desktop.outputFile("load-run.err")
         try run.run()
         defer {
             try? keys.fileHandleForWriting.close()

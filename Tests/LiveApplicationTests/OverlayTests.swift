@@ -107,7 +107,7 @@ struct OverlayTests {
         let keys = Pipe()
         run.environment = ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new }
         run.standardInput = keys
-        run.standardOutput = FileHandle.nullDevice
+        run.standardOutput = try desktop.outputFile("overlay-run.out")
         let errors = Pipe()
         run.standardError = errors
         try run.run()

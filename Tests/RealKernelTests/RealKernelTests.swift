@@ -213,7 +213,7 @@ actor RealKernel {
         process.arguments = ["python3", harness.path, "run", "--report", reportURL.path, "--timeout", "150"]
         process.currentDirectoryURL = packageRoot
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: { let url = scratch.appendingPathComponent("stdout"); FileManager.default.createFile(atPath: url.path, contents: nil); return url }())
         process.standardError = err
         do {
             try process.run()

@@ -261,7 +261,7 @@ actor SwitchscanRun {
                              "--switchscan", try program(), "--report", reportURL.path, "--timeout", "150"]
         process.currentDirectoryURL = RealKernel.packageRoot
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: { let url = scratch.appendingPathComponent("stdout"); FileManager.default.createFile(atPath: url.path, contents: nil); return url }())
         process.standardError = err
         try process.run()
         let started = Date()

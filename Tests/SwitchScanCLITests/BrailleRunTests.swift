@@ -518,7 +518,7 @@ final class ScanRun {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         }
         process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout")
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         try process.run()
     }

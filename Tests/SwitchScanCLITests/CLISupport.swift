@@ -169,6 +169,14 @@ final class TemporaryFolder {
         return file.path
     }
 
+    /// A new file in the folder, open for writing: for a process's output that no check reads
+    /// (a test's output never goes to a system path such as /dev/null).
+    func outputFile(_ name: String) throws -> FileHandle {
+        let file = url.appendingPathComponent(name)
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        return try FileHandle(forWritingTo: file)
+    }
+
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 

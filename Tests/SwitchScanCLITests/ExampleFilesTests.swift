@@ -35,7 +35,7 @@ struct ExampleFilesTests {
         let errURL = folder.url.appendingPathComponent("stderr")
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout")
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
@@ -50,8 +50,8 @@ struct ExampleFilesTests {
         missing.executableURL = process.executableURL
         missing.arguments = process.arguments
         missing.environment = process.environment
-        missing.standardError = FileHandle.nullDevice
-        missing.standardOutput = FileHandle.nullDevice
+        missing.standardError = try folder.outputFile("missing-stderr")
+        missing.standardOutput = try folder.outputFile("missing-stdout")
         try missing.run()
         missing.waitUntilExit()
         #expect(missing.terminationStatus != 0)

@@ -127,7 +127,7 @@ struct InputRunTests {
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let err = try FileHandle(forWritingTo: errURL)
         process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout-1")
         let input = Pipe()
         process.standardInput = feed == nil ? FileHandle.nullDevice : input
         let started = Date()
@@ -344,7 +344,7 @@ struct InputRunTests {
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let err = try FileHandle(forWritingTo: errURL)
         process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout-2")
         let input = Pipe()
         process.standardInput = input
         let started = Date()

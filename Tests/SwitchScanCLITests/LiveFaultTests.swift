@@ -80,8 +80,8 @@ extension InputRunTests {
         process.currentDirectoryURL = CLI.packageRoot
         let input = Pipe()
         process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout")
+        process.standardError = try folder.outputFile("stderr")
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         // Stopped once it is scanning, and continued until it has stepped twice more.
@@ -134,7 +134,7 @@ extension InputRunTests {
         process.currentDirectoryURL = CLI.packageRoot
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout-1")
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -27,7 +27,7 @@ struct RunCommandTests {
             ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path]) { $1 }  // not the user's settings
         let input = Pipe()
         process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout-1")
         try process.run()
         // Enter moves to Btn 1, then Space opens its menu, then Space again taps it.
         for chunk in ["\r", " ", " "] {
@@ -67,7 +67,7 @@ struct RunCommandTests {
             ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path]) { $1 }  // not the user's settings
         let input = Pipe()  // kept open: the run ends by its duration
         process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout-2")
         let started = Date()
         try process.run()
         process.waitUntilExit()

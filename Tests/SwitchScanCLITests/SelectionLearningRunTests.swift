@@ -28,7 +28,7 @@ struct SelectionLearningRunTests {
         ]) { $1 }
         let input = Pipe()
         process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout-1")
         try process.run()
         for (index, chunk) in chunks.enumerated() {
             if index > 0 { Thread.sleep(forTimeInterval: 0.1) }

@@ -150,7 +150,7 @@ struct SettingsTests {
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let err = try FileHandle(forWritingTo: errURL)
         process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout-1")
         let input = Pipe()
         process.standardInput = input
         try process.run()

@@ -57,7 +57,7 @@ struct SwitchAndDisplayRunTests {
                              "--no-view", "--trace", tracePath]
         process.currentDirectoryURL = CLI.packageRoot
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try folder.outputFile("stdout-1")
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         try process.run()
         defer { if process.isRunning { process.terminate() } }
