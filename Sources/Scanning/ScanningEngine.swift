@@ -743,8 +743,9 @@ public struct ScanningEngine: Sendable {
             actions.append(.highlight(phase == .paused ? currentHighlight : .none))
             return actions
         }
-        if case .layoutChanged(focus: nil) = change, wasScanning, phase == .scanning, actions.isEmpty {
-            // The application changed by itself around the highlight: an unchanged highlight is
+        if case .layoutChanged(focus: nil) = change, focusAfterTap == nil, wasScanning, phase == .scanning, actions.isEmpty {
+            // The application changed by itself (not as the answer to a tap, whose step starts
+            // again from the tap) around the highlight: an unchanged highlight is
             // not shown again, and a changed one (its label) is shown without restarting its
             // step, so that auto scanning moves on however often the application changes.
             if currentHighlight == oldHighlight { return [] }
