@@ -10,24 +10,8 @@ import Testing
 /// and a tests file's `scene:` stays inside the tests file's folder, its content never echoed.
 @Suite("Output paths: only a regular file is replaced", .serialized)
 struct OutputPathTests {
-    static let scene = """
-        scene: Two buttons
-        size: [390, 844]
-        start: main
-        screens:
-          main:
-            elements:
-              - {id: a, label: A, traits: [button], frame: [0, 0, 100, 50]}
-              - {id: b, label: B, traits: [button], frame: [0, 60, 100, 50]}
-        tests:
-          - name: next moves to B
-            settings: {scanning: manual, groupItems: false}
-            steps:
-              - expect: {focus: a}
-              - press: next
-              - expect: {focus: b}
-
-        """
+    /// A scene whose tests pass (the test command's own).
+    static let scene = TestCommandTests.passing
 
     /// Device number 1:3, /dev/null's (Linux's encoding of a small major and minor).
     static let nullDevice = dev_t((1 << 8) | 3)
