@@ -11,7 +11,8 @@ struct AndroidWidget: Sendable {
 /// `index`, `text`, `resource-id`, `class`, `package`, `content-desc`, `checkable`, `checked`,
 /// `clickable`, `enabled`, `focusable`, `focused`, `scrollable`, `long-clickable`, `password`,
 /// `selected`, `bounds="[x1,y1][x2,y2]"` (pixels), and in newer versions `visible-to-user`,
-/// `hint` and `NAF` (not accessibility friendly).
+/// `hint` and `NAF` (not accessibility friendly). Appium's page source is the same tree with
+/// elements named after their class and `displayed` for `visible-to-user`.
 enum AndroidDump {
     /// The common widget classes, by simple name (the part after the last dot). The table in
     /// docs/importing.md says the same, with what Switch Access does with each. Other classes
@@ -119,10 +120,28 @@ enum AndroidDump {
         return ((width, height), elements, converter.skipped)
     }
 
+    /// UI Automator's own dump names every element `<node>`; Appium's UiAutomator2 page source
+    /// names it after its widget class (`<android.widget.FrameLayout class="android.widget.FrameLayout">`,
+    /// characters XML does not allow in a name replaced by `_`). Both are the same tree.
     static func checkName(_ node: DumpNode, _ converter: DumpConverter) throws(DumpProblem) {
-        guard node.name == "node" else {
-            throw converter.problem(node, "unknown element type '\(DumpConverter.shown(node.name))'; a UI Automator dump has only <node> elements inside <hierarchy>")
+        guard node.name == "node" || isClassTag(node) else {
+            throw converter.problem(node, "unknown element type '\(DumpConverter.shown(node.name))'; a UI Automator dump has only <node> elements inside <hierarchy>, an Appium page source elements named after their class attribute")
         }
+    }
+
+    /// Whether the element's name is its class, as Appium writes it: the class attribute itself,
+    /// or that attribute with what an XML name cannot hold replaced by `_`.
+    static func isClassTag(_ node: DumpNode) -> Bool {
+        guard let className = node["class"], !className.isEmpty else { return false }
+        if node.name == className { return true }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        return node.name == String(className.map { allowed.contains($0) ? $0 : "_" })
+    }
+
+    /// Whether the node is on screen for its user: `visible-to-user` in UI Automator's dump,
+    /// `displayed` in Appium's page source; visible when neither says.
+    static func isShown(_ node: DumpNode) -> Bool {
+        (node["visible-to-user"] ?? node["displayed"]) != "false"
     }
 
     /// The attributes of a node, typed.
@@ -145,7 +164,7 @@ enum AndroidDump {
             scrollable: try converter.bool(node, "scrollable", default: false),
             password: try converter.bool(node, "password", default: false),
             selected: try converter.bool(node, "selected", default: false),
-            visible: try converter.bool(node, "visible-to-user", default: true),
+            visible: try converter.bool(node, node["visible-to-user"] == nil && node["displayed"] != nil ? "displayed" : "visible-to-user", default: true),
             text: try converter.text(node, "text"),
             description: try converter.text(node, "content-desc"),
             hint: try converter.text(node, "hint"),
@@ -176,7 +195,7 @@ enum AndroidDump {
         if let description = node["content-desc"], !description.trimmingSpaces.isEmpty { return [description] }
         var parts = [String]()
         if let text = node["text"], !text.trimmingSpaces.isEmpty, node["password"] != "true" { parts.append(text) }
-        for child in node.children where child["visible-to-user"] != "false" { parts += spokenText(child) }
+        for child in node.children where isShown(child) { parts += spokenText(child) }
         return parts
     }
 
@@ -218,7 +237,7 @@ enum AndroidDump {
         } else if label == nil {
             label = attributes.text
             if label == nil, !merged.isEmpty {
-                label = DumpConverter.joined(merged.filter { $0["visible-to-user"] != "false" }.flatMap(spokenText), limit: converter.limits.maxStringLength)
+                label = DumpConverter.joined(merged.filter(isShown).flatMap(spokenText), limit: converter.limits.maxStringLength)
                 if label != nil { because.append("labelled by the text of the children that do nothing themselves, as TalkBack reads it") }
             }
         }

@@ -60,8 +60,11 @@ struct DumpConverter {
     }
 
     /// A value quoted in a message: at most 40 characters.
+    /// A dump's text as one line of a report: line breaks and tabs (a Play Store card's label
+    /// holds several lines) become single spaces, and the text is cut at 40 characters.
     static func shown(_ text: String) -> String {
-        text.count > 40 ? String(text.prefix(40)) + "…" : text
+        let oneLine = text.split(whereSeparator: { $0.isNewline || $0 == "\t" }).joined(separator: " ")
+        return oneLine.count > 40 ? String(oneLine.prefix(40)) + "…" : oneLine
     }
 
     /// Width and height must not be negative; an element whose frame is empty or off the screen is

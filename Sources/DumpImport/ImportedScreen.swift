@@ -28,7 +28,7 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
     /// What the reason means, for the import's summary.
     public var explanation: String {
         switch self {
-        case .invisible: return "visible/visible-to-user is false"
+        case .invisible: return "visible, visible-to-user or displayed is false"
         case .zeroSize: return "width or height is 0"
         case .offScreen: return "the frame lies wholly outside the screen"
         case .notAccessible: return "not an accessibility element, with nothing inside to scan (no text, description or action)"

@@ -105,4 +105,75 @@ struct AndroidImportTests {
         #expect(try #require(element(scene, order[120])).label == "Row 119")
         #expect(screen.skippedCounts.map(\.count) == [880])
     }
+
+    /// `dump` as Appium's UiAutomator2 page source writes the same tree: each element named after
+    /// its class, `displayed` where UI Automator says `visible-to-user`.
+    func appiumForm(_ dump: String) throws -> String {
+        var open = [String]()
+        var result = ""
+        let tag = try Regex(#"<node ([^>]*?)(/?)>|</node>"#)
+        var rest = Substring(dump)
+        while let match = rest.firstMatch(of: tag) {
+            result += rest[..<match.range.lowerBound]
+            let text = String(rest[match.range])
+            if text == "</node>" {
+                result += "</\(open.removeLast())>"
+            } else {
+                let className = try #require(text.firstMatch(of: try Regex(#"class="([^"]*)""#))?.output[1].substring)
+                let name = String(className)
+                let attributes = text.dropFirst("<node ".count).replacingOccurrences(of: "visible-to-user=", with: "displayed=")
+                result += "<\(name) \(attributes)"
+                if !text.hasSuffix("/>") { open.append(name) }
+            }
+            rest = rest[match.range.upperBound...]
+        }
+        return result + rest
+    }
+
+    @Test("Appium's page source (elements named after their class, displayed) reads as the UI Automator dump of the same screen")
+    func appiumPageSource() throws {
+        let dump = androidDump(
+            node("row", "android.widget.LinearLayout", ["clickable": "true"], bounds: "[0,0][1080,200]", close: false),
+            node("title", "android.widget.TextView", text: "Wi-Fi", bounds: "[10,10][400,60]"),
+            node("toggle", "android.widget.Switch", ["checkable": "true", "checked": "true"], bounds: "[900,50][1000,150]"),
+            "</node>",
+            node("feed", "android.widget.FrameLayout", ["clickable": "true"], bounds: "[0,300][1080,900]", close: false),
+            node("liked", "android.widget.TextView", description: "Vídeo curtido", bounds: "[10,310][400,400]"),
+            "</node>",
+            androidNode(#"text="Gone" resource-id="com.example:id/gone" class="android.widget.Button" content-desc="" visible-to-user="false" clickable="true""#, bounds: "[0,1000][500,1100]"),
+            node("ok", "android.widget.Button", text: "OK", ["clickable": "true"], bounds: "[0,1200][500,1300]"))
+        let appium = try appiumForm(dump)
+        #expect(appium.contains("<android.widget.LinearLayout ") && appium.contains("</android.widget.FrameLayout>") && appium.contains(#"displayed="false""#))
+        let (nodeScreen, nodeScene, _) = try imported(dump)
+        let (appiumScreen, appiumScene, _) = try imported(appium)
+        #expect(scanOrder(appiumScene) == ["row", "feed", "ok"])
+        #expect(scanOrder(appiumScene) == scanOrder(nodeScene))
+        for id in ["row", "feed", "ok"] {
+            let fromAppium = try #require(element(appiumScene, id))
+            let fromNode = try #require(element(nodeScene, id))
+            #expect(fromAppium.label == fromNode.label && fromAppium.traits == fromNode.traits)
+        }
+        #expect(try #require(element(appiumScene, "feed")).label == "Vídeo curtido")
+        #expect(try #require(element(appiumScene, "row")).traits == [.button, .selected])
+        #expect(appiumScreen.skippedCounts.map { "\($0.count) \($0.reason.rawValue)" } == nodeScreen.skippedCounts.map { "\($0.count) \($0.reason.rawValue)" })
+        #expect(appiumScreen.skippedCounts.contains { $0.reason == .invisible && $0.count == 1 })
+    }
+
+    @Test("a label of several lines is shown on one line of the report")
+    func multiLineLabelReport() throws {
+        let (screen, scene, _) = try imported(androidDump(
+            node("card", "android.widget.TextView", text: "Star rating&#10;4.5&#10;Downloads", ["clickable": "true"], bounds: "[0,0][1080,300]")))
+        #expect(try #require(element(scene, "card")).label == "Star rating\n4.5\nDownloads")
+        #expect(screen.keptLines.count == 1)
+        #expect(screen.keptLines.allSatisfy { !$0.contains("\n") })
+        #expect(screen.keptLines.first?.contains("'Star rating 4.5 Downloads'") == true)
+    }
+
+    @Test("an Appium element named after a class other than its own is refused at its line and column")
+    func appiumMismatchedName() throws {
+        let xml = androidDump(#"<android.widget.Button index="0" class="android.widget.TextView" text="OK" clickable="true" bounds="[0,0][100,100]" />"#)
+        let found = try #require(problem(xml))
+        #expect(found.position.line == 4)
+        #expect(found.message.contains("unknown element type 'android.widget.Button'"))
+    }
 }

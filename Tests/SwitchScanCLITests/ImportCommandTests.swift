@@ -21,7 +21,7 @@ import Testing
         let result = try CLI.run(["import", "ios-login.xml", "ios-home.xml", "-o", "shop.yaml"], in: folder.url)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutLines.first == "ios-login.xml (ios) → screen 'ios-login': 9 elements kept, 4 left out: 1 invisible, 1 zero size, 1 off screen, 1 not accessible")
-        #expect(result.stdout.contains("  invisible (visible/visible-to-user is false): Button at 19:9"))
+        #expect(result.stdout.contains("  invisible (visible, visible-to-user or displayed is false): Button at 19:9"))
         #expect(result.stdout.contains("wrote shop.yaml: 2 screens, 20 elements"))
         let validate = try CLI.run(["validate", "shop.yaml"], in: folder.url)
         #expect(validate.stdoutLines.first == "shop.yaml: ok (2 screens, 20 elements, 0 tests)", "\(validate)")
