@@ -7,9 +7,7 @@ import Testing
 /// reader accepts, so that a key added to the reader is added to the contract too.
 @Suite("The scene format's contract page")
 struct SceneFormatDocTests {
-    static let page = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/scene-format.md")
+    static let page = scenariosFolder.deletingLastPathComponent().appendingPathComponent("docs/scene-format.md")
 
     @Test("docs/scene-format.md names every key, step, expectation, trait and notification the reader accepts")
     func everyKeyIsNamed() throws {
