@@ -34,7 +34,7 @@ public enum SettingShape: Sendable, Equatable {
 /// One scanning setting: its name, the shape and range of its values, what it does, and the
 /// field of `ScanSettings` it reads and writes. Its default is that field's initial value.
 public struct Setting: Sendable {
-    public typealias Field<Value> = WritableKeyPath<ScanSettings, Value> & Sendable
+    typealias Field<Value> = WritableKeyPath<ScanSettings, Value> & Sendable
 
     public let name: String
     public let shape: SettingShape
