@@ -23,8 +23,10 @@ let package = Package(
         // line and column, duplicate keys, node budgets from the document's size) that scenes,
         // settings files and device profiles share.
         .target(name: "Documents", dependencies: ["YAMLEvents"]),
-        // Pure: the scene file contract → model + behaviour (state, bindings, effects), and the guideline audit.
-        .target(name: "Scenes", dependencies: ["AccessibilityModel", "SwitchInput", "Documents"]),
+        // Pure: the scene file contract → model + behaviour (state, bindings, effects), the guideline
+        // audit, and the scanning settings with their one table (a scripted test's `settings:`,
+        // settings files, `--set`, help and manual page all read it).
+        .target(name: "Scenes", dependencies: ["AccessibilityModel", "SwitchInput", "Documents", "BrailleFormatting"]),
         // Pure: accessibility dumps of real iOS and Android screens (bytes already read) → scene text,
         // parsed by Foundation's XMLParser (libxml2 on Linux).
         .target(name: "DumpImport", dependencies: ["Scenes", "Documents"]),
@@ -32,8 +34,8 @@ let package = Package(
         .target(name: "SwitchInput"),
         // Pure: the line a braille display shows for an item, a group, a menu entry, a message.
         .target(name: "BrailleFormatting", dependencies: ["AccessibilityModel"]),
-        // Pure: the item-mode scanning engine (events in, actions out, timers as actions), its
-        // settings, automatic grouping, scan cost, and the session that joins engine and scene;
+        // Pure: the item-mode scanning engine (events in, actions out, timers as actions), settings
+        // files, automatic grouping, scan cost, and the session that joins engine and scene;
         // scripted tests (their `key:` steps go through a switch profile, as a device's events do).
         .target(name: "Scanning", dependencies: [
             "AccessibilityModel", "Scenes", "SwitchInput", "BrailleFormatting", "DeviceProfiles",
@@ -110,6 +112,6 @@ let package = Package(
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
-        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "BrailleTestSupport", "LiveTestSupport", "TestTier"]),
+        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "Scenes", "BrailleTestSupport", "LiveTestSupport", "TestTier"]),
     ]
 )

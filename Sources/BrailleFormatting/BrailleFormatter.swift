@@ -1,6 +1,6 @@
 import AccessibilityModel
 
-/// What the scanner shows, as the text of one braille line (`shared/design/braille.md`,
+/// What the scanner shows, as the text of one braille line (`docs/braille.md`,
 /// "What goes on the display").
 ///
 /// - An item: label, value, the values of its important custom content

@@ -1,4 +1,5 @@
 import AccessibilityModel
+import Scenes
 
 /// The expected cost of reaching and acting on every item of a scan structure, for one switch
 /// auto scanning and for two switches scanning manually (`switchscan cost`, issue 3).

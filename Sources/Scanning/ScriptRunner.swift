@@ -3,7 +3,7 @@ import DeviceProfiles
 import Scenes
 import SwitchInput
 
-/// Runs a scene's scripted tests (`tests:` in a scene file, `shared/design/scene-format.md`,
+/// Runs a scene's scripted tests (`tests:` in a scene file, docs/scene-format.md,
 /// "Scripted tests") in virtual time.
 ///
 /// Each test runs on a fresh `ScanSession` — the same code the live runtime drives — started at

@@ -31,7 +31,7 @@ public enum SettingsFile {
     public static func summary(_ document: SettingsDocument) -> String {
         guard !document.entries.isEmpty else { return "no settings (the defaults)" }
         return document.entries.map { entry in
-            "\(entry.name) \(SettingsDocument.yamlText(entry.value, shape: SettingNames.shape(of: entry.name) ?? .seconds))"
+            "\(entry.name) \(SettingsDocument.yamlText(entry.value, shape: SettingTable.row(named: entry.name)?.shape ?? .seconds))"
         }.joined(separator: ", ")
     }
 
@@ -75,9 +75,8 @@ public enum SettingsFile {
     }
 
     private static func editingLF(_ current: String?, file: String, name: String, value: StateValue?) throws(EditError) -> String {
-        guard let shape = SettingNames.shape(of: name) else {
-            let names = SettingNames.shapes.map(\.name)
-            throw EditError(message: "unknown setting '\(name)'; settings: \(names.joined(separator: ", "))")
+        guard let shape = SettingTable.row(named: name)?.shape else {
+            throw EditError(message: "unknown setting '\(name)'; settings: \(SettingTable.names.joined(separator: ", "))")
         }
         let line = try value.map { value throws(EditError) in try checkedLine(name: name, value: value, shape: shape, file: file) }
         let text = current ?? ""
@@ -129,7 +128,7 @@ public enum SettingsFile {
         // Written anew.
         var rewritten = "# Scanning settings for switchscan (`switchscan settings list` shows every name).\n"
         for (entryName, entryValue) in expected {
-            rewritten += "\(entryName): \(SettingsDocument.yamlText(entryValue, shape: SettingNames.shape(of: entryName) ?? shape))\n"
+            rewritten += "\(entryName): \(SettingsDocument.yamlText(entryValue, shape: SettingTable.row(named: entryName)?.shape ?? shape))\n"
         }
         guard reads(rewritten, file: file, as: expected) else {
             throw EditError(message: "internal error: the settings written anew do not read back")
@@ -151,9 +150,8 @@ public enum SettingsFile {
     /// included (their problems come back in `remaining`). The value is checked as `editing`
     /// checks it. Line ends are kept; a new line takes the file's first line end (LF or CRLF).
     public static func repairing(_ current: String, file: String, name: String, value: StateValue?) throws(EditError) -> Repair {
-        guard let shape = SettingNames.shape(of: name) else {
-            let names = SettingNames.shapes.map(\.name)
-            throw EditError(message: "unknown setting '\(name)'; settings: \(names.joined(separator: ", "))")
+        guard let shape = SettingTable.row(named: name)?.shape else {
+            throw EditError(message: "unknown setting '\(name)'; settings: \(SettingTable.names.joined(separator: ", "))")
         }
         let newLine = try value.map { value throws(EditError) in try checkedLine(name: name, value: value, shape: shape, file: file) }
         // Lines with their own ends (LF, CRLF, or none at the end), so that kept lines are
@@ -226,40 +224,5 @@ public enum SettingsFile {
         guard case .success(let (_, document)) = settings(yaml: text, file: file, base: ScanSettings()) else { return false }
         return document.entries.count == expected.count
             && zip(document.entries, expected).allSatisfy { $0.name == $1.0 && $0.value == $1.1 }
-    }
-}
-
-extension ScanSettings {
-    /// A setting's value by its name, as a settings file writes it (`off` for a time switched
-    /// off); nil for an unknown name.
-    public func value(named name: String) -> StateValue? {
-        func seconds(_ value: Double?) -> StateValue { value.map(StateValue.number) ?? .bool(false) }
-        switch name {
-        case "scanning": return .string(scanning.rawValue)
-        case "autoScanningTime": return .number(autoScanningTime)
-        case "pauseOnFirstItem": return seconds(pauseOnFirstItem)
-        case "loops": return .number(Double(loops))
-        case "moveRepeat": return seconds(moveRepeat)
-        case "longPress": return seconds(longPress)
-        case "holdDuration": return seconds(holdDuration)
-        case "ignoreRepeat": return seconds(ignoreRepeat)
-        case "tapBehavior": return .string(tapBehavior.rawValue)
-        case "autoTapTime": return .number(autoTapTime)
-        case "focusedItemAfterTap": return .string(focusedItemAfterTap.rawValue)
-        case "groupItems": return .bool(groupItems)
-        case "learnSelections": return .bool(learnSelections)
-        case "orderByFrequency": return .bool(orderByFrequency)
-        case "dwellTime": return .number(dwellTime)
-        case "debounceTime": return seconds(debounceTime)
-        case "minimumDisplayTime": return seconds(minimumDisplayTime)
-        case "brailleHints": return .bool(brailleHints)
-        case "flashDuration": return .number(flashDuration)
-        case "brailleCursor": return .string(brailleCursor.rawValue)
-        case "brailleReadingSpeed": return .number(brailleReadingSpeed)
-        case "brailleCode": return .string(brailleCode.rawValue)
-        case "brailleRoleFirst": return .bool(brailleRoleFirst)
-        case "brailleTables": return .string(BrailleTableSetting.text(brailleTables))
-        default: return nil
-        }
     }
 }

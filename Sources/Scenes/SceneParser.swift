@@ -582,17 +582,18 @@ final class SceneReader: DocumentReader {
         return ScriptedTest(name: name, screen: screen, profile: profile, settings: settings, steps: steps, location: location(node))
     }
 
-    /// A setting's value, checked against its shape and range (`SettingNames.problem`), so that a
+    /// A setting's value, checked against its shape and range (`Setting.problem`), so that a
     /// value a person or the loop cannot honour (`autoScanningTime: 1e-6`, `loops: 1e300`) is
     /// refused where it is written.
-    func settingValue(_ node: DocumentNode, shape: SettingShape, name: String) -> StateValue? {
+    func settingValue(_ node: DocumentNode, setting: Setting) -> StateValue? {
+        let name = setting.name
         guard let value = scalarValue(node, "setting '\(name)'") else { return nil }
-        if SettingNames.problem(name: name, value: value) != nil {
+        if setting.problem(value) != nil {
             // The value as written: `9223372036854775808`, not the number it rounds to.
-            report(node, "setting '\(name)' expects \(SettingNames.expectation(of: name)); found \(written(node))")
+            report(node, "setting '\(name)' expects \(setting.expectation); found \(written(node))")
             return nil
         }
-        if case (.secondsOrOff, .string("off")) = (shape, value) { return .bool(false) }
+        if case (.secondsOrOff, .string("off")) = (setting.shape, value) { return .bool(false) }
         return value
     }
 

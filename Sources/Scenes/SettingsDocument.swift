@@ -1,7 +1,7 @@
 import AccessibilityModel
 import Documents
 
-/// A settings file: scanning settings by their names (`SettingNames`), one mapping, read by the
+/// A settings file: scanning settings by their names (`SettingTable`), one mapping, read by the
 /// scene reader with the same checks and messages as a scripted test's `settings:`.
 ///
 ///     # ~/.config/switchscan/settings.yaml
@@ -79,12 +79,12 @@ extension SceneReader {
         guard let pairs = mapping(node, what) else { return [] }
         var entries = [SettingsDocument.Entry]()
         for (name, keyNode, valueNode) in pairs {
-            guard let shape = SettingNames.shape(of: name) else {
-                let names = SettingNames.shapes.map(\.name)
+            guard let setting = SettingTable.row(named: name) else {
+                let names = SettingTable.names
                 report(keyNode, "unknown setting '\(name)'\(suggestion(name, among: names)); expected one of: \(names.joined(separator: ", "))")
                 continue
             }
-            if let value = settingValue(valueNode, shape: shape, name: name) {
+            if let value = settingValue(valueNode, setting: setting) {
                 entries.append(SettingsDocument.Entry(
                     name: name, value: value, keyLocation: location(keyNode), location: location(valueNode)))
             }

@@ -1,4 +1,4 @@
-/// Input stabilisation: raw switch edges in, switch actions out (`scanning.md`, "Timing and
+/// Input stabilisation: raw switch edges in, switch actions out (docs/scanning.md, "Timing and
 /// stabilisation settings").
 ///
 /// A sans-IO state machine in the manner of swift-nio-ssh and postgres-nio's connection pool: a

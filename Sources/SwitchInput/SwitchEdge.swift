@@ -4,7 +4,7 @@
 /// A physical (or virtual) switch, named by its profile: `"space"`, `"jack-1"`, `"select"`.
 public typealias SwitchID = String
 
-/// What a switch does, as `scanning.md` names the actions.
+/// What a switch does, as docs/scanning.md names the actions.
 public enum SwitchAction: String, Hashable, Sendable, CaseIterable {
     case select, next, previous, menu, tap, escape, stop
 }

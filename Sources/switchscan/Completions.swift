@@ -6,7 +6,7 @@ import Scenes
 /// What the shells complete for arguments and option values (the completion scripts of
 /// `switchscan --generate-completion-script bash|zsh|fish` call the program back for the
 /// `.custom` kinds). Setting names and values come from the one settings table
-/// (`SettingNames.shapes`, its ranges, and `ScanSettings`' defaults), never a copy of it.
+/// (`SettingTable`: names, shapes, ranges and defaults), never a copy of it.
 enum Completions {
     /// Scene files (and folders, for the commands that search them).
     static let scenes = CompletionKind.file(extensions: ["yaml", "yml", "json"])
@@ -27,7 +27,7 @@ enum Completions {
     /// `--set NAME=VALUE`: the names (with `=`), then after `NAME=` the values it accepts.
     static let settingAssignments = CompletionKind.custom { _, _, prefix in settingAssignments(prefix) }
     /// A setting's name (`settings get|set|unset NAME`).
-    static let settingNames = CompletionKind.list(SettingNames.shapes.map(\.name))
+    static let settingNames = CompletionKind.list(SettingTable.names)
     /// `settings set NAME VALUE`: the values of the name before it.
     static let settingValue = CompletionKind.custom { words, index, prefix in
         // The name is the word before the value (`settings set NAME VALUE`).
@@ -44,25 +44,26 @@ enum Completions {
     /// The values a setting accepts worth offering: a choice's names, true/false, off, and for a
     /// number its default and the ends of its range.
     static func settingValues(_ name: String) -> [String] {
-        guard let shape = SettingNames.shape(of: name) else { return [] }
-        let defaultText = ScanSettings().value(named: name).map { SettingsDocument.yamlText($0, shape: shape) }
+        guard let setting = SettingTable.row(named: name) else { return [] }
+        let shape = setting.shape
+        let defaultText = SettingsDocument.yamlText(setting.defaultValue, shape: shape)
         var values: [String]
         switch shape {
         case .choice(let options): values = options
         case .bool: values = ["true", "false"]
         case .brailleTables: values = ["none"]
         case .seconds, .count, .rate, .secondsOrOff:
-            let range = SettingNames.range(of: name)
-            values = [defaultText, number(range.lowerBound), number(range.upperBound)].compactMap { $0 }
+            values = [defaultText]
+            if let range = setting.range { values += [number(range.lowerBound), number(range.upperBound)] }
             if case .secondsOrOff = shape { values.append("off") }
         }
         var seen = Set<String>()
-        return ([defaultText].compactMap { $0 } + values).filter { seen.insert($0).inserted }
+        return ([defaultText] + values).filter { seen.insert($0).inserted }
     }
 
     static func settingAssignments(_ prefix: String) -> [String] {
         guard let equals = prefix.firstIndex(of: "=") else {
-            return SettingNames.shapes.map { $0.name + "=" }.filter { $0.hasPrefix(prefix) }
+            return SettingTable.names.map { $0 + "=" }.filter { $0.hasPrefix(prefix) }
         }
         let name = String(prefix[..<equals])
         return settingValues(name).map { name + "=" + $0 }.filter { $0.hasPrefix(prefix) }

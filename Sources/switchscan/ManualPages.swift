@@ -468,14 +468,9 @@ enum ManualPage {
             against the range below; a time that can be off takes off (or 0) to turn it off.
             """).replacingOccurrences(of: ".PP\n", with: ".SH DESCRIPTION\n", options: .anchored) + "\n"
         page += ".SH SETTINGS\n"
-        let defaults = ScanSettings()
-        for (name, shape) in SettingNames.shapes {
-            guard let summary = SettingNames.summaries[name] else {
-                throw CommandFailure("setting '\(name)' has no summary in SettingNames.summaries")
-            }
-            let value = defaults.value(named: name).map { SettingsDocument.yamlText($0, shape: shape) } ?? "none"
-            let accepts = SettingNames.expectation(of: name)
-            page += ".TP\n\\fB\(escape(name))\\fR\n\(lines(escape(summary)))\n.br\nAccepts \(lines(escape(accepts))).\n.br\nDefault: \\fB\(escape(value))\\fR.\n"
+        for setting in SettingTable.rows {
+            let value = SettingsDocument.yamlText(setting.defaultValue, shape: setting.shape)
+            page += ".TP\n\\fB\(escape(setting.name))\\fR\n\(lines(escape(setting.summary)))\n.br\nAccepts \(lines(escape(setting.expectation))).\n.br\nDefault: \\fB\(escape(value))\\fR.\n"
         }
         page += ".SH EXAMPLES\n.PP\n.RS 4\n.nf\n" + lines(escape("""
             # ~/.config/switchscan/settings.yaml

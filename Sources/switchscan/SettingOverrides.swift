@@ -3,7 +3,7 @@ import ArgumentParser
 import Scanning
 import Scenes
 
-/// `--set NAME=VALUE` options: scanning settings by their `scanning.md` names. A malformed one
+/// `--set NAME=VALUE` options: scanning settings by their names (`SettingTable`). A malformed one
 /// (an unknown name, a value of the wrong kind or out of range) is a usage error (exit 64).
 enum SettingOverrides {
     /// The `name=value` texts as names and values, each checked against `ScanSettings.set`.
@@ -17,7 +17,7 @@ enum SettingOverrides {
             do {
                 try check.set(name, value)
             } catch {
-                throw ValidationError("--set \(text): \(error.message)\(error.message == "unknown setting" ? " (settings: \(SettingNames.shapes.map(\.name).joined(separator: ", ")))" : "")")
+                throw ValidationError("--set \(text): \(error.message)\(error.message == "unknown setting" ? " (settings: \(SettingTable.names.joined(separator: ", ")))" : "")")
             }
             parsed.append((name, value))
         }

@@ -43,12 +43,12 @@ struct SettingsCommand: ParsableCommand {
     }
 
     static func text(_ name: String, _ value: StateValue) -> String {
-        SettingsDocument.yamlText(value, shape: SettingNames.shape(of: name) ?? .seconds)
+        SettingsDocument.yamlText(value, shape: SettingTable.row(named: name)?.shape ?? .seconds)
     }
 
     static func checkName(_ name: String) throws {
-        guard SettingNames.shape(of: name) != nil else {
-            throw CommandFailure("unknown setting '\(name)'; settings: \(SettingNames.shapes.map(\.name).joined(separator: ", "))")
+        guard SettingTable.row(named: name) != nil else {
+            throw CommandFailure("unknown setting '\(name)'; settings: \(SettingTable.names.joined(separator: ", "))")
         }
     }
 
@@ -61,16 +61,16 @@ struct SettingsCommand: ParsableCommand {
             let (_, settings, document) = try options.load()
             let set = Swift.Set(document?.entries.map(\.name) ?? [])
             print("# \(options.path)\(document == nil ? " (no file: the defaults)" : "")")
-            let rows = SettingNames.shapes.map { name, _ in
-                (name: name, value: settings.value(named: name).map { SettingsCommand.text(name, $0) } ?? "?",
-                 origin: set.contains(name) ? "set" : "default")
+            let rows = SettingTable.rows.map { setting in
+                (name: setting.name, value: SettingsDocument.yamlText(setting.value(in: settings), shape: setting.shape),
+                 origin: set.contains(setting.name) ? "set" : "default", accepts: setting.expectation)
             }
             // Columns as wide as their widest entry: a value is never cut (`contracted`, `en=en-ueb-g2.ctb`).
             func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
             let nameWidth = rows.map(\.name.count).max() ?? 0
             let valueWidth = rows.map(\.value.count).max() ?? 0
             for row in rows {
-                print("\(pad(row.name, nameWidth))  \(pad(row.value, valueWidth))  \(pad(row.origin, 7))  \(SettingNames.expectation(of: row.name))")
+                print("\(pad(row.name, nameWidth))  \(pad(row.value, valueWidth))  \(pad(row.origin, 7))  \(row.accepts)")
             }
         }
     }

@@ -59,7 +59,7 @@ struct SnapshotCommand: ParsableCommand {
     }
 }
 
-/// A screen of model elements as scene YAML (scene-format.md's keys). Ids are made short and
+/// A screen of model elements as scene YAML (docs/scene-format.md's keys). Ids are made short and
 /// unique (e1, e2… in tree order); the AT-SPI object each came from is in a comment. Custom
 /// actions keep their names and announce themselves (a scene cannot know what the application
 /// did); elements that were not present are left out.

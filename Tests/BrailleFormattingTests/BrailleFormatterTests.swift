@@ -26,23 +26,23 @@ func groupNode(_ id: ElementID, label: String? = nil, _ children: [ScanNode]) ->
 struct BrailleFormatterTests {
     let formatter = BrailleFormatter()
 
-    // MARK: braille.md examples
+    // MARK: docs/braille.md examples
 
-    @Test("braille.md: Volume 50% sldr")
+    @Test("docs/braille.md: Volume 50% sldr")
     func volumeSlider() {
         let line = formatter.item(leaf("volume", "Volume", value: "50%", traits: .adjustable))
         #expect(line.text == "Volume 50% sldr")
         #expect(line.segments == [.init(range: 0..<15, target: .element("volume"))])
     }
 
-    @Test("braille.md: Wi-Fi sel btn")
+    @Test("docs/braille.md: Wi-Fi sel btn")
     func wifiSelectedButton() {
         let line = formatter.item(leaf("wifi", "Wi-Fi", traits: [.button, .selected]))
         #expect(line.text == "Wi-Fi sel btn")
         #expect(line.segments == [.init(range: 0..<13, target: .element("wifi"))])
     }
 
-    @Test("braille.md: Test 1, Test 2 grp (combined group without a label)")
+    @Test("docs/braille.md: Test 1, Test 2 grp (combined group without a label)")
     func combinedGroupWithoutLabel() {
         let node = groupNode("test-wrap", [buttonNode("Test 1"), buttonNode("Test 2")])
         let line = formatter.line(for: node)

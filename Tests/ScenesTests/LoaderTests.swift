@@ -2,7 +2,7 @@ import AccessibilityModel
 import Scenes
 import Testing
 
-// Loading the whole contract (shared/design/scene-format.md) and our additions
+// Loading the whole contract (docs/scene-format.md) and our additions
 // (docs/scene-format-additions.md) from inline YAML, then resolving screens against states.
 
 /// Helpers for the loader's tests (LoaderTests, LoaderErrorTests, SceneStateTests).

@@ -39,9 +39,10 @@ struct NumberRangeTests {
 
     @Test("every range's own ends are accepted, and 0 still means off")
     func rangeEnds() {
-        for (name, range) in SettingNames.ranges {
+        for setting in SettingTable.rows {
+            guard let range = setting.range else { continue }
             for end in [range.lowerBound, range.upperBound] {
-                #expect(settingsProblems("\(name): \(end)\n").isEmpty, "\(name): \(end)")
+                #expect(settingsProblems("\(setting.name): \(end)\n").isEmpty, "\(setting.name): \(end)")
             }
         }
         #expect(settingsProblems("moveRepeat: 0\ndebounceTime: off\n").isEmpty)
@@ -97,6 +98,6 @@ struct NumberRangeTests {
         #expect(BrailleTableSetting.parse("fr") == nil)
         #expect(BrailleTableSetting.parse("fr=a.ctb fr=b.ctb") == nil, "one table per language")
         #expect(BrailleTableSetting.text(["fr": "a.ctb", "en": "b.ctb"]) == "en=b.ctb fr=a.ctb")
-        #expect(SettingNames.problem(name: "brailleTables", value: .string("fr=x y")) != nil)
+        #expect(SettingTable.row(named: "brailleTables")?.problem(.string("fr=x y")) != nil)
     }
 }

@@ -29,7 +29,7 @@ struct CompletionTests {
         Case(line: "switchscan run x.yaml --braille-auth ", offers: ["none", "keyfile:", "polkit"]),
         Case(line: "switchscan run x.yaml --set autoS", offers: ["autoScanningTime="]),
         Case(line: "switchscan run x.yaml --set tapBehavior=al", offers: ["tapBehavior=alwaysTap"], not: ["tapBehavior=autoTap"]),
-        // A number: its default, and the ends of its range (SettingNames.ranges: 1 to 100).
+        // A number: its default, and the ends of its range (its row in SettingTable: 1 to 100).
         Case(line: "switchscan run x.yaml --set loops=", offers: ["loops=4", "loops=1", "loops=100"]),
         Case(line: "switchscan cost x.yaml --set pauseOnFirstItem=o", offers: ["pauseOnFirstItem=off"]),
         Case(line: "switchscan run x.yaml --input ", offers: ["auto", "terminal", "evdev:", "evemu:", "raw:"]),

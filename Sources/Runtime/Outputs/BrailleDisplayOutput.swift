@@ -9,7 +9,7 @@ import Louis
 import SwitchInput
 
 /// A braille display through BRLTTY's BrlAPI: shows the scanner's line, and turns the display's
-/// keys into switch edges (`shared/design/braille.md`, "BrlAPI, as the best clients use it").
+/// keys into switch edges (`docs/braille.md`, "BrlAPI, as the best clients use it").
 ///
 /// **The line.** `show(_:language:at:)` translates the line with liblouis, with the table
 /// `BrailleTableChoice` gives for the element's language (contracted by default; the text itself,

@@ -1,9 +1,9 @@
 import AccessibilityModel
 import BrailleFormatting
-import Scenes
 
-/// Switch Control's scanning settings (`shared/design/scanning.md`), typed. Times in seconds;
-/// nil means the option is off.
+/// Switch Control's scanning settings (docs/scanning.md), typed. Times in seconds; nil means
+/// the option is off. Each field has its row in `SettingTable`, which names, checks, reads and
+/// writes it; the initial values here are the defaults.
 public struct ScanSettings: Hashable, Sendable {
     public enum Style: String, Hashable, Sendable, CaseIterable { case auto, manual, singleSwitchStep }
     public enum TapBehavior: String, Hashable, Sendable, CaseIterable { case `default`, autoTap, alwaysTap }
@@ -80,80 +80,21 @@ public struct ScanSettings: Hashable, Sendable {
         public var description: String { "setting '\(name)': \(message)" }
     }
 
-    /// Applies a setting by its `scanning.md` name. Values are those the scene loader accepts
-    /// (`SettingNames`): numbers in seconds, booleans, `off` (read as false), choice names.
+    /// Applies a setting by its name (`SettingTable`). Values are those the scene loader accepts:
+    /// numbers in seconds, booleans, `off` (read as false), choice names.
     public mutating func set(_ name: String, _ value: StateValue) throws(SettingError) {
-        // Numbers within the setting's range only (`SettingNames.ranges`): a time too small for a
-        // person or the loop to honour, or a count that does not fit, never reaches the engine.
-        if case .number = value, let problem = SettingNames.problem(name: name, value: value) {
+        guard let setting = SettingTable.row(named: name) else { throw SettingError(name: name, message: "unknown setting") }
+        // Numbers within the setting's range only: a time too small for a person or the loop to
+        // honour, or a count that does not fit, never reaches the engine.
+        if case .number = value, let problem = setting.problem(value) {
             throw SettingError(name: name, message: problem)
         }
-        func seconds() throws(SettingError) -> Double {
-            guard case .number(let number) = value, number > 0 else {
-                throw SettingError(name: name, message: "expected a positive number of seconds, found \(value)")
-            }
-            return number
-        }
-        func secondsOrOff() throws(SettingError) -> Double? {
-            switch value {
-            case .bool(false): return nil
-            case .number(let number) where number == 0: return nil
-            case .number(let number) where number > 0: return number
-            case .bool(true): return nil
-            default: throw SettingError(name: name, message: "expected a number of seconds or off, found \(value)")
-            }
-        }
-        func choice<T: RawRepresentable & CaseIterable>(_: T.Type) throws(SettingError) -> T where T.RawValue == String {
-            guard case .string(let text) = value, let option = T(rawValue: text) else {
-                throw SettingError(name: name, message: "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), found \(value)")
-            }
-            return option
-        }
-        func bool() throws(SettingError) -> Bool {
-            guard case .bool(let flag) = value else { throw SettingError(name: name, message: "expected true or false, found \(value)") }
-            return flag
-        }
-        switch name {
-        case "scanning": scanning = try choice(Style.self)
-        case "autoScanningTime": autoScanningTime = try seconds()
-        case "pauseOnFirstItem":
-            // `true` turns it on with one extra step's time, as iOS's switch does.
-            if case .bool(true) = value { pauseOnFirstItem = autoScanningTime } else { pauseOnFirstItem = try secondsOrOff() }
-        case "loops":
-            guard case .number(let count) = value, count >= 1, count == count.rounded() else {
-                throw SettingError(name: name, message: "expected a whole number of at least 1, found \(value)")
-            }
-            guard let whole = Int(exactly: count) else {
-                throw SettingError(name: name, message: "expected a whole number of at least 1, found \(value)")
-            }
-            loops = whole
-        case "moveRepeat": moveRepeat = try secondsOrOff()
-        case "longPress":
-            if case .bool(true) = value { longPress = 1.0 } else { longPress = try secondsOrOff() }
-        case "holdDuration": holdDuration = try secondsOrOff()
-        case "ignoreRepeat": ignoreRepeat = try secondsOrOff()
-        case "tapBehavior": tapBehavior = try choice(TapBehavior.self)
-        case "autoTapTime": autoTapTime = try seconds()
-        case "focusedItemAfterTap": focusedItemAfterTap = try choice(FocusAfterTap.self)
-        case "groupItems": groupItems = try bool()
-        case "learnSelections": learnSelections = try bool()
-        case "orderByFrequency": orderByFrequency = try bool()
-        case "dwellTime": dwellTime = try seconds()
-        case "debounceTime": debounceTime = try secondsOrOff()
-        case "minimumDisplayTime": minimumDisplayTime = try secondsOrOff()
-        case "brailleHints": brailleHints = try bool()
-        case "flashDuration": flashDuration = try seconds()
-        case "brailleReadingSpeed": brailleReadingSpeed = try seconds()
-        case "brailleCode": brailleCode = try choice(BrailleCode.self)
-        case "brailleRoleFirst": brailleRoleFirst = try bool()
-        case "brailleTables":
-            guard case .string(let text) = value, let tables = BrailleTableSetting.parse(text) else {
-                throw SettingError(name: name, message: "expected \(SettingShape.brailleTables.expectation), found \(value)")
-            }
-            brailleTables = tables
-        case "brailleCursor":
-            if case .bool(false) = value { brailleCursor = .none } else { brailleCursor = try choice(BrailleCursorMarking.self) }
-        default: throw SettingError(name: name, message: "unknown setting")
-        }
+        try setting.apply(value, to: &self)
+    }
+
+    /// A setting's value by its name, as a settings file writes it (`off` for a time switched
+    /// off); nil for an unknown name.
+    public func value(named name: String) -> StateValue? {
+        SettingTable.row(named: name)?.value(in: self)
     }
 }
