@@ -41,11 +41,36 @@ public enum ElementList {
     /// group, the item).
     public static let groupSize = 8
 
-    /// The objects of `kind` in `window` (the scanned window, popups included), in the window's
-    /// order, each as the element it is scanned as (its label, its traits). Objects not on
+    /// The objects of `kind` in `window` (the scanned window, popups included; only its shown
+    /// documents when it has any: a browser's page, not its tool bars), in the window's order, each as the element it is scanned as (its label, its traits). Objects not on
     /// screen for the user (`AccessibleMapping.isShown`: a background tab's) are left out with
     /// their subtrees. A text field in a form (`entry` that is not editable: a label) is not one.
     public static func items(of kind: Kind, in window: AccessibleNode) -> [Element] {
+        // A browser's page, not its tool bars: the documents shown, when there are any.
+        let documents = shownDocuments(in: window)
+        if !documents.isEmpty { return documents.flatMap { items(of: kind, under: $0) } }
+        return items(of: kind, under: window)
+    }
+
+    /// Roles of a browser's page.
+    public static let documentRoles: Set<String> = ["document web", "document frame"]
+
+    /// The documents shown in `window` (a browser's tab in front), outermost only.
+    public static func shownDocuments(in window: AccessibleNode) -> [AccessibleNode] {
+        var found = [AccessibleNode]()
+        func walk(_ node: AccessibleNode) {
+            guard AccessibleMapping.isShown(node) else { return }
+            if documentRoles.contains(node.role) {
+                found.append(node)
+                return
+            }
+            for child in node.children { walk(child) }
+        }
+        walk(window)
+        return found
+    }
+
+    static func items(of kind: Kind, under window: AccessibleNode) -> [Element] {
         var found = [Element]()
         func walk(_ node: AccessibleNode) {
             guard AccessibleMapping.isShown(node) else { return }

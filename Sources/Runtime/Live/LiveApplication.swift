@@ -109,6 +109,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                     try object.doAction(named: action)
                     // The choice is made; a popup that stays open is closed, as a user's click does.
                     if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
+                } else if let inner = Self.soleActionable(in: node), let innerObject = objects?[inner.id],
+                          let action = AccessibleMapping.tapAction(of: inner) {
+                    // A row holding one link (a page's list): the link's action, not a click
+                    // at the row's middle, which misses the link.
+                    try innerObject.doAction(named: action)
                 } else if let frame = try object.screenExtents() {
                     // No action (a GTK 4.8 check box): a pointer click at the activation point.
                     try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)

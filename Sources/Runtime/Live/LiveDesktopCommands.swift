@@ -71,8 +71,7 @@ extension LiveApplication {
     }
 
     static func holdsDocument(_ node: AccessibleNode) -> Bool {
-        if ["document web", "document frame"].contains(node.role), AccessibleMapping.isShown(node) { return true }
-        return node.children.contains { holdsDocument($0) }
+        !ElementList.shownDocuments(in: node).isEmpty
     }
 
     /// A vertical scroll bar (a Value, taller than wide) that can move `direction` (1 down, -1 up).
@@ -139,8 +138,43 @@ extension LiveApplication {
     private func jump(to element: Element) -> ContentUpdate {
         bringIntoView(element.id, force: true)
         scrolledSinceRead = false
-        return ContentUpdate(screen: screenName, notifications: [AccessibilityNotification(kind: .screenChanged, focus: element.id)])
+        return ContentUpdate(screen: screenName, notifications: [AccessibilityNotification(kind: .screenChanged, focus: scannedItem(holding: element.id))])
     }
+
+    /// The item scanned for the object `id`: itself, else the nearest object around it that is
+    /// an item (a list row holding the link: the row is the item, its link is not scanned alone).
+    func scannedItem(holding id: String) -> String {
+        guard let window = currentSnapshot else { return id }
+        let items = Set(ScanStructure.of(currentScreen, groupItems: false).nodes.flatMap(\.items).map(\.id))
+        var path = [String]()
+        func walk(_ node: AccessibleNode) -> Bool {
+            path.append(node.id)
+            if node.id == id { return true }
+            for child in node.children where walk(child) { return true }
+            path.removeLast()
+            return false
+        }
+        guard walk(window) else { return id }
+        return path.reversed().first(where: items.contains) ?? id
+    }
+
+    /// The one object inside `node` that has an action, when there is exactly one (a list row
+    /// holding a link): what a tap on an item with no action of its own does.
+    static func soleActionable(in node: AccessibleNode) -> AccessibleNode? {
+        var found = [AccessibleNode]()
+        func walk(_ node: AccessibleNode) {
+            for child in node.children {
+                if AccessibleMapping.tapAction(of: child) != nil { found.append(child) } else { walk(child) }
+                if found.count > 1 { return }
+            }
+        }
+        walk(node)
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// Most time a scroll is waited for before the window is read again, in seconds (a browser
+    /// scrolls after the call has returned).
+    static let scrollWait = 1.0
 
     /// The last item highlighted, so that it is brought into view once, when highlighted.
     public func highlightShown(_ highlight: Highlight) {
@@ -157,7 +191,13 @@ extension LiveApplication {
         guard let window = currentSnapshot, let object = liveObject(id) else { return }
         let place = Viewport.place(of: id, in: window)
         guard force || (place != nil && place != .inView) else { return }
+        let before = try? object.windowExtents()
         let scrolled = (try? object.scroll(to: .anywhere)) ?? false
+        // The browser scrolls after answering: its new place is waited for (briefly).
+        let end = MonotonicClock.now() + Self.scrollWait
+        while scrolled, MonotonicClock.now() < end, (try? object.windowExtents()) == before {
+            _ = try? Poll.readable([], timeout: 0.05)
+        }
         Self.say("scroll \(id) into view (\(place.map { "\($0)" } ?? "not in the window")): \(scrolled ? "done" : "not done")")
         if scrolled {
             readWindowAgain()
