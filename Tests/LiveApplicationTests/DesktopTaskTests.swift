@@ -144,7 +144,7 @@ struct DesktopTaskTests {
 
         let run = try SwitchRun(desktop: desktop, scratch: scratch, arguments: ["--set", "scanning=manual"])
         defer { run.stop() }
-        try #require(OverlayTests.waitFor(60) { run.highlighted != nil }, "nothing was highlighted: \(run.trace.suffix(2000))")
+        try #require(OverlayTests.waitFor(60) { run.highlightedID != nil }, "nothing was highlighted: \(run.trace.suffix(2000))")
 
         // Link 120: select enters the page's automatic groups down to an item, and opens its
         // menu; its Links entry lists the page's links in groups.
@@ -160,7 +160,9 @@ struct DesktopTaskTests {
         // Chosen in the list: back on the page, the highlight on the link, scrolled into view.
         try run.select()
         #expect(try run.choose("Tap"))
-        #expect(OverlayTests.waitFor(10) { run.highlighted?.hasSuffix("Link 120") == true && run.lines.last { $0.contains("\"kind\":\"screen\"") }?.contains("Links") == false })
+        #expect(OverlayTests.waitFor(10) {
+            run.highlighted?.hasSuffix("Link 120") == true && run.lines.last { $0.contains("\"kind\":\"screen\"") }?.contains("\"name\":\"Links\"") == false
+        }, "not back on the page's Link 120: \(run.lines.suffix(4))")
         let link = try #require(Self.rect(try OverlayTests.probe(desktop, ["extents", "Link 120"])), "Link 120 has no extents")
         let window = try #require(Self.rect(try OverlayTests.probe(desktop, ["window-extents", "Firefox"])), "no Firefox window")
         #expect(link[0] >= window[0] && link[1] >= window[1] && link[0] + link[2] <= window[0] + window[2] && link[1] + link[3] <= window[1] + window[3],
