@@ -142,27 +142,14 @@ struct DesktopTaskTests {
         #expect(OverlayTests.waitFor(120) { (try? OverlayTests.probe(desktop, ["extents", "Link 150"]))?.isEmpty == false },
                 "Firefox's page never appeared on the accessibility bus")
 
-        let run = try SwitchRun(desktop: desktop, scratch: scratch, arguments: ["--set", "scanning=manual"])
+        let run = try SwitchRun(desktop: desktop, scratch: scratch, arguments: ["--app", "firefox", "--set", "scanning=manual"])
         defer { run.stop() }
         try #require(OverlayTests.waitFor(60) { run.highlightedID != nil }, "nothing was highlighted: \(run.trace.suffix(2000))")
 
         // Link 120: select enters the page's automatic groups down to an item, and opens its
         // menu; its Links entry lists the page's links in groups.
         let start = Date()
-        try run.openItemMenu()
-        #expect(try run.choose("Links ("), "no Links entry: \(run.lines.suffix(3))")
-        for _ in 0..<3 where !(run.highlighted == "Link 120") {
-            try #require(try run.highlight(most: 9) { Self.holdsLink($0, 120) }, "no group holds Link 120: \(run.lines.suffix(5))")
-            if run.highlighted == "Link 120" { break }
-            try run.select()
-        }
-        try #require(run.highlighted == "Link 120", "\(run.lines.suffix(5))")
-        // Chosen in the list: back on the page, the highlight on the link, scrolled into view.
-        try run.select()
-        #expect(try run.choose("Tap"))
-        #expect(OverlayTests.waitFor(10) {
-            run.highlighted?.hasSuffix("Link 120") == true && run.lines.last { $0.contains("\"kind\":\"screen\"") }?.contains("\"name\":\"Links\"") == false
-        }, "not back on the page's Link 120: \(run.lines.suffix(4))")
+        try jump(to: 120, run)
         let link = try #require(Self.rect(try OverlayTests.probe(desktop, ["extents", "Link 120"])), "Link 120 has no extents")
         let window = try #require(Self.rect(try OverlayTests.probe(desktop, ["window-extents", "Firefox"])), "no Firefox window")
         #expect(link[0] >= window[0] && link[1] >= window[1] && link[0] + link[2] <= window[0] + window[2] && link[1] + link[3] <= window[1] + window[3],
@@ -176,6 +163,31 @@ struct DesktopTaskTests {
         let linkPresses = run.presses
         print("Desktop tasks: Link 120 reached and followed in \(linkPresses) presses, \(String(format: "%.1f", linkSeconds)) s")
         #expect(linkPresses <= Self.mostPressesForLink)
+
+        // Scroll up from the menu, on Link 120 again (the tap's highlight went to the window's
+        // first item, and the page with it): the page moves down by about a window (Link 120
+        // out of view below), the highlight stays. Next then highlights another row of the
+        // same group, out of view too: it is scrolled into view.
+        let scrollStart = Date(), pressesBeforeScroll = run.presses
+        try jump(to: 120, run)
+        try run.openItemMenu()
+        #expect(try run.choose("Scroll up"), "no Scroll up: \(run.lines.suffix(3))")
+        var moved: [Double]?
+        #expect(OverlayTests.waitFor(10) {
+            moved = Self.rect((try? OverlayTests.probe(desktop, ["extents", "Link 120"])) ?? "")
+            return (moved?[1] ?? 0) >= window[1] + window[3]
+        }, "the page did not scroll up: Link 120 at \(moved ?? []), was \(link), the window \(window)")
+        let rowsBefore = run.lines.count
+        for _ in 0..<4 where !(run.lines.dropFirst(rowsBefore).contains { $0.contains("\"kind\":\"highlight\"") && $0.contains("Link 1") }) {
+            try run.next()
+        }
+        let reached = try #require(run.highlighted.flatMap { label in label.range(of: "Link ").map { String(label[$0.lowerBound...]) } },
+                                   "no row highlighted: \(run.lines.suffix(3))")
+        #expect(OverlayTests.waitFor(10) {
+            guard let now = Self.rect((try? OverlayTests.probe(desktop, ["extents", reached])) ?? "") else { return false }
+            return now[1] >= window[1] && now[1] + now[3] <= window[1] + window[3]
+        }, "\(reached), highlighted, is not in view: \(run.lines.suffix(3))")
+        print("Desktop tasks: Scroll up and a row out of view highlighted into view in \(run.presses - pressesBeforeScroll) presses, \(String(format: "%.1f", Date().timeIntervalSince(scrollStart))) s")
 
         // Mousepad from the menu's programs: Accessories, Mousepad, Tap; its window is then scanned.
         let programsStart = Date(), pressesBefore = run.presses
@@ -212,6 +224,25 @@ struct DesktopTaskTests {
             kill(pid, SIGTERM)
         }
         #expect(run.process.isRunning)
+    }
+
+    /// Through the item's menu and its Links list, the highlight back on the page on link `number`.
+    func jump(to number: Int, _ run: SwitchRun) throws {
+        try run.openItemMenu()
+        #expect(try run.choose("Links ("), "no Links entry: \(run.lines.suffix(3))")
+        for _ in 0..<3 where !(run.highlighted == "Link \(number)") {
+            try #require(try run.highlight(most: 9) { Self.holdsLink($0, number) }, "no group holds Link \(number): \(run.lines.suffix(5))")
+            if run.highlighted == "Link \(number)" { break }
+            try run.select()
+        }
+        try #require(run.highlighted == "Link \(number)", "\(run.lines.suffix(5))")
+        // Chosen in the list: back on the page, the highlight on the link's row, scrolled into view.
+        try run.select()
+        #expect(try run.choose("Tap"))
+        #expect(OverlayTests.waitFor(10) {
+            run.highlighted?.hasSuffix("Link \(number)") == true
+                && run.lines.last { $0.contains("\"kind\":\"screen\"") }?.contains("\"name\":\"Links\"") == false
+        }, "not back on the page's Link \(number): \(run.lines.suffix(4))")
     }
 
     /// Whether a group of categories' label (`Accessories … Internet`) spans `name`.
