@@ -46,10 +46,21 @@ public enum ElementList {
     /// screen for the user (`AccessibleMapping.isShown`: a background tab's) are left out with
     /// their subtrees. A text field in a form (`entry` that is not editable: a label) is not one.
     public static func items(of kind: Kind, in window: AccessibleNode) -> [Element] {
+        objects(of: kind, in: window).map { node in
+            var element = AccessibleMapping.element(node)
+            element.isAccessibilityElementDeclared = true
+            element.children = []
+            if element.label == nil || element.label == node.role { element.label = landmarkName(node) ?? element.label }
+            return element
+        }
+    }
+
+    /// The objects `items` lists, not yet mapped (counting them costs no element).
+    public static func objects(of kind: Kind, in window: AccessibleNode) -> [AccessibleNode] {
         // A browser's page, not its tool bars: the documents shown, when there are any.
         let documents = shownDocuments(in: window)
-        if !documents.isEmpty { return documents.flatMap { items(of: kind, under: $0) } }
-        return items(of: kind, under: window)
+        if !documents.isEmpty { return documents.flatMap { objects(of: kind, under: $0) } }
+        return objects(of: kind, under: window)
     }
 
     /// Roles of a browser's page.
@@ -70,17 +81,13 @@ public enum ElementList {
         return found
     }
 
-    static func items(of kind: Kind, under window: AccessibleNode) -> [Element] {
-        var found = [Element]()
+    static func objects(of kind: Kind, under window: AccessibleNode) -> [AccessibleNode] {
+        var found = [AccessibleNode]()
         func walk(_ node: AccessibleNode) {
             guard AccessibleMapping.isShown(node) else { return }
             if kind.includes(role: node.role), !(kind == .formFields && isPlainText(node)) {
-                var element = AccessibleMapping.element(node)
-                element.isAccessibilityElementDeclared = true
-                element.children = []
-                if element.label == nil || element.label == node.role { element.label = landmarkName(node) ?? element.label }
-                found.append(element)
-                // A heading's or a link's parts are not listed again (a link inside a heading is).
+                found.append(node)
+                // A link's or a field's parts are not listed again (a link inside a heading is).
                 if kind != .headings { return }
             }
             for child in node.children { walk(child) }

@@ -53,7 +53,7 @@ extension LiveApplication {
         if let window {
             let isDocument = Self.holdsDocument(window)
             for kind in ElementList.Kind.allCases {
-                let count = ElementList.items(of: kind, in: window).count
+                let count = ElementList.objects(of: kind, in: window).count
                 if count > 0, isDocument || count > ElementList.groupSize {
                     commands.append(ContentCommand(id: CommandID.listPrefix + kind.rawValue, title: "\(kind.title) (\(count))"))
                 }
