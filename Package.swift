@@ -57,6 +57,10 @@ let package = Package(
         .target(name: "LiveTree", dependencies: ["AccessibilityModel"]),
         .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
         .target(name: "Atspi", dependencies: ["CAtspi", "LiveTree", "AccessibilityModel"]),
+        // Installed programs (their desktop entries) and starting them: GIO wrapped once (GLib
+        // comes with libatspi).
+        .systemLibrary(name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "Desktop", dependencies: ["CGio", "LiveTree"]),
         // The highlight on an X11 screen: libxcb and its Shape extension wrapped once.
         .systemLibrary(name: "CXcb", pkgConfig: "xcb-shape", providers: [.apt(["libxcb1-dev", "libxcb-shape0-dev"])]),
         .target(name: "Xcb", dependencies: ["CXcb"]),
@@ -65,7 +69,7 @@ let package = Package(
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb",
+            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
@@ -109,7 +113,7 @@ let package = Package(
             "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "TestTier", "switchscan",
         ]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
         .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "Scenes", "BrailleTestSupport", "LiveTestSupport", "TestTier"]),

@@ -42,6 +42,9 @@ public final class LiveRun {
         public var content: (any ScanContent)?
         /// The highlight drawn on the screen (register it in `sources` too, for its connection).
         public var highlightOverlay: HighlightOverlay?
+        /// Told the highlight each time the state is shown (a live window brings an item out
+        /// of view into view).
+        public var highlightShown: ((Highlight) -> Void)?
         /// Where what the user selects is kept (`learnSelections`), and the scene file's absolute
         /// path that names its screens there; nil: nothing is read or written.
         public var selectionStore: SelectionStore?
@@ -401,6 +404,7 @@ public final class LiveRun {
     private func output() {
         // The frame follows the highlight, and the element when its window moved or a layout
         // change moved it (the overlay sends nothing to the X server when the frame stays).
+        options.highlightShown?(session.engine.highlight)
         options.highlightOverlay?.show(HighlightOverlay.frame(of: session.engine.highlight))
         if session.brailleLine != shownLine { showLine(session.brailleLine, language: session.brailleLineLanguage) }
         // A reader panning away from the line's first window holds scanning until they are back

@@ -115,7 +115,7 @@ public struct SceneContent: ScanContent {
             case .customAction(let name): return element?.customActions.first { $0.name == name }?.effects
             case .escape: return presentRoot().flatMap { Self.nearest(\.escape, from: element, in: $0) }
             case .magicTap: return presentRoot().flatMap { Self.nearest(\.magicTap, from: element, in: $0) }
-            case .switchTo: return nil  // a scene has one window
+            case .switchTo, .content: return nil  // a scene has one window and no menu entries of its own
             }
         }()
         guard let effects else { return nil }

@@ -16,6 +16,9 @@ public struct ScanStructure: Hashable, Sendable {
     /// The other windows the content can make the screen (a live desktop's other applications
     /// and windows, as iOS's app switcher); offered in every scanner menu. None for a scene.
     public var switchTargets: [SwitchTarget]
+    /// What the content itself offers in every scanner menu, before the app switcher (a live
+    /// desktop's Links, Scroll down, Start a program, Close window). None for a scene.
+    public var contentCommands: [ContentCommand] = []
 
     public init(
         nodes: [ScanNode], escapable: Set<ElementID> = [], screenHandlesEscape: Bool = false,
@@ -45,6 +48,18 @@ public struct SwitchTarget: Hashable, Sendable {
 
     /// `Demo (qt5_demo)`: windows of different applications often share a title.
     public var name: String { application.isEmpty ? title : "\(title) (\(application))" }
+}
+
+/// A scanner menu entry the content offers of its own (not an element's action): what
+/// identifies it to the content, and the entry's title.
+public struct ContentCommand: Hashable, Sendable {
+    public var id: String
+    public var title: String
+
+    public init(id: String, title: String) {
+        self.id = id
+        self.title = title
+    }
 }
 
 /// Why the structure changed, as the scene's notifications say.
@@ -110,6 +125,8 @@ public enum ElementCommand: Hashable, Sendable, CustomStringConvertible {
     case magicTap
     /// Make another window the screen (the scanner menu's app switcher).
     case switchTo(SwitchTarget)
+    /// One of the content's own menu entries (`ScanStructure.contentCommands`).
+    case content(ContentCommand)
 
     public var description: String {
         switch self {
@@ -120,6 +137,7 @@ public enum ElementCommand: Hashable, Sendable, CustomStringConvertible {
         case .escape: return "escape"
         case .magicTap: return "magicTap"
         case .switchTo(let target): return "switchTo:\(target.id)"
+        case .content(let command): return "content:\(command.id)"
         }
     }
 }

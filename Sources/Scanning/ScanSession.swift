@@ -201,7 +201,7 @@ public struct ScanSession: Sendable {
         guard learnsSelections, let element, content is SceneContent else { return }
         switch command {
         case .activate, .increment, .decrement, .customAction: break
-        case .escape, .magicTap, .switchTo: return  // not a choice of this item
+        case .escape, .magicTap, .switchTo, .content: return  // not a choice of this item
         }
         let key = selectionKey(content.screenName)
         selections.record(element.id, screen: key)
@@ -632,7 +632,7 @@ public struct ScanSession: Sendable {
             var title = entry.title
             let language = engine.menuItem?.language ?? scene.language
             switch entry.kind {
-            case .perform(.customAction): break
+            case .perform(.customAction), .perform(.content): break
             case .perform(.switchTo(let target)): title = ScannerWords.switchTo(target.name, language: language)
             default: title = ScannerWords.menuTitle(title, language: language)
             }

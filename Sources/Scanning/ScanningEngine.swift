@@ -472,6 +472,9 @@ public struct ScanningEngine: Sendable {
             if structure.screenHandlesEscape { entries.append(MenuEntry(title: "Escape", kind: .perform(.escape))) }
             if structure.screenHandlesMagicTap { entries.append(MenuEntry(title: "Magic tap", kind: .perform(.magicTap))) }
         }
+        for command in structure.contentCommands {
+            entries.append(MenuEntry(title: command.title, kind: .perform(.content(command))))
+        }
         // The app switcher: after what the item and screen offer, so they stay near the top.
         for target in structure.switchTargets {
             entries.append(MenuEntry(title: "Switch to \(target.name)", kind: .perform(.switchTo(target))))
@@ -570,7 +573,7 @@ public struct ScanningEngine: Sendable {
                 var actions = closeMenuQuietly()
                 actions += tap(item, at: time)
                 return actions
-            case .customAction, .escape, .magicTap, .switchTo:
+            case .customAction, .escape, .magicTap, .switchTo, .content:
                 // The highlight is shown again when the scene reports back (structureChanged).
                 var actions = closeMenuQuietly()
                 actions.append(.perform(command, element: menu.item))

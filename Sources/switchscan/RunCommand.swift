@@ -161,6 +161,10 @@ struct RunCommand: ParsableCommand {
             tracePath: trace, duration: duration, brailleCells: brailleCells,
             sources: inputs.sources + brailleOutputs.sources + (live.map { [$0] } ?? []), brailleSinks: brailleOutputs.sinks)
         options.content = live
+        if let live {
+            options.highlightShown = { [unowned live] in live.highlightShown($0) }
+            live.programUses = ProgramUses.defaultPath(environment: ProcessInfo.processInfo.environment).map(ProgramUses.init)
+        }
         // Learning what the user selects (learnSelections): per screen of this scene file, named
         // by its absolute path, in the state folder; scenes only (a live window's items have no
         // stable ids across runs).

@@ -4,7 +4,10 @@ process to one bus only, and a test starts a desktop of its own): `extents LABEL
 screen extents "x y width height" of the first object named LABEL (nothing when none), and
 `click X Y` sends a button 1 click at a screen position through the registry (XTest on X11),
 and `action LABEL` does the first action of the first object named LABEL (as a keyboard or a
-mouse would: the scanner is not told), printing "done" (nothing when there is no such object)."""
+mouse would: the scanner is not told), printing "done" (nothing when there is no such object);
+`windows` prints each top-level window as "APPLICATION<tab>TITLE", `pid APPLICATION` the
+process id of the application of that name, and `window-extents APPLICATION` the screen extents
+of its first window."""
 import sys
 import pyatspi
 
@@ -34,4 +37,19 @@ elif sys.argv[1] == "action":
         if found is not None:
             found.queryAction().doAction(0)
             print("done")
+            break
+elif sys.argv[1] == "windows":
+    for app in pyatspi.Registry.getDesktop(0):
+        for window in app:
+            print(app.name + "\t" + window.name)
+elif sys.argv[1] == "pid":
+    for app in pyatspi.Registry.getDesktop(0):
+        if app.name == sys.argv[2]:
+            print(app.get_process_id())
+            break
+elif sys.argv[1] == "window-extents":
+    for app in pyatspi.Registry.getDesktop(0):
+        if app.name.lower() == sys.argv[2].lower() and app.childCount > 0:
+            e = app[0].queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            print(e.x, e.y, e.width, e.height)
             break

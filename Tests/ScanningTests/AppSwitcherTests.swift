@@ -91,3 +91,44 @@ struct AppSwitcherTests {
         #expect(ScannerWords.switchTo("Notes (notes)", language: "zh-Hans") == "切换到 Notes (notes)")
     }
 }
+
+/// A window whose content offers menu entries of its own (a live desktop's Links, Start a
+/// program): they come after the item's entries and before the app switcher.
+private struct OfferingWindow: ScanContent {
+    var performed: [String] = []
+    var title: String { "desktop" }
+    var screenName: String { "Page" }
+    var size: (width: Double, height: Double) { (400, 300) }
+    var language: String { "en" }
+
+    func currentStructure(groupItems: Bool) -> ScanStructure {
+        var structure = ScanStructure(
+            nodes: [.item(Element(id: "link", label: "Link 1", traits: [.link], frame: Rect(x: 0, y: 0, width: 40, height: 20)))],
+            switchTargets: [SwitchTarget(id: "notes", title: "Notes", application: "notes")])
+        structure.contentCommands = [ContentCommand(id: "list:links", title: "Links (1)"), ContentCommand(id: "close-window", title: "Close window")]
+        return structure
+    }
+
+    mutating func rebuildStructure(groupItems: Bool) -> ScanStructure { currentStructure(groupItems: groupItems) }
+
+    mutating func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
+        performed.append(command.description)
+        return ContentUpdate()
+    }
+}
+
+@Suite("Scanner menu: the content's own entries")
+struct ContentCommandMenuTests {
+    @Test("the content's entries follow the item's and precede the app switcher; choosing one hands it to the content")
+    func contentEntries() {
+        var session = ScanSession(content: OfferingWindow(), settings: settings())
+        _ = session.start()
+        var time = 0.0
+        press(.menu, &session, at: &time)
+        #expect(session.menuTitles == ["Tap", "Links (1)", "Close window", "Switch to Notes (notes)", "Exit menu"])
+        press(.next, &session, at: &time)
+        press(.select, &session, at: &time)
+        #expect(session.menuTitles == nil)
+        #expect((session.content as? OfferingWindow)?.performed == ["content:list:links"])
+    }
+}

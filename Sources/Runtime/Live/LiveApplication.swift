@@ -37,6 +37,18 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// The other windows on the desktop, offered in the scanner menu, by their object ids.
     private var switchTargets: [SwitchTarget] = []
     private var targetWindows: [String: AccessibleObject] = [:]
+    /// A list shown in place of the window (`LiveDesktopCommands`), the program started last,
+    /// the item last brought into view, and whether a scroll changed the window since.
+    var chooser: LiveChooser?
+    var launchWatch: LaunchWatch?
+    var lastHighlighted: String?
+    var scrolledSinceRead = false
+    /// Where the programs started from the menu are counted; nil: not counted.
+    public var programUses: ProgramUses?
+    var currentSnapshot: AccessibleNode? { snapshot }
+    var liveWindow: AccessibleObject? { window }
+    func liveObject(_ id: String) -> AccessibleObject? { objects?[id] }
+    func readWindowAgain() { reread() }
     /// The name of the application whose window is scanned.
     public private(set) var applicationName = ""
     /// Most objects read from one window (the rest are left out, and said).
@@ -62,7 +74,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     // MARK: ScanContent
 
     public var title: String { target.application ?? target.window ?? "live application" }
-    public var screenName: String { screen.name }
+    public var screenName: String { chooser?.title ?? screen.name }
     public var size: (width: Double, height: Double) {
         let frame = screen.root.frame
         return (frame?.width ?? 0, frame?.height ?? 0)
@@ -72,14 +84,17 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     public var currentScreen: Screen { screen }
 
     public func currentStructure(groupItems: Bool) -> ScanStructure {
+        if let chooser { return chooser.structure }
         var structure = ScanStructure.of(screen, groupItems: groupItems)
         structure.switchTargets = switchTargets
+        structure.contentCommands = desktopCommands(in: snapshot)
         return structure
     }
     public func rebuildStructure(groupItems: Bool) -> ScanStructure { currentStructure(groupItems: groupItems) }
 
     public func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
         if case .switchTo(let target) = command { return switchWindow(to: target) }
+        if let update = performDesktopCommand(command, on: element) { return update }
         guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else { return nil }
         var notifications = [AccessibilityNotification]()
         let before = screen
@@ -94,6 +109,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                     try object.doAction(named: action)
                     // The choice is made; a popup that stays open is closed, as a user's click does.
                     if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
+                } else if let inner = Self.soleActionable(in: node), let innerObject = objects?[inner.id],
+                          let action = AccessibleMapping.tapAction(of: inner) {
+                    // A row holding one link (a page's list): the link's action, not a click
+                    // at the row's middle, which misses the link.
+                    try innerObject.doAction(named: action)
                 } else if let frame = try object.screenExtents() {
                     // No action (a GTK 4.8 check box): a pointer click at the activation point.
                     try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
@@ -109,7 +129,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 // Escape reaches an item only inside an open popup (its level handles it).
                 guard LivePopups.openLevel(on: screen) != nil else { return nil }
                 try LivePopups.close()
-            case .magicTap, .switchTo:
+            case .magicTap, .switchTo, .content:
                 return nil
             }
         } catch {
@@ -129,6 +149,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         guard let found = try? locateWindow() else { return false }
         if found == window { return false }
         window = found
+        chooser = nil
         hiddenByEvent.removeAll()
         applicationName = (try? found.parent()?.name()) ?? ""
         reread()
@@ -146,7 +167,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         return ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)])
     }
 
-    private func pin(_ chosen: AccessibleObject, of application: AccessibleObject) {
+    func pin(_ chosen: AccessibleObject, of application: AccessibleObject) {
         pinnedApplication = application
         pinnedWindow = chosen
     }
@@ -343,7 +364,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         // after it, and the events were left waiting, the loop turning at once, until the bus
         // sent something more: seconds of a busy core after a relayout).
         pendingEvents += listener.take()
-        if !pendingEvents.isEmpty { return Self.dueAtOnce }
+        if !pendingEvents.isEmpty || scrolledSinceRead { return Self.dueAtOnce }
         do {
             let wait = try context.prepare()
             return wait.map { MonotonicClock.now() + $0 }
@@ -379,7 +400,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         context.drain()
         let events = pendingEvents + listener.take()
         pendingEvents.removeAll()
-        guard !events.isEmpty else { return [] }
+        guard !events.isEmpty else { return takeScrollUpdate() }
         eventBatches += 1
         if Self.debug {
             var counts: [String: Int] = [:]
@@ -398,7 +419,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         // The window scanned was closed or hidden (a dialog's OK) with no window event: another.
         let windowHidden = window.map { !$0.states().contains(.visible) } ?? true
-        if window == nil || windowEvent || windowHidden, findWindow() {
+        let launched = followLaunchedProgram()
+        if window == nil || windowEvent || windowHidden || launched, findWindow() {
             notifications.append(AccessibilityNotification(kind: .screenChanged))
             return [.content(ContentUpdate(screen: screen.name, notifications: notifications))]
         }
