@@ -117,6 +117,6 @@ let package = Package(
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
-        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "BrailleTestSupport", "LiveTestSupport", "TestTier"]),
+        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "BrailleTestSupport", "LiveTestSupport", "SpeechTestSupport", "TestTier"]),
     ]
 )
