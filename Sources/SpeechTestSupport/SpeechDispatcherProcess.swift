@@ -63,11 +63,13 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
 
             """.write(toFile: directory + "/conf/speechd.conf", atomically: true, encoding: .utf8)
         // The generic module puts the text in for the first $DATA only, with single quotes made
-        // safe for a single-quoted shell word.
+        // safe for a single-quoted shell word; it drops `${#…}`, so awk measures the text.
         let line = "t='$DATA'; read up _ < /proc/uptime; printf 'start %s %s %s %s\\\\n' \\\"$up\\\" \\\"$LANGUAGE\\\" \\\"$VOICE\\\" \\\"$t\\\" >> \(spokenPath); "
-            + "sleep $(awk -v n=${#t} 'BEGIN { s = n * \(secondsPerCharacter); if (s < \(minimumSpeakingSeconds)) s = \(minimumSpeakingSeconds); print s }'); "
+            + "sleep $(awk -v t=\\\"$t\\\" 'BEGIN { s = length(t) * \(secondsPerCharacter); if (s < \(minimumSpeakingSeconds)) s = \(minimumSpeakingSeconds); print s }'); "
             + "read up _ < /proc/uptime; printf 'end %s\\\\n' \\\"$up\\\" >> \(spokenPath)"
-        var module = "GenericExecuteSynth \"\(line)\"\n"
+        // One message, one run of the line: the module would cut a text at each sentence's end
+        // (GenericDelimiters "."); a tab never occurs in a braille line (it is made one line).
+        var module = "GenericExecuteSynth \"\(line)\"\nGenericMaxChunkLength 100000\nGenericDelimiters \"\t\"\n"
         for (language, voice) in Self.voices.sorted(by: { $0.key < $1.key }) {
             module += "AddVoice \"\(language)\" \"MALE1\" \"\(voice)\"\n"
             module += "GenericLanguage \"\(language)\" \"\(language)\" \"utf-8\"\n"

@@ -100,7 +100,7 @@ struct SpeechRunTests {
         // scanning held for speech), the French ones in French with the French voice.
         let spoken = rig.server.spoken()
         #expect(spoken.map(\.text) == lines.map(\.text))
-        #expect(spoken.allSatisfy(\.finished), "\(spoken)")
+        #expect(spoken.allSatisfy { $0.finished }, "\(spoken)")
         for utterance in spoken where utterance.text.hasPrefix("Ouvrir") || utterance.text.hasPrefix("Ceci") {
             #expect(utterance.language == "fr", "\(utterance)")
             #expect(utterance.voice == SpeechDispatcherProcess.voices["fr"], "\(utterance)")
@@ -125,6 +125,8 @@ struct SpeechRunTests {
         #expect(run.waitForTrace(timeout: 10) { Self.speech($0, "ended").contains { $0["text"] as? String == "Ouvrir bout" } })
         run.type("\r")
         #expect(run.waitForTrace(timeout: 10) { Self.speech($0, "began").contains { ($0["text"] as? String)?.hasPrefix("Ceci") == true } })
+        // The recorder has begun saying it (speech-dispatcher's begin comes as its module starts).
+        #expect(run.waitForTrace(timeout: 10) { _ in rig.server.spoken().count == 3 })
         run.type("\r")
         #expect(run.waitForTrace(timeout: 10) { events in
             Self.speech(events, "ended").contains { $0["text"] as? String == "Open btn" && (Self.number($0, "utterance") ?? 0) > 1 }
