@@ -77,7 +77,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Speech through speech-dispatcher, saying what the braille line shows, in the element's language: auto (speech-dispatcher at its default address, SPEECHD_ADDRESS or the user's socket, when it answers), unix_socket:PATH or inet_socket:HOST:PORT (speech-dispatcher there, tried again while it is away), none. With speech, auto scanning's steps last until their speech has ended, and a press acts only on an item whose speech has begun. Default: none.",
-        valueName: "output"))
+        valueName: "output"), completion: Completions.speechOutputs)
     var speech: String = "none"
 
     @Option(name: .customLong("speech-rate"), help: ArgumentHelp("The speaking rate, -100 (slowest) to 100 (fastest); 0 is speech-dispatcher's default.", valueName: "rate"))
@@ -88,7 +88,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(name: .customLong("speech-voice"), help: ArgumentHelp(
         "The voice: a kind (male1, male2, male3, female1, female2, female3, child_male, child_female), which the synthesizer matches in each language, or a synthesis voice's name (spd-say -L lists them).",
-        valueName: "voice"))
+        valueName: "voice"), completion: Completions.speechVoices)
     var speechVoice: String?
 
     func validate() throws {
