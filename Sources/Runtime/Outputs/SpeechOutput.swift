@@ -239,8 +239,6 @@ public final class SpeechOutput: RuntimeSource {
         guard let connection, let current, !currentSaid else { return }
         currentSaid = true
         do throws(SpeechError) {
-            // The next line interrupts the one being said, whatever its priority.
-            if !messages.isEmpty { try connection.cancel() }
             guard !current.text.isEmpty else {
                 reports += [.began(utterance: current.utterance, time: now), .ended(utterance: current.utterance, time: now)]
                 return
@@ -249,6 +247,9 @@ public final class SpeechOutput: RuntimeSource {
                 try connection.setLanguage(language)
                 languageSet = language
             }
+            // Text priority: speech-dispatcher cancels what this client is saying for it, so the
+            // next line interrupts the last with no call of its own (a cancel first would cost a
+            // round trip before every line).
             let id = try connection.say(current.text, priority: .text)
             messages[id] = current
             nextCheck = now + Self.checkSeconds
