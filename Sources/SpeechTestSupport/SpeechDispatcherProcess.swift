@@ -137,6 +137,19 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
         }
     }
 
+    /// Closes this process's end of the watchdog's pipe, as the kernel does when the runner
+    /// dies, and forgets speech-dispatcher (the watchdog is now the one to stop it). For the
+    /// watchdog's own test; returns the PIDs of speech-dispatcher and the watchdog.
+    public func abandonToWatchdog() -> (server: pid_t, watchdog: pid_t)? {
+        lock.withLock {
+            guard let running = pid, let (watcher, pipe) = watchdog else { return nil }
+            pid = nil
+            watchdog = nil
+            close(pipe)
+            return (running, watcher)
+        }
+    }
+
     /// speech-dispatcher's output so far.
     public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 

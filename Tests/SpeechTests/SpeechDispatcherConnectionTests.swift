@@ -131,6 +131,18 @@ struct SpeechDispatcherConnectionTests {
         }
     }
 
+    @Test func speechDispatcherStartedByATestIsStoppedWhenTheRunnersEndOfThePipeCloses() throws {
+        let rig = try Rig()
+        let (server, watchdog) = try #require(rig.server.abandonToWatchdog())
+        func alive(_ pid: pid_t) -> Bool { ProcessStat.state(pid).map { $0 != "Z" } ?? false }
+        #expect(alive(server))
+        #expect(Self.waitUntil { !alive(server) }, "speech-dispatcher \(server) is gone")
+        #expect(Self.waitUntil { !alive(watchdog) }, "the watchdog \(watchdog) is gone")
+        var status: Int32 = 0
+        _ = waitpid(server, &status, 0)
+        _ = waitpid(watchdog, &status, 0)
+    }
+
     @Test func addressesRatesAndVolumesOutOfRangeAreRefusedBeforeAnyCall() throws {
         for bad in ["", "unix_socket:", "inet_socket:host", "inet_socket:host:0", "inet_socket:host:70000", "tcp:x"] {
             #expect(throws: SpeechError.self) { try SpeechAddress(parsing: bad) }
