@@ -136,7 +136,10 @@ struct SpeechDispatcherConnectionTests {
         let (server, watchdog) = try #require(rig.server.abandonToWatchdog())
         func alive(_ pid: pid_t) -> Bool { ProcessStat.state(pid).map { $0 != "Z" } ?? false }
         #expect(alive(server))
-        #expect(Self.waitUntil { !alive(server) }, "speech-dispatcher \(server) is gone")
+        let stopped = Self.waitUntil { !alive(server) }
+        #expect(stopped, "speech-dispatcher \(server) is gone")
+        // Should the watchdog fail, this test's own child is not left running.
+        if !stopped { kill(server, SIGKILL) }
         #expect(Self.waitUntil { !alive(watchdog) }, "the watchdog \(watchdog) is gone")
         var status: Int32 = 0
         _ = waitpid(server, &status, 0)
