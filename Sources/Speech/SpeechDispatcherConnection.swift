@@ -98,7 +98,7 @@ public final class SpeechDispatcherConnection {
         if let error { cspeechd_free(error) }
         guard let opened else {
             let place = address.map { " at \($0)" } ?? ""
-            throw SpeechError(function: "spd_open2", message: "speech-dispatcher does not answer\(place)" + (reason.map { ": \(Self.oneLine($0))" } ?? ""))
+            throw SpeechError(function: "spd_open2", message: "speech-dispatcher does not answer\(place)" + (reason.map { ": \(Self.reason($0))" } ?? ""))
         }
         return SpeechDispatcherConnection(opened)
     }
@@ -198,7 +198,13 @@ public final class SpeechDispatcherConnection {
         }
     }
 
-    private static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isNewline || $0 == " " }).joined(separator: " ")
+    /// libspeechd's reason on one line, without its `Error: ` and its note on autospawn (never
+    /// asked for here): "Can't connect to unix socket /run/…/speechd.sock: No such file or directory".
+    static func reason(_ text: String) -> String {
+        var line = text.split(whereSeparator: { $0.isNewline || $0 == " " }).joined(separator: " ")
+        if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
+        if let autospawn = line.firstRange(of: " Autospawn:") { line = String(line[..<autospawn.lowerBound]) }
+        while line.hasSuffix(".") { line.removeLast() }
+        return line
     }
 }
