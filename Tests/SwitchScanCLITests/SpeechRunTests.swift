@@ -189,6 +189,25 @@ struct SpeechRunTests {
         #expect(gone.count == 1, "said once: \(gone)")
     }
 
+    @Test("With a braille display too: the display shows, and speech says, the same lines",
+          .enabled(if: BRLTTYProcess.hasBrailleDriver("bm"), "BRLTTY with its Baum driver is not installed"))
+    func withABrailleDisplay() throws {
+        let speech = try Rig()
+        let display = try DisplayRig(cells: 40)
+        let run = try ScanRun(["Scenarios/switch-control-groups.yaml", "--set", "scanning=manual",
+                               "--braille", "brlapi:\(display.brltty.host)", "--speech", speech.server.address])
+        try display.expect(BrailleRunTests.testGroup, "the first item, a group", run: run)
+        #expect(run.waitForTrace(timeout: 10) { Self.speech($0, "began").count == 1 })
+        run.type("\r")
+        try display.expect(BrailleRunTests.button1, "Btn 1 after Enter (next)", run: run)
+        #expect(run.waitForTrace(timeout: 10) { Self.speech($0, "began").count == 2 })
+        run.type(" ")
+        try display.expect(BrailleRunTests.tapMenu, "the menu after Space (select)", run: run)
+        #expect(run.waitForTrace(timeout: 10) { Self.speech($0, "ended").contains { $0["text"] as? String == "Tap 1/2: Btn 1 btn" } })
+        #expect(run.finish() == 0, "\(run.stderr)")
+        #expect(speech.server.spoken().map(\.text) == ["Test 1, Test 2 grp", "Btn 1 btn", "Tap 1/2: Btn 1 btn"])
+    }
+
     @Test("Speech settings out of range are usage errors that say which and why")
     func settingsOutOfRange() throws {
         for (arguments, word) in [(["--speech-rate", "101"], "--speech-rate"), (["--speech-volume", "-101"], "--speech-volume"),
