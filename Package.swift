@@ -49,10 +49,13 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // Linux interfaces Glibc does not import (signalfd, inotify), for the runtime.
         .systemLibrary(name: "CLinux"),
+        // speech-dispatcher's client library (its header includes no glib: no pkg-config flags).
+        .systemLibrary(name: "CSpeechd", providers: [.apt(["libspeechd-dev"])]),
         .target(name: "Evdev", dependencies: ["CEvdev"]),
         .target(name: "BrlAPI", dependencies: ["CBrlAPI"]),
         .target(name: "Louis", dependencies: ["CLouis"]),
         .target(name: "YAMLEvents", dependencies: ["CYAML"]),
+        .target(name: "Speech", dependencies: ["CSpeechd"]),
         // Live applications: AT-SPI snapshots and their mapping to elements (pure), libatspi wrapped once.
         .target(name: "LiveTree", dependencies: ["AccessibilityModel"]),
         .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
@@ -69,7 +72,7 @@ let package = Package(
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop",
+            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop", "Speech",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
@@ -77,6 +80,9 @@ let package = Package(
         // The live application tests' desktop (Tests/LiveApps/live-session.sh): Xvfb, a private D-Bus
         // session, the AT-SPI bus and the demo applications, stopped by PID.
         .target(name: "LiveTestSupport", path: "Sources/LiveTestSupport"),
+        // For tests only: speech-dispatcher started and stopped by PID on a private socket, with an
+        // output module that writes what it says, and when, to a file.
+        .target(name: "SpeechTestSupport", dependencies: ["BrailleTestSupport"], path: "Sources/SpeechTestSupport"),
         // For tests only: whether the run is `scripts/test --fast` (SWITCHSCAN_FAST_TESTS=1), which
         // skips the suites needing BRLTTY, Xvfb or a package build.
         .target(name: "TestTier", path: "Sources/TestTier"),
@@ -107,6 +113,7 @@ let package = Package(
         .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
         .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport", "TestTier"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechTestSupport", "TestTier"]),
         .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel", "BrailleFormatting"]),
         // Real GTK 4, GTK 3 and Qt 5 applications on Xvfb with a private D-Bus session and the AT-SPI bus.
         .testTarget(name: "LiveApplicationTests", dependencies: [
@@ -116,6 +123,6 @@ let package = Package(
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
-        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "Scenes", "BrailleTestSupport", "LiveTestSupport", "TestTier"]),
+        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "Scenes", "BrailleTestSupport", "LiveTestSupport", "SpeechTestSupport", "TestTier"]),
     ]
 )

@@ -128,7 +128,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
     public var isRunning: Bool {
         lock.withLock {
             guard let pid = _pid else { return false }
-            if reap(pid, block: false) { _pid = nil; return false }
+            if Self.reap(pid, block: false) { _pid = nil; return false }
             return true
         }
     }
@@ -148,7 +148,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
                     try startWatchdog(of: pid)
                 } catch {
                     Glibc.kill(pid, SIGKILL)
-                    _ = reap(pid, block: true)
+                    _ = Self.reap(pid, block: true)
                     throw error
                 }
             } catch {
@@ -185,11 +185,11 @@ public final class BRLTTYProcess: @unchecked Sendable {
             Glibc.kill(pid, SIGTERM)
             let deadline = monotonicNow() + timeout
             while monotonicNow() < deadline {
-                if reap(pid, block: false) { return }
+                if Self.reap(pid, block: false) { return }
                 sleepSeconds(0.01)
             }
             Glibc.kill(pid, SIGKILL)
-            _ = reap(pid, block: true)
+            _ = Self.reap(pid, block: true)
         }
     }
 
@@ -201,7 +201,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
             _pid = nil
             endWatchdog()
             Glibc.kill(pid, SIGKILL)
-            _ = reap(pid, block: true)
+            _ = Self.reap(pid, block: true)
         }
     }
 
@@ -262,7 +262,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
         guard let (pid, pipe) = watchdog else { return }
         watchdog = nil
         Glibc.kill(pid, SIGKILL)
-        _ = reap(pid, block: true)
+        _ = Self.reap(pid, block: true)
         Glibc.close(pipe)
     }
 
@@ -296,7 +296,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
     /// posix_spawn of `path` with `words` as its argv: no blocked signals, and SIGPIPE, SIGTERM,
     /// SIGINT, SIGHUP and SIGCHLD at their defaults whatever the test process did with them;
     /// `files` sets the child's descriptors. Returns the pid and posix_spawn's result.
-    private static func spawnProcess(
+    public static func spawnProcess(
         _ path: String, _ words: [String], files: (inout posix_spawn_file_actions_t) -> Void
     ) -> (pid: pid_t, result: Int32) {
         var actions = posix_spawn_file_actions_t()
@@ -323,8 +323,8 @@ public final class BRLTTYProcess: @unchecked Sendable {
         return (pid, result)
     }
 
-    /// waitpid for our child; true once it has exited (or is not our child any more).
-    private func reap(_ pid: pid_t, block: Bool) -> Bool {
+    /// waitpid for a child of this process; true once it has exited (or is not our child any more).
+    public static func reap(_ pid: pid_t, block: Bool) -> Bool {
         var status: Int32 = 0
         while true {
             let result = waitpid(pid, &status, block ? 0 : WNOHANG)

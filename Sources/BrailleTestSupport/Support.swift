@@ -55,14 +55,14 @@ public enum BrailleCells {
 }
 
 /// Seconds on the monotonic clock.
-func monotonicNow() -> Double {
+public func monotonicNow() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
 /// Sleeps for `seconds` (nanosleep, resumed after interrupts).
-func sleepSeconds(_ seconds: Double) {
+public func sleepSeconds(_ seconds: Double) {
     guard seconds > 0 else { return }
     var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
     var remaining = timespec()

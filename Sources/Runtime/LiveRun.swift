@@ -49,6 +49,8 @@ public final class LiveRun {
         /// path that names its screens there; nil: nothing is read or written.
         public var selectionStore: SelectionStore?
         public var selectionScope: String?
+        /// Speech through speech-dispatcher (register it in `sources` too, for its connection).
+        public var speech: SpeechOutput?
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
@@ -381,6 +383,7 @@ public final class LiveRun {
                     }
                 }
             }
+            takeSpeechReports()
             record(session.advance(to: now, lateness: Self.stallLateness))
             // What the turn changed is shown first; the rest (selections stored, endings checked)
             // does not hold the braille write up.
@@ -407,6 +410,18 @@ public final class LiveRun {
         options.highlightShown?(session.engine.highlight)
         options.highlightOverlay?.show(HighlightOverlay.frame(of: session.engine.highlight))
         if session.brailleLine != shownLine { showLine(session.brailleLine, language: session.brailleLineLanguage) }
+        if let speech = options.speech {
+            speech.follow(session.brailleLine, language: session.brailleLineLanguage, utterance: session.speechUtterance,
+                          at: MonotonicClock.now())
+            // A report can move the scan on (an empty line's speech is over at once; speech gone
+            // takes a step that waited for it): what it changed is shown now.
+            let revision = session.revision
+            takeSpeechReports()
+            if session.revision != revision {
+                output()
+                return
+            }
+        }
         // A reader panning away from the line's first window holds scanning until they are back
         // (a new line starts at its first window again).
         var away = false
@@ -419,6 +434,21 @@ public final class LiveRun {
     }
 
     private var readerAway = false
+
+    /// What speech reported (its lines begun and ended, speech-dispatcher come or gone) goes to
+    /// the session, which holds auto scanning for it, and to the trace.
+    private func takeSpeechReports() {
+        guard let speech = options.speech else { return }
+        for case .status(let text) in speech.takeStatuses() { say(text, from: speech.name) }
+        for report in speech.takeReports() {
+            switch report {
+            case .hold(let on): record(session.speechHolds(on, at: now))
+            case let .began(utterance, time): record(session.speechBegan(utterance: utterance, at: time - origin))
+            case let .ended(utterance, time): record(session.speechEnded(utterance: utterance, at: time - origin))
+            }
+        }
+        if trace != nil { pendingTrace += speech.takeTraceLines(origin: origin).map(PendingTraceLine.line) }
+    }
 
     /// Hands `line` to every display (the session's, or a forecast's ahead of it).
     private func showLine(_ line: BrailleLine, language: String?) {

@@ -105,11 +105,18 @@ public enum ScanEvent: Hashable, Sendable {
     case readerPanned(away: Bool, time: Double)
     /// The app paused Switch Control (`pauseAssistiveTechnology`), or resumed it (`false`).
     case appPaused(Bool, time: Double)
+    /// Speech is on and heard (`true`), or off or gone: whether `SpeechHold`'s rule applies.
+    case speechHold(Bool, time: Double)
+    /// The speech of line `utterance` (`SpeechHold.utterance`) began.
+    case speechBegan(utterance: Int, time: Double)
+    /// The speech of line `utterance` ended, or was cancelled.
+    case speechEnded(utterance: Int, time: Double)
 
     public var time: Double {
         switch self {
         case .structureChanged(_, _, let time), .began(_, let time), .ended(_, let time),
-            .timerFired(_, let time), .message(_, let time), .readerPanned(_, let time), .appPaused(_, let time):
+            .timerFired(_, let time), .message(_, let time), .readerPanned(_, let time), .appPaused(_, let time),
+            .speechHold(_, let time), .speechBegan(_, let time), .speechEnded(_, let time):
             return time
         }
     }

@@ -272,6 +272,35 @@ public struct ScanSession: Sendable {
         return trace
     }
 
+    /// Speech is on and heard (`true`), or off or gone (the runtime tells): auditory scanning's
+    /// rule (`SpeechHold`) applies only while speech is heard.
+    public mutating func speechHolds(_ on: Bool, at moment: Double) -> [TraceEvent] {
+        speechEvent(at: moment) { .speechHold(on, time: $0) }
+    }
+
+    /// The speech of line `utterance` (`speechUtterance` when it was said) began.
+    public mutating func speechBegan(utterance: Int, at moment: Double) -> [TraceEvent] {
+        speechEvent(at: moment) { .speechBegan(utterance: utterance, time: $0) }
+    }
+
+    /// The speech of line `utterance` ended, or was cancelled: a step held for it is taken.
+    public mutating func speechEnded(utterance: Int, at moment: Double) -> [TraceEvent] {
+        speechEvent(at: moment) { .speechEnded(utterance: utterance, time: $0) }
+    }
+
+    /// The number of the line shown now, for the speech output to say it with.
+    public var speechUtterance: Int { engine.speech.utterance }
+
+    /// `event` is made with the session's time once it has caught up with `moment`.
+    private mutating func speechEvent(at moment: Double, _ event: (Double) -> ScanEvent) -> [TraceEvent] {
+        var trace = [TraceEvent]()
+        if moment > time { trace += advance(to: moment) }
+        revision &+= 1
+        trace += apply(engine.handle(event(time)))
+        trace += updateBraille()
+        return trace
+    }
+
     /// The switch device is gone: every switch that was down is released.
     public mutating func releaseAllSwitches() -> [TraceEvent] {
         revision &+= 1

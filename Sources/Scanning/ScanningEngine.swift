@@ -68,6 +68,8 @@ public struct ScanningEngine: Sendable {
     /// After a tap, where the highlight goes when the scene reports back.
     private var pendingFocusAfterTap: ScanSettings.FocusAfterTap?
     private var heldMove: SwitchAction?
+    /// Auditory scanning's rule: steps wait for speech, presses for it to begin.
+    public private(set) var speech = SpeechHold()
 
     public init(settings: ScanSettings) {
         self.settings = settings
@@ -130,6 +132,9 @@ public struct ScanningEngine: Sendable {
         case let .message(text, time): return flash(text, at: time)
         case let .readerPanned(away, time): return readerPanned(away: away, at: time)
         case let .appPaused(paused, time): return appPaused(paused, at: time)
+        case let .speechHold(on, time): return speechHold(on, at: time)
+        case let .speechBegan(utterance, _): return speechBegan(utterance)
+        case let .speechEnded(utterance, time): return speechEnded(utterance, at: time)
         }
     }
 
@@ -216,6 +221,9 @@ public struct ScanningEngine: Sendable {
     /// `minimumDisplayTime`: a press that comes before the user can have perceived the
     /// highlight is ignored.
     private func tooSoon(_ action: SwitchAction, at time: Double) -> ScanAction? {
+        if speech.holdsPress {
+            return .ignored(action, reason: "pressed before the speech of what is highlighted began (speech holds presses until it is heard)")
+        }
         guard let minimum = settings.minimumDisplayTime, time - highlightTime < minimum else { return nil }
         return .ignored(action, reason: "pressed \(formatSeconds(time - highlightTime)) after the highlight moved, under minimumDisplayTime \(formatSeconds(minimum))")
     }
@@ -377,6 +385,7 @@ public struct ScanningEngine: Sendable {
     /// Shows the current highlight and starts its timer.
     private mutating func highlightCurrent(at time: Double) -> [ScanAction] {
         highlightTime = time
+        speech.lineShown()
         var actions: [ScanAction] = [.highlight(currentHighlight)]
         actions += restartTimer(at: time)
         return actions
@@ -407,11 +416,16 @@ public struct ScanningEngine: Sendable {
             guard flashText != nil else { return [] }
             flashText = nil
             if !flashQueue.isEmpty { return show(flashQueue.removeFirst(), at: time) }
+            speech.lineShown()
             return [.flashEnded] + lineShownAgain(at: time)
         case .advance:
             // Held under a message or while the reader pans (a host that fires a cancelled
             // timer moves nothing).
             guard flashText == nil, !readerAway, !isPausedByApp else { return [] }
+            if speech.holdsStep {
+                speech.waitingTimer = .advance
+                return []
+            }
             switch phase {
             case .scanning: return move(by: 1, at: time)
             case .menu(var menu): return moveMenu(&menu, by: 1, at: time)
@@ -419,6 +433,10 @@ public struct ScanningEngine: Sendable {
             }
         case .dwell:
             guard flashText == nil, !readerAway, !isPausedByApp else { return [] }
+            if speech.holdsStep {
+                speech.waitingTimer = .dwell
+                return []
+            }
             switch phase {
             case .scanning: return select(at: time)
             case .menu(var menu): return selectMenuEntry(&menu, at: time)
@@ -487,6 +505,7 @@ public struct ScanningEngine: Sendable {
         let menu = MenuState(item: item, entries: menuEntries(for: item), index: 0, steps: 0)
         phase = .menu(menu)
         highlightTime = time
+        speech.lineShown()
         var actions: [ScanAction] = [.cancel(.advance), .cancel(.dwell), .menu(entries: menu.entries, focus: 0)]
         actions += menuTimer(at: time)
         return actions
@@ -542,6 +561,7 @@ public struct ScanningEngine: Sendable {
         menu.index = next
         phase = .menu(menu)
         highlightTime = time
+        speech.lineShown()
         var actions: [ScanAction] = [.menu(entries: menu.entries, focus: next)]
         actions += menuTimer(at: time)
         return actions
@@ -634,6 +654,33 @@ public struct ScanningEngine: Sendable {
         return actions
     }
 
+    // MARK: Speech
+
+    /// Speech came or went. Gone, a step waiting for it is taken now: speech that will never come
+    /// must not hold the scan.
+    private mutating func speechHold(_ on: Bool, at time: Double) -> [ScanAction] {
+        guard on != speech.isOn else { return [] }
+        speech.isOn = on
+        guard !on, let waiting = speech.waitingTimer else { return [] }
+        speech.waitingTimer = nil
+        return timerFired(waiting, at: time)
+    }
+
+    private mutating func speechBegan(_ utterance: Int) -> [ScanAction] {
+        guard utterance == speech.utterance, speech.progress == .notBegun else { return [] }
+        speech.progress = .speaking
+        return []
+    }
+
+    /// The line's speech ended: a step that came due meanwhile is taken now.
+    private mutating func speechEnded(_ utterance: Int, at time: Double) -> [ScanAction] {
+        guard utterance == speech.utterance, speech.progress != .finished else { return [] }
+        speech.progress = .finished
+        guard let waiting = speech.waitingTimer else { return [] }
+        speech.waitingTimer = nil
+        return timerFired(waiting, at: time)
+    }
+
     private mutating func readerPanned(away: Bool, at time: Double) -> [ScanAction] {
         guard away != readerAway else { return [] }
         readerAway = away
@@ -646,6 +693,7 @@ public struct ScanningEngine: Sendable {
     private mutating func dismissFlash(_ action: SwitchAction, at time: Double) -> [ScanAction] {
         flashText = nil
         flashQueue.removeAll()
+        speech.lineShown()
         var actions: [ScanAction] = [.cancel(.flash), .flashEnded,
                                      .ignored(action, reason: "the press took the message off the display; it acts on nothing else")]
         actions += lineShownAgain(at: time)

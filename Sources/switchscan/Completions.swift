@@ -21,6 +21,10 @@ enum Completions {
     static let brailleOutputs = CompletionKind.list(["auto", "brlapi", "brlapi:", "brlapi::0", "brlapi::1", "terminal", "none"])
     /// `--braille-auth`: BrlAPI's methods.
     static let brailleAuth = CompletionKind.list(["none", "keyfile:", "polkit"])
+    /// `--speech`: its kinds (the addresses take a path, a host and port after them).
+    static let speechOutputs = CompletionKind.list(["auto", "none", "unix_socket:", "inet_socket:"])
+    /// `--speech-voice`: the voice kinds every synthesizer maps (a synthesis voice's name is typed).
+    static let speechVoices = CompletionKind.list(["male1", "male2", "male3", "female1", "female2", "female3", "child_male", "child_female"])
 
     /// `--input`: the kinds, then after `evdev:` the device nodes, after `evemu:` and `raw:` files.
     static let inputs = CompletionKind.custom { _, _, prefix in inputSources(prefix) }

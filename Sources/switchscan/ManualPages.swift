@@ -166,6 +166,7 @@ enum ManualExtras {
     static let stateHome = Entry(term: "XDG_STATE_HOME", text: "Where selections.tsv is kept (default ~/.local/state).")
     static let brlapiHost = Entry(term: "BRLAPI_HOST", text: "BrlAPI's host, for --braille auto (default :0).")
     static let brlapiAuth = Entry(term: "BRLAPI_AUTH", text: "BrlAPI's authentication, when --braille-auth is not given.")
+    static let speechdAddress = Entry(term: "SPEECHD_ADDRESS", text: "speech-dispatcher's address, for --speech auto (default: the user's socket, $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock).")
     static let display = Entry(term: "DISPLAY", text: "The X11 display the highlight is drawn on with --atspi (nothing is drawn without it, or on Wayland).")
     static let dbus = Entry(term: "DBUS_SESSION_BUS_ADDRESS", text: "The session bus through which the accessibility (AT-SPI) bus is found, with --atspi.")
 
@@ -240,7 +241,7 @@ enum ManualExtras {
                 ("Unattended, with a trace (as the user unit runs it):", "switchscan run ~/.config/switchscan/scene.yaml --input evdev:auto --braille auto --no-view --trace trace.jsonl"),
                 ("A running application, through AT-SPI:", "switchscan run --atspi --app gedit"),
             ], files: [settingsFile, userSwitches, shippedSwitches, userBraille, shippedBraille, selections, eventNodes, udevRule, userUnit],
-               environment: [configHome, dataDirs, stateHome, brlapiHost, brlapiAuth, display, dbus],
+               environment: [configHome, dataDirs, stateHome, brlapiHost, brlapiAuth, speechdAddress, display, dbus],
                exitStatus: "0 after q, the end of piped input or --duration; 1 when, without the terminal, every switch input failed; 2 when the scene or a --settings file cannot be read or has errors; 128+N after signal N (130 for Ctrl-C, 143 for SIGTERM), after restoring the terminal, the devices and the display.")
         case "switchscan snapshot":
             return Page(examples: [

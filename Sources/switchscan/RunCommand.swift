@@ -75,6 +75,22 @@ struct RunCommand: ParsableCommand {
         valueName: "auth"), completion: Completions.brailleAuth)
     var brailleAuth: String?
 
+    @Option(help: ArgumentHelp(
+        "Speech through speech-dispatcher, saying what the braille line shows, in the element's language: auto (speech-dispatcher at its default address, SPEECHD_ADDRESS or the user's socket, when it answers), unix_socket:PATH or inet_socket:HOST:PORT (speech-dispatcher there, tried again while it is away), none. With speech, auto scanning's steps last until their speech has ended, and a press acts only on an item whose speech has begun. Default: none.",
+        valueName: "output"), completion: Completions.speechOutputs)
+    var speech: String = "none"
+
+    @Option(name: .customLong("speech-rate"), help: ArgumentHelp("The speaking rate, -100 (slowest) to 100 (fastest); 0 is speech-dispatcher's default.", valueName: "rate"))
+    var speechRate: Int?
+
+    @Option(name: .customLong("speech-volume"), help: ArgumentHelp("The speech volume, -100 to 100.", valueName: "volume"))
+    var speechVolume: Int?
+
+    @Option(name: .customLong("speech-voice"), help: ArgumentHelp(
+        "The voice: a kind (male1, male2, male3, female1, female2, female3, child_male, child_female), which the synthesizer matches in each language, or a synthesis voice's name (spd-say -L lists them).",
+        valueName: "voice"), completion: Completions.speechVoices)
+    var speechVoice: String?
+
     func validate() throws {
         if atspi == (scene != nil) { throw ValidationError("give a scene file, or --atspi (not both)") }
         if !atspi, app != nil || window != nil || noOverlay { throw ValidationError("--app, --window and --no-overlay go with --atspi") }
@@ -82,6 +98,19 @@ struct RunCommand: ParsableCommand {
         // would never end the run (or end it at once); a year is plenty.
         if let duration, !(duration > 0 && duration <= 31_536_000) {
             throw ValidationError("--duration takes a number of seconds above 0 and at most 31536000 (a year); found \(duration)")
+        }
+        for (name, value) in [("--speech-rate", speechRate), ("--speech-volume", speechVolume)] {
+            if let value, !SpeechOutput.scale.contains(value) {
+                throw ValidationError("\(name) takes a whole number from -100 to 100; found \(value)")
+            }
+        }
+        if let speechVoice, speechVoice.isEmpty || speechVoice.contains(where: { $0.isNewline || $0 == "\0" }) {
+            throw ValidationError("--speech-voice takes a voice's name on one line; found \"\(speechVoice)\"")
+        }
+        do {
+            _ = try SpeechOutputs.Spec(parsing: speech)
+        } catch {
+            throw ValidationError("\(error)")
         }
     }
 
@@ -164,6 +193,13 @@ struct RunCommand: ParsableCommand {
         if let live {
             options.highlightShown = { [unowned live] in live.highlightShown($0) }
             live.programUses = ProgramUses.defaultPath(environment: ProcessInfo.processInfo.environment).map(ProgramUses.init)
+        }
+        // Speech connects once the run has started (libspeechd's thread must not take the
+        // signals the run handles), and is tried again while speech-dispatcher is away.
+        let speechVoice = SpeechOutput.Voice(rate: speechRate, volume: speechVolume, voice: self.speechVoice)
+        if let spec = try? SpeechOutputs.Spec(parsing: speech), let speech = SpeechOutput(spec, voice: speechVoice) {
+            options.speech = speech
+            options.sources.append(speech)
         }
         // Learning what the user selects (learnSelections): per screen of this scene file, named
         // by its absolute path, in the state folder; scenes only (a live window's items have no

@@ -27,6 +27,7 @@ struct CompletionTests {
         Case(line: "switchscan import ", offers: ["home.xml"], not: ["bowler.yaml", "bowling.txt"]),
         Case(line: "switchscan run x.yaml --braille ", offers: ["auto", "brlapi:", "terminal", "none"]),
         Case(line: "switchscan run x.yaml --braille-auth ", offers: ["none", "keyfile:", "polkit"]),
+        Case(line: "switchscan run x.yaml --speech ", offers: ["auto", "none", "unix_socket:", "inet_socket:"]),
         Case(line: "switchscan run x.yaml --set autoS", offers: ["autoScanningTime="]),
         Case(line: "switchscan run x.yaml --set tapBehavior=al", offers: ["tapBehavior=alwaysTap"], not: ["tapBehavior=autoTap"]),
         // A number: its default, and the ends of its range (its row in SettingTable: 1 to 100).
