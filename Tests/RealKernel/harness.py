@@ -671,7 +671,10 @@ class Lines:
 class Guest:
     """One QEMU process, started and stopped by this harness only (by its PID)."""
 
-    def __init__(self, manifest, workdir, run, accel, overlay=None, memory=512):
+    # The initramfs lives in the guest's memory twice while the kernel unpacks it (the archive and
+    # its files): the switchscan overlay is about 150 MB uncompressed (the debug build and the
+    # libraries ldd lists), so 512 MB stopped unpacking ("Initramfs unpacking failed: write error").
+    def __init__(self, manifest, workdir, run, accel, overlay=None, memory=1024):
         self.workdir = workdir
         self.console = os.path.join(workdir, "console.log")
         self.trace = os.path.join(workdir, "trace.log")
@@ -1014,6 +1017,9 @@ def run_guest(manifest, args, steps, run, overlay=None):
             report["ok"] = True
         except StepFailed as error:
             report["error"] = str(error)
+            unpacking = [t for _, c, t in guest.lines.snapshot() if c == "console" and "Initramfs unpacking failed" in t]
+            if unpacking:
+                report["error"] += f"; the guest kernel said: {unpacking[0].strip()} (the initramfs does not fit the guest's memory)"
         # The guest powers off after EXIT; wait for that, then make sure.
         if guest.alive():
             try:
