@@ -260,11 +260,19 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     /// without a value); the role is the one part the object cannot do without (an object that
     /// cannot say it is gone), and an application that does not answer stops the read (each
     /// further call would wait out the timeout too): both throw.
-    public func properties() throws(AtspiError) -> AccessibleNode {
+    ///
+    /// Extents: the screen's, which every toolkit gets right or gives as window coordinates
+    /// (GTK 4); the window's as well only for a window (`isWindow`: its corner in its own
+    /// coordinates is what `WindowCoordinates` checks against) or when the screen's cannot be
+    /// used (one call an object, not two: a window of 10,000 objects).
+    public func properties(isWindow: Bool = false) throws(AtspiError) -> AccessibleNode {
         var node = AccessibleNode(id: id, role: try roleName(), states: states())
         node.name = try part(name, else: "")
         node.description = try part(descriptionText, else: "")
-        node.extents = try part(windowExtents, else: nil)
+        node.screenExtents = try part(screenExtents, else: nil)
+        if isWindow || WindowCoordinates.usable(node.screenExtents) == nil {
+            node.extents = try part(windowExtents, else: nil)
+        }
         node.actions = try part(actionNames, else: [])
         node.value = try part(value, else: nil)
         if AccessibleMapping.readsText(role: node.role, name: node.name), let head = try part({ () throws(AtspiError) in try textHead() }, else: nil) {
@@ -302,9 +310,9 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
 
     /// The object and its subtree read into plain values, at most `limit` objects (the rest
     /// left out), so that a huge window cannot exhaust memory.
-    public func snapshot(limit: Int = 100_000) throws(AtspiError) -> AccessibleNode {
+    public func snapshot(limit: Int = 100_000, isWindow: Bool = false) throws(AtspiError) -> AccessibleNode {
         var objects: [String: AccessibleObject]?
-        return try snapshot(limit: limit, objects: &objects)
+        return try snapshot(limit: limit, objects: &objects, isWindow: isWindow)
     }
 
     /// The snapshot, and each object by its id in `objects` (to act on what the user chose).
@@ -312,18 +320,19 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     /// the rest read; when the application stops answering, or `goOn` says no more (the
     /// caller's time budget), what was read is kept and the rest left out. Throws only when
     /// this object itself cannot be read.
+    /// `isWindow`: this object is the window (its extents are read both ways).
     public func snapshot(
-        limit: Int = 100_000, objects: inout [String: AccessibleObject]?, goOn: () -> Bool = { true }
+        limit: Int = 100_000, objects: inout [String: AccessibleObject]?, isWindow: Bool = false, goOn: () -> Bool = { true }
     ) throws(AtspiError) -> AccessibleNode {
         var budget = max(1, limit)
-        return try snapshot(budget: &budget, objects: &objects, goOn: goOn)
+        return try snapshot(budget: &budget, objects: &objects, isWindow: isWindow, goOn: goOn)
     }
 
     private func snapshot(
-        budget: inout Int, objects: inout [String: AccessibleObject]?, goOn: () -> Bool
+        budget: inout Int, objects: inout [String: AccessibleObject]?, isWindow: Bool = false, goOn: () -> Bool
     ) throws(AtspiError) -> AccessibleNode {
         budget -= 1
-        var node = try properties()
+        var node = try properties(isWindow: isWindow)
         objects?[id] = self
         let count = try part(childCount, else: 0)
         var index = 0

@@ -231,7 +231,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         var objects: [String: AccessibleObject]? = [:]
         // The loop waits on the read: past `mostReadSeconds` the rest of the window is left out.
         let end = MonotonicClock.now() + Self.mostReadSeconds
-        guard let node = try? window.snapshot(limit: Self.maxObjects, objects: &objects, goOn: { MonotonicClock.now() < end }) else {
+        guard let node = try? window.snapshot(limit: Self.maxObjects, objects: &objects, isWindow: true, goOn: { MonotonicClock.now() < end }) else {
             self.window = nil
             snapshot = nil
             self.objects = [:]
@@ -243,19 +243,18 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         snapshot = read
         self.objects = objects
         screen = AccessibleMapping.screen(of: read)
-        // Where the window is on the screen, for the overlay (GTK 4 knows no window position on
-        // any display server and reports window coordinates for the screen: origin 0, 0).
-        windowOrigin = (try? window.screenExtents()).flatMap { $0 }.map { Point(x: $0.x, y: $0.y) }
+        coordinates = WindowCoordinates(window: read)
     }
 
-    /// The window's top left corner on the screen, as the toolkit reports it.
-    private var windowOrigin: Point?
+    /// Where the window is on the screen, for the overlay (GTK 4 knows no window position on
+    /// any display server and reports window coordinates for the screen: origin 0, 0).
+    private var coordinates: WindowCoordinates?
 
-    /// A frame of the current screen (window coordinates) on the screen; nil without a window.
+    /// A frame of the current screen (relative to the window's corner) on the screen; nil
+    /// without a window.
     public func screenRect(of frame: Rect) -> Rect? {
         guard window != nil else { return nil }
-        let origin = windowOrigin ?? Point(x: 0, y: 0)
-        return Rect(x: origin.x + frame.x, y: origin.y + frame.y, width: frame.width, height: frame.height)
+        return coordinates?.screenRect(of: frame) ?? frame
     }
 
     /// SWITCHSCAN_LIVE_DEBUG set: each event batch is said on standard error.
@@ -279,7 +278,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         var read = [String: AccessibleNode]()
         var subtrees = plan.readSubtrees
         for id in plan.readInPlace {
-            guard let object = objects?[id], let properties = try? object.properties() else {
+            guard let object = objects?[id], let properties = try? object.properties(isWindow: id == updated.id) else {
                 // Gone meanwhile (its defunct event is on its way): it goes now.
                 Self.say("read in place: \(id) not read: left out")
                 updated.removeSubtree(id)
@@ -297,7 +296,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             subtreeReads += 1
             let before = updated.node(withID: id)?.subtreeIDs() ?? []
             var found: [String: AccessibleObject]? = [:]
-            if let subtree = try? object.snapshot(limit: Self.maxObjects, objects: &found, goOn: { MonotonicClock.now() < end }) {
+            if let subtree = try? object.snapshot(limit: Self.maxObjects, objects: &found, isWindow: id == updated.id, goOn: { MonotonicClock.now() < end }) {
                 for gone in before { objects?[gone] = nil }
                 for (key, value) in found ?? [:] { objects?[key] = value }
                 updated.replaceSubtree(with: subtree)
@@ -309,6 +308,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         updated.hide(hiddenByEvent)
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
+        coordinates = WindowCoordinates(window: updated)
         return true
     }
 
