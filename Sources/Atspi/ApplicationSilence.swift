@@ -103,6 +103,12 @@ public final class ApplicationSilence: @unchecked Sendable {
         }
     }
 
+    /// Whether an application's bus name is still on the bus (asked of the bus daemon: quick
+    /// even when the application is stopped). True when the bus cannot tell.
+    public static func isOnBus(_ busName: String) -> Bool {
+        busName.isEmpty || busName.withCString { catspi_bus_has_name($0) } != 0
+    }
+
     /// What changed since the last call, in order, each once.
     public func takeChanges() -> [Change] {
         defer { changes.removeAll() }

@@ -95,6 +95,18 @@ static inline void catspi_ping_free(DBusPendingCall *pending) {
   dbus_pending_call_unref(pending);
 }
 
+/* Whether `bus_name` is still on the accessibility bus (asked of the bus itself, not of the
+ * application: quick even when the application is stopped). 1 when it cannot be told. */
+static inline int catspi_bus_has_name(const char *bus_name) {
+  DBusConnection *bus = atspi_get_a11y_bus();
+  if (bus == NULL) return 1;
+  DBusError error;
+  dbus_error_init(&error);
+  dbus_bool_t owned = dbus_bus_name_has_owner(bus, bus_name, &error);
+  if (dbus_error_is_set(&error)) { dbus_error_free(&error); return 1; }
+  return owned ? 1 : 0;
+}
+
 /* Waits for a ping's answer (at most the timeout it was sent with): catspi_ping_result's value,
  * never 0. */
 static inline int catspi_ping_wait(DBusPendingCall *pending) {

@@ -71,4 +71,44 @@ struct FrozenApplicationTests {
         #expect(Self.announcements(trace()).filter { $0 == "gtk3_demo.py answers again" }.count == 1)
         #expect(run.quit() == 0)
     }
+
+    @Test("killed: said once, the scan goes to the other application's window, and the run idles")
+    func killed() throws {
+        let desktop = try LiveDesktop(apps: ["gtk3_demo.py"])
+        defer { desktop.stop() }
+        #expect(desktop.waitUntilReady("gtk3_demo.py"))
+        let app = try desktop.launch("gtk4_demo.py")
+        defer { LiveDesktop.stop(app) }
+        #expect(desktop.waitUntilReady("gtk4_demo.py"))
+        #expect(OverlayTests.waitFor(LiveDesktop.startLimit) { (try? OverlayTests.probe(desktop, ["extents", "Button 0"]))?.isEmpty == false },
+                "the windows never appeared on the accessibility bus")
+        Thread.sleep(forTimeInterval: 2)
+        // Both applications' names hold "py" (gtk3_demo.py, and python3 for GTK 4): the GTK 4
+        // window, active, is scanned.
+        let run = try WindowManagerTests.Run(desktop, application: "py", name: "killed", overlay: false)
+        func trace() -> String { (try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "" }
+        func ids() -> [String] { FirefoxRunTests.highlights(trace()).map(\.id) }
+        #expect(OverlayTests.waitFor(60) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
+        let before = try #require(ids().last)
+        try #require(before.contains("Gtk4Demo"), "the GTK 4 window was not the one scanned: \(ids())")
+        let killedBus = String(before.prefix { $0 != "/" })
+
+        kill(app.processIdentifier, SIGKILL)
+        app.waitUntilExit()
+        #expect(OverlayTests.waitFor(30) { Self.announcements(trace()).contains("python3 has closed") },
+                "announcements \(Self.announcements(trace())); highlights \(ids())")
+        // The scan is on the GTK 3 window: next moves among its items.
+        let count = ids().count
+        #expect(OverlayTests.waitFor(30) {
+            run.next()
+            return OverlayTests.waitFor(2) { ids().count > count && ids().last.map { !$0.hasPrefix(killedBus + "/") } == true }
+        }, "highlights \(ids())")
+        // Nothing more: said once, and no busy loop on the gone application's objects.
+        let start = try #require(LiveRunLoadTests.cpuSeconds(of: run.process.processIdentifier))
+        Thread.sleep(forTimeInterval: 3)
+        let used = try #require(LiveRunLoadTests.cpuSeconds(of: run.process.processIdentifier)) - start
+        #expect(used < LiveRunLoadTests.mostIdleCPU, "the run used \(used) s of CPU in 3 s after the kill")
+        #expect(Self.announcements(trace()).filter { $0.hasSuffix("has closed") }.count == 1, "announcements \(Self.announcements(trace()))")
+        #expect(run.quit() == 0)
+    }
 }

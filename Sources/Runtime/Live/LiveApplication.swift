@@ -145,7 +145,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         window = found
         hiddenByEvent.removeAll()
         applicationName = (try? found.parent()?.name()) ?? ""
-        applicationNames[found.busName] = applicationName
+        windowBusName = found.busName
+        applicationNames[windowBusName] = applicationName
         reread()
         return true
     }
@@ -290,6 +291,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     /// Applications' names by bus name, for saying which one stopped answering.
     private var applicationNames: [String: String] = [:]
+    /// The bus name of the scanned window's application, as found.
+    private var windowBusName = ""
 
     /// What changed in which applications answer (`ApplicationSilence`), each said once: one
     /// that stopped answering (a stopped or hung process), one that answers again, one that
@@ -304,6 +307,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             }
             return AccessibilityNotification(kind: .announcement, text: text)
         }
+    }
+
+    /// "NAME has closed" when the window scanned before belonged to an application (`bus`) that left the bus
+    /// (its process ended: the scan went to what is left); nil while it is there.
+    private func closedApplication(_ bus: String) -> AccessibilityNotification? {
+        // (The bus name as found: libatspi forgets a gone application's.)
+        guard !bus.isEmpty, bus != windowBusName, !ApplicationSilence.isOnBus(bus) else { return nil }
+        return AccessibilityNotification(kind: .announcement, text: "\(applicationNames[bus] ?? bus) has closed")
     }
 
     /// SWITCHSCAN_LIVE_DEBUG set: each event batch is said on standard error.
@@ -437,8 +448,10 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             guard !said.isEmpty else { return [] }
             // The window list changed (one left out or back); the scanned window's application
             // left the bus: another window is the screen.
+            let previous = windowBusName
             if findWindow() {
-                return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)] + said))]
+                return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)] + said
+                    + (closedApplication(previous).map { [$0] } ?? [])))]
             }
             // An application that answers again: its window may have changed meanwhile.
             let before = screen
@@ -452,7 +465,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             Self.say("batch \(eventBatches) of \(events.count) events, \(windowReads) window reads so far: \(counts.sorted { $0.key < $1.key })")
         }
         var notifications = said
-        let previous = window
+        let previous = windowBusName
         let windowEvent = events.contains { $0.type.hasPrefix("window:") || $0.type.hasPrefix("object:state-changed:modal") }
         // The user gave another application's window the focus by other means (a window
         // manager, the mouse): the scanner follows, unless the command line named one application.
@@ -465,9 +478,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         let windowHidden = window.map { !ApplicationSilence.shared.contains($0.busName) && !$0.states().contains(.visible) } ?? true
         if window == nil || windowEvent || windowHidden, findWindow() {
             notifications.append(AccessibilityNotification(kind: .screenChanged))
+            if let closed = closedApplication(previous) { notifications.append(closed) }
             return [.content(ContentUpdate(screen: screen.name, notifications: notifications))]
         }
-        _ = previous
         let before = screen
         for event in events where event.type.hasPrefix("object:announcement") {
             if let text = try? event.source?.name(), !text.isEmpty {
@@ -508,7 +521,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         deferredWindowRead = false
         // The window went away while it was read: the next one is a new screen.
         if window == nil, findWindow() {
-            return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]))]
+            return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]
+                + (closedApplication(previous).map { [$0] } ?? [])))]
         }
         return update(from: before, notifications: notifications)
     }
