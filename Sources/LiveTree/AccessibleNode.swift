@@ -145,14 +145,23 @@ public struct AccessibleNode: Hashable, Sendable {
         return false
     }
 
+    /// Roles whose children are rows: their size changes with the rows they hold.
+    static let rowRoles: Set<String> = ["list", "list box", "table", "tree", "tree table"]
+
+    /// The size either kind of extents gives (nil for none), to compare sizes.
+    static func size(of node: AccessibleNode) -> [Double]? {
+        (node.screenExtents ?? node.extents).map { [$0.width, $0.height] }
+    }
+
     /// A rectangle's corner (nil for none), to compare positions.
     static func origin(of extents: Rect?) -> Point? { extents.map { Point(x: $0.x, y: $0.y) } }
 
     /// Gives each node whose id is in `updated` those properties (keeping its children), in one
     /// walk of the tree: a relayout's dozens of changed objects cost one walk, not one each.
     /// Returns the ids found, and those of them that have children and whose extents' origin
-    /// moved: their descendants moved with them (window coordinates) and were not read, so the
-    /// caller reads the subtree or the window again.
+    /// moved (their descendants moved with them and were not read), or that are lists whose size
+    /// changed (rows came or went, not always said): the caller reads the subtree or the window
+    /// again.
     public mutating func updateProperties(from updated: [String: AccessibleNode]) -> (found: Set<String>, movedContainers: Set<String>) {
         var found = Set<String>()
         var moved = Set<String>()
@@ -164,6 +173,10 @@ public struct AccessibleNode: Hashable, Sendable {
                 remaining -= 1
                 if !node.children.isEmpty, Self.origin(of: node.extents) != Self.origin(of: new.extents)
                     || Self.origin(of: node.screenExtents) != Self.origin(of: new.screenExtents) {
+                    moved.insert(node.id)
+                } else if Self.rowRoles.contains(node.role), Self.size(of: node) != Self.size(of: new) {
+                    // A list that grew or shrank gained or lost rows: GTK 4.8 adds gnome-calculator's
+                    // history row with no children-changed event, only the list's bounds change.
                     moved.insert(node.id)
                 }
                 node.takeProperties(from: new)

@@ -139,4 +139,23 @@ struct WindowCoordinatesTests {
         let result = window.updateProperties(from: [moved.id: moved])
         #expect(result.movedContainers == [moved.id])
     }
+
+    @Test("a list whose size changed is read again with its rows (GTK 4.8 adds a row with no children-changed); another container only resized is not")
+    func grownListRereadsRows() {
+        let row = node(":1.6/row0", "list item", window: nil, screen: Rect(x: 0, y: 0, width: 200, height: 30),
+                       children: [node(":1.6/row0/label", "label", "7×6", window: nil, screen: Rect(x: 0, y: 0, width: 50, height: 30))])
+        var window = node(":1.6/w", "frame", window: Rect(x: 0, y: 0, width: 400, height: 400), screen: Rect(x: 0, y: 0, width: 400, height: 400), children: [
+            node(":1.6/history", "list", window: nil, screen: Rect(x: 0, y: 0, width: 200, height: 30), children: [row]),
+            node(":1.6/keys", "panel", window: nil, screen: Rect(x: 0, y: 100, width: 200, height: 30), children: [row]),
+        ])
+        var grown = window.children[0]
+        grown.children = []
+        grown.screenExtents = Rect(x: 0, y: 0, width: 200, height: 60)
+        var resized = window.children[1]
+        resized.children = []
+        resized.screenExtents = Rect(x: 0, y: 100, width: 200, height: 60)
+        let result = window.updateProperties(from: [grown.id: grown, resized.id: resized])
+        #expect(result.found == [grown.id, resized.id])
+        #expect(result.movedContainers == [grown.id])
+    }
 }
