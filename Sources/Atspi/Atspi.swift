@@ -107,31 +107,52 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     /// Its bus name and object path: unique while it lives.
     public var id: String { String(cString: catspi_bus_name(pointer)) + String(cString: catspi_path(pointer)) }
 
+    /// Its application's bus name.
+    public var busName: String { String(cString: catspi_bus_name(pointer)) }
+
+    /// `Atspi.call` to this object's application: an error at once when the application is not
+    /// answering (`ApplicationSilence`), and a call that timed out makes it so.
+    func call<T>(_ name: String, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) throws(AtspiError) -> T {
+        let bus = busName
+        if ApplicationSilence.shared.contains(bus) { throw AtspiError(call: name, message: AtspiError.notAnswering) }
+        do throws(AtspiError) {
+            return try Atspi.call(name, body)
+        } catch {
+            if error.isTimeout { ApplicationSilence.shared.note(bus) }
+            throw error
+        }
+    }
+
     public func name() throws(AtspiError) -> String {
-        try Atspi.take(Atspi.call("atspi_accessible_get_name") { atspi_accessible_get_name(pointer, $0) }) ?? ""
+        try Atspi.take(call("atspi_accessible_get_name") { atspi_accessible_get_name(pointer, $0) }) ?? ""
     }
 
     public func descriptionText() throws(AtspiError) -> String {
-        try Atspi.take(Atspi.call("atspi_accessible_get_description") { atspi_accessible_get_description(pointer, $0) }) ?? ""
+        try Atspi.take(call("atspi_accessible_get_description") { atspi_accessible_get_description(pointer, $0) }) ?? ""
     }
 
     /// The role's name ("push button", "check box", "frame"…).
     public func roleName() throws(AtspiError) -> String {
-        let role = try Atspi.call("atspi_accessible_get_role") { atspi_accessible_get_role(pointer, $0) }
+        let role = try call("atspi_accessible_get_role") { atspi_accessible_get_role(pointer, $0) }
         return Atspi.take(atspi_role_get_name(role)) ?? "unknown"
     }
 
-    public func states() -> AccessibleStates { AccessibleStates(rawValue: catspi_states(pointer)) }
+    /// Its states; of an application that is not answering, those libatspi has cached (none
+    /// when it has not: a call would wait on it).
+    public func states() -> AccessibleStates {
+        if ApplicationSilence.shared.contains(busName) { return AccessibleStates(rawValue: catspi_cached_states(pointer)) }
+        return AccessibleStates(rawValue: catspi_states(pointer))
+    }
 
     public func childCount() throws(AtspiError) -> Int {
-        let count = try Atspi.call("atspi_accessible_get_child_count") { atspi_accessible_get_child_count(pointer, $0) }
+        let count = try call("atspi_accessible_get_child_count") { atspi_accessible_get_child_count(pointer, $0) }
         guard count >= 0 else { return 0 }
         return min(Int(count), Atspi.maxChildren)
     }
 
     public func child(at index: Int) throws(AtspiError) -> AccessibleObject? {
         guard index >= 0, index < Atspi.maxChildren else { return nil }
-        let child = try Atspi.call("atspi_accessible_get_child_at_index") { atspi_accessible_get_child_at_index(pointer, gint(index), $0) }
+        let child = try call("atspi_accessible_get_child_at_index") { atspi_accessible_get_child_at_index(pointer, gint(index), $0) }
         return child.map { AccessibleObject(owning: $0) }
     }
 
@@ -144,11 +165,11 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     }
 
     public func parent() throws(AtspiError) -> AccessibleObject? {
-        try Atspi.call("atspi_accessible_get_parent") { atspi_accessible_get_parent(pointer, $0) }.map { AccessibleObject(owning: $0) }
+        try call("atspi_accessible_get_parent") { atspi_accessible_get_parent(pointer, $0) }.map { AccessibleObject(owning: $0) }
     }
 
     public func processID() throws(AtspiError) -> Int32? {
-        let pid = try Atspi.call("atspi_accessible_get_process_id") { atspi_accessible_get_process_id(pointer, $0) }
+        let pid = try call("atspi_accessible_get_process_id") { atspi_accessible_get_process_id(pointer, $0) }
         return pid > 0 && pid <= UInt32(Int32.max) ? Int32(pid) : nil
     }
 
@@ -156,7 +177,7 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     public func windowExtents() throws(AtspiError) -> Rect? {
         guard catspi_is_component(pointer) != 0 else { return nil }
         var x: Int32 = 0, y: Int32 = 0, width: Int32 = 0, height: Int32 = 0
-        let result = try Atspi.call("atspi_component_get_extents") { catspi_window_extents(pointer, &x, &y, &width, &height, $0) }
+        let result = try call("atspi_component_get_extents") { catspi_window_extents(pointer, &x, &y, &width, &height, $0) }
         guard result == 0 else { return nil }
         // Toolkits report -1 sizes for objects with no extents; such an object has no frame.
         guard width >= 0, height >= 0 else { return nil }
@@ -168,11 +189,11 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         guard catspi_is_action(pointer) != 0 else { return [] }
         let action = atspi_accessible_get_action_iface(pointer)
         defer { catspi_unref(action) }
-        let count = try Atspi.call("atspi_action_get_n_actions") { atspi_action_get_n_actions(action, $0) }
+        let count = try call("atspi_action_get_n_actions") { atspi_action_get_n_actions(action, $0) }
         guard count > 0 else { return [] }
         var names = [String]()
         for index in 0..<min(Int(count), 64) {
-            let name = try Atspi.take(Atspi.call("atspi_action_get_action_name") { atspi_action_get_action_name(action, gint(index), $0) })
+            let name = try Atspi.take(call("atspi_action_get_action_name") { atspi_action_get_action_name(action, gint(index), $0) })
             names.append(name ?? "")
         }
         return names
@@ -184,7 +205,7 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         guard let index = try actionNames().firstIndex(of: name) else { return false }
         let action = atspi_accessible_get_action_iface(pointer)
         defer { catspi_unref(action) }
-        let ok = try Atspi.call("atspi_action_do_action") { atspi_action_do_action(action, gint(index), $0) }
+        let ok = try call("atspi_action_do_action") { atspi_action_do_action(action, gint(index), $0) }
         return ok != 0
     }
 
@@ -194,7 +215,7 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         guard catspi_is_text(pointer) != 0 else { return nil }
         let most = Int32(clamping: max(0, most))
         var length: Int32 = 0
-        let raw = try Atspi.call("atspi_text_get_text") { catspi_text_head(pointer, most, &length, $0) }
+        let raw = try call("atspi_text_get_text") { catspi_text_head(pointer, most, &length, $0) }
         guard let text = Atspi.take(raw) else { return nil }
         return (text, length > most)
     }
@@ -202,7 +223,7 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     /// The objects that label this one (its labelled-by relations' targets), in order.
     public func labelledBy() throws(AtspiError) -> [AccessibleObject] {
         var targets = [UnsafeMutablePointer<AtspiAccessible>?](repeating: nil, count: Atspi.maxLabelTargets)
-        let count = try Atspi.call("atspi_accessible_get_relation_set") {
+        let count = try call("atspi_accessible_get_relation_set") {
             catspi_labelled_by(pointer, &targets, Int32(Atspi.maxLabelTargets), $0)
         }
         return targets.prefix(Int(min(max(count, 0), Int32(Atspi.maxLabelTargets)))).compactMap { $0.map { AccessibleObject(owning: $0) } }
@@ -213,10 +234,10 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         guard catspi_is_value(pointer) != 0 else { return nil }
         let value = atspi_accessible_get_value_iface(pointer)
         defer { catspi_unref(value) }
-        let current = try Atspi.call("atspi_value_get_current_value") { atspi_value_get_current_value(value, $0) }
-        let minimum = try Atspi.call("atspi_value_get_minimum_value") { atspi_value_get_minimum_value(value, $0) }
-        let maximum = try Atspi.call("atspi_value_get_maximum_value") { atspi_value_get_maximum_value(value, $0) }
-        let increment = try Atspi.call("atspi_value_get_minimum_increment") { atspi_value_get_minimum_increment(value, $0) }
+        let current = try call("atspi_value_get_current_value") { atspi_value_get_current_value(value, $0) }
+        let minimum = try call("atspi_value_get_minimum_value") { atspi_value_get_minimum_value(value, $0) }
+        let maximum = try call("atspi_value_get_maximum_value") { atspi_value_get_maximum_value(value, $0) }
+        let increment = try call("atspi_value_get_minimum_increment") { atspi_value_get_minimum_increment(value, $0) }
         guard current.isFinite, minimum.isFinite, maximum.isFinite else { return nil }
         return AccessibleValue(
             current: current, minimum: minimum, maximum: maximum, minimumIncrement: increment.isFinite ? increment : 0)
@@ -228,7 +249,7 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         }
         let value = atspi_accessible_get_value_iface(pointer)
         defer { catspi_unref(value) }
-        let ok = try Atspi.call("atspi_value_set_current_value") { atspi_value_set_current_value(value, new, $0) }
+        let ok = try call("atspi_value_set_current_value") { atspi_value_set_current_value(value, new, $0) }
         if ok == 0 { throw AtspiError(call: "atspi_value_set_current_value", message: "refused \(new)") }
     }
 
@@ -239,7 +260,7 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         }
         let component = atspi_accessible_get_component_iface(pointer)
         defer { catspi_unref(component) }
-        let ok = try Atspi.call("atspi_component_grab_focus") { atspi_component_grab_focus(component, $0) }
+        let ok = try call("atspi_component_grab_focus") { atspi_component_grab_focus(component, $0) }
         if ok == 0 { throw AtspiError(call: "atspi_component_grab_focus", message: "refused") }
     }
 
@@ -248,7 +269,7 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         guard catspi_is_component(pointer) != 0 else { return nil }
         let component = atspi_accessible_get_component_iface(pointer)
         defer { catspi_unref(component) }
-        let rect = try Atspi.call("atspi_component_get_extents") { atspi_component_get_extents(component, ATSPI_COORD_TYPE_SCREEN, $0) }
+        let rect = try call("atspi_component_get_extents") { atspi_component_get_extents(component, ATSPI_COORD_TYPE_SCREEN, $0) }
         guard let rect else { return nil }
         defer { catspi_free(rect) }
         guard rect.pointee.width >= 0, rect.pointee.height >= 0 else { return nil }
@@ -260,11 +281,19 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     /// without a value); the role is the one part the object cannot do without (an object that
     /// cannot say it is gone), and an application that does not answer stops the read (each
     /// further call would wait out the timeout too): both throw.
-    public func properties() throws(AtspiError) -> AccessibleNode {
+    ///
+    /// Extents: the screen's, which every toolkit gets right or gives as window coordinates
+    /// (GTK 4); the window's as well only for a window (`isWindow`: its corner in its own
+    /// coordinates is what `WindowCoordinates` checks against) or when the screen's cannot be
+    /// used (one call an object, not two: a window of 10,000 objects).
+    public func properties(isWindow: Bool = false) throws(AtspiError) -> AccessibleNode {
         var node = AccessibleNode(id: id, role: try roleName(), states: states())
         node.name = try part(name, else: "")
         node.description = try part(descriptionText, else: "")
-        node.extents = try part(windowExtents, else: nil)
+        node.screenExtents = try part(screenExtents, else: nil)
+        if isWindow || WindowCoordinates.usable(node.screenExtents) == nil {
+            node.extents = try part(windowExtents, else: nil)
+        }
         node.actions = try part(actionNames, else: [])
         node.value = try part(value, else: nil)
         if AccessibleMapping.readsText(role: node.role, name: node.name), let head = try part({ () throws(AtspiError) in try textHead() }, else: nil) {
@@ -302,9 +331,9 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
 
     /// The object and its subtree read into plain values, at most `limit` objects (the rest
     /// left out), so that a huge window cannot exhaust memory.
-    public func snapshot(limit: Int = 100_000) throws(AtspiError) -> AccessibleNode {
+    public func snapshot(limit: Int = 100_000, isWindow: Bool = false) throws(AtspiError) -> AccessibleNode {
         var objects: [String: AccessibleObject]?
-        return try snapshot(limit: limit, objects: &objects)
+        return try snapshot(limit: limit, objects: &objects, isWindow: isWindow)
     }
 
     /// The snapshot, and each object by its id in `objects` (to act on what the user chose).
@@ -312,18 +341,19 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     /// the rest read; when the application stops answering, or `goOn` says no more (the
     /// caller's time budget), what was read is kept and the rest left out. Throws only when
     /// this object itself cannot be read.
+    /// `isWindow`: this object is the window (its extents are read both ways).
     public func snapshot(
-        limit: Int = 100_000, objects: inout [String: AccessibleObject]?, goOn: () -> Bool = { true }
+        limit: Int = 100_000, objects: inout [String: AccessibleObject]?, isWindow: Bool = false, goOn: () -> Bool = { true }
     ) throws(AtspiError) -> AccessibleNode {
         var budget = max(1, limit)
-        return try snapshot(budget: &budget, objects: &objects, goOn: goOn)
+        return try snapshot(budget: &budget, objects: &objects, isWindow: isWindow, goOn: goOn)
     }
 
     private func snapshot(
-        budget: inout Int, objects: inout [String: AccessibleObject]?, goOn: () -> Bool
+        budget: inout Int, objects: inout [String: AccessibleObject]?, isWindow: Bool = false, goOn: () -> Bool
     ) throws(AtspiError) -> AccessibleNode {
         budget -= 1
-        var node = try properties()
+        var node = try properties(isWindow: isWindow)
         objects?[id] = self
         let count = try part(childCount, else: 0)
         var index = 0

@@ -8,6 +8,7 @@
  * waits on it with the rest.
  */
 #include <atspi/atspi.h>
+#include <dbus/dbus.h>
 #include <glib.h>
 #include <stdint.h>
 #include <string.h>
@@ -47,6 +48,71 @@ static inline uint32_t catspi_states(AtspiAccessible *object) {
   }
   g_object_unref(set);
   return mask;
+}
+
+/* The states as libatspi last cached them (0 when it has none): for an application that does
+ * not answer, which a call would wait on. */
+static inline uint32_t catspi_cached_states(AtspiAccessible *object) {
+  if (!(object->cached_properties & ATSPI_CACHE_STATES) || object->states == NULL) return 0;
+  return catspi_states(object);
+}
+
+/* ---- Pinging an application without waiting (D-Bus Peer.Ping on the accessibility bus) ---- */
+
+/* Sends Ping to `bus_name`; the answer is taken with catspi_ping_result. NULL when it could not
+ * be sent. */
+static inline DBusPendingCall *catspi_ping_send(const char *bus_name, int timeout_ms) {
+  DBusConnection *bus = atspi_get_a11y_bus();
+  if (bus == NULL) return NULL;
+  DBusMessage *message = dbus_message_new_method_call(bus_name, "/", "org.freedesktop.DBus.Peer", "Ping");
+  if (message == NULL) return NULL;
+  DBusPendingCall *pending = NULL;
+  if (!dbus_connection_send_with_reply(bus, message, &pending, timeout_ms)) pending = NULL;
+  dbus_message_unref(message);
+  return pending;
+}
+
+/* 0: no answer yet; 1: answered (an error reply from the application is an answer too);
+ * -1: no answer in time; -2: the name has no owner (the application left the bus). */
+static inline int catspi_ping_result(DBusPendingCall *pending) {
+  if (pending == NULL) return -1;
+  if (!dbus_pending_call_get_completed(pending)) return 0;
+  DBusMessage *reply = dbus_pending_call_steal_reply(pending);
+  if (reply == NULL) return -1;
+  int result = 1;
+  if (dbus_message_get_type(reply) == DBUS_MESSAGE_TYPE_ERROR) {
+    const char *name = dbus_message_get_error_name(reply);
+    if (name == NULL || strcmp(name, DBUS_ERROR_NO_REPLY) == 0 || strcmp(name, DBUS_ERROR_TIMEOUT) == 0) result = -1;
+    else if (strcmp(name, DBUS_ERROR_NAME_HAS_NO_OWNER) == 0 || strcmp(name, DBUS_ERROR_SERVICE_UNKNOWN) == 0) result = -2;
+  }
+  dbus_message_unref(reply);
+  return result;
+}
+
+static inline void catspi_ping_free(DBusPendingCall *pending) {
+  if (pending == NULL) return;
+  dbus_pending_call_cancel(pending);
+  dbus_pending_call_unref(pending);
+}
+
+/* Whether `bus_name` is still on the accessibility bus (asked of the bus itself, not of the
+ * application: quick even when the application is stopped). 1 when it cannot be told. */
+static inline int catspi_bus_has_name(const char *bus_name) {
+  DBusConnection *bus = atspi_get_a11y_bus();
+  if (bus == NULL) return 1;
+  DBusError error;
+  dbus_error_init(&error);
+  dbus_bool_t owned = dbus_bus_name_has_owner(bus, bus_name, &error);
+  if (dbus_error_is_set(&error)) { dbus_error_free(&error); return 1; }
+  return owned ? 1 : 0;
+}
+
+/* Waits for a ping's answer (at most the timeout it was sent with): catspi_ping_result's value,
+ * never 0. */
+static inline int catspi_ping_wait(DBusPendingCall *pending) {
+  if (pending == NULL) return -1;
+  dbus_pending_call_block(pending);
+  return catspi_ping_result(pending);
 }
 
 /* Extents relative to the window. Returns 0, or -1 with *error set. */

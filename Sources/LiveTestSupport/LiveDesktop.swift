@@ -34,6 +34,9 @@ public final class LiveDesktop: @unchecked Sendable {
         FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/PyQt5/QtWidgets.abi3.so")
     }
 
+    /// Whether Debian's openbox is installed (a desktop with a window manager).
+    public static var hasOpenbox: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/openbox") }
+
     /// The demo applications this desktop runs.
     public static var demoScripts: [String] {
         ["gtk4_demo.py", "gtk3_demo.py"] + (hasPyQt5 ? ["qt5_demo.py"] : [])
@@ -78,10 +81,13 @@ public final class LiveDesktop: @unchecked Sendable {
 
     /// Starts a desktop running `apps` (scripts in Tests/LiveApps). A test that runs switchscan
     /// as a process may start one of its own and hand it `environment`.
-    /// `environment` is added to the applications' (LONG_LIST_OBJECTS for the long list).
-    public init(apps: [String], environment extra: [String: String] = [:]) throws {
+    /// `environment` is added to the applications' (LONG_LIST_OBJECTS for the long list). With
+    /// `windowManager`, openbox manages the windows (reparented, decorated and placed by it:
+    /// window and screen coordinates differ), stopped with the desktop.
+    public init(apps: [String], environment extra: [String: String] = [:], windowManager: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        if !extra.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new } }
+        let settings = extra.merging(windowManager ? ["LIVE_WINDOW_MANAGER": "openbox"] : [:]) { _, new in new }
+        if !settings.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(settings) { _, new in new } }
         process.arguments = [Self.appsFolder.appendingPathComponent("live-session.sh").path]
             + apps.map { Self.appsFolder.appendingPathComponent($0).path }
         let output = Pipe()

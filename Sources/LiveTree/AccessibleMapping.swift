@@ -140,11 +140,15 @@ public enum AccessibleMapping {
 
     /// The window as a screen: the window is the root, its children the elements; an open
     /// popup (a menu, a combo box's options) is a modal level after them.
-    public static func screen(of window: AccessibleNode) -> Screen {
+    /// Frames are relative to the window's corner, from whichever extents the toolkit gets
+    /// right (`WindowCoordinates`: Qt 5's window coordinates are not).
+    public static func screen(of read: AccessibleNode) -> Screen {
+        let coordinates = WindowCoordinates(window: read)
+        let window = coordinates.resolved(read)
         var root = element(window)
         root.isAccessibilityElementDeclared = false
         if let opener = Popups.openPopup(in: window) { root.children.append(Popups.level(of: opener)) }
-        root.frame = window.extents.map { Rect(x: 0, y: 0, width: $0.width, height: $0.height) }
+        root.frame = coordinates.windowFrame
         return Screen(name: window.name.isEmpty ? window.role : window.name, root: root)
     }
 

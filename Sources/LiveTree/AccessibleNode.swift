@@ -68,8 +68,11 @@ public struct AccessibleNode: Hashable, Sendable {
     public var name: String
     public var description: String
     public var states: AccessibleStates
-    /// Extents relative to the window (GTK 4 on X11 gives wrong screen coordinates).
+    /// Extents relative to the window, as the toolkit reports them (Qt 5 gets them wrong;
+    /// `WindowCoordinates` chooses).
     public var extents: Rect?
+    /// Extents on the screen, as the toolkit reports them (GTK 4 gives window coordinates).
+    public var screenExtents: Rect?
     /// The Action interface's action names, in order (empty: no Action interface).
     public var actions: [String]
     public var value: AccessibleValue?
@@ -89,7 +92,7 @@ public struct AccessibleNode: Hashable, Sendable {
     public init(
         id: String, role: String, name: String = "", description: String = "",
         states: AccessibleStates = [.enabled, .sensitive, .visible, .showing], extents: Rect? = nil,
-        actions: [String] = [], value: AccessibleValue? = nil, text: String? = nil, textIsCut: Bool = false,
+        screenExtents: Rect? = nil, actions: [String] = [], value: AccessibleValue? = nil, text: String? = nil, textIsCut: Bool = false,
         labelledBy: String = "", children: [AccessibleNode] = []
     ) {
         self.id = id
@@ -98,6 +101,7 @@ public struct AccessibleNode: Hashable, Sendable {
         self.description = description
         self.states = states
         self.extents = extents
+        self.screenExtents = screenExtents
         self.actions = actions
         self.value = value
         self.text = text
@@ -113,6 +117,7 @@ public struct AccessibleNode: Hashable, Sendable {
         description = updated.description
         states = updated.states
         extents = updated.extents
+        screenExtents = updated.screenExtents
         actions = updated.actions
         value = updated.value
         text = updated.text
@@ -140,11 +145,23 @@ public struct AccessibleNode: Hashable, Sendable {
         return false
     }
 
+    /// Roles whose children are rows: their size changes with the rows they hold.
+    static let rowRoles: Set<String> = ["list", "list box", "table", "tree", "tree table"]
+
+    /// The size either kind of extents gives (nil for none), to compare sizes.
+    static func size(of node: AccessibleNode) -> [Double]? {
+        (node.screenExtents ?? node.extents).map { [$0.width, $0.height] }
+    }
+
+    /// A rectangle's corner (nil for none), to compare positions.
+    static func origin(of extents: Rect?) -> Point? { extents.map { Point(x: $0.x, y: $0.y) } }
+
     /// Gives each node whose id is in `updated` those properties (keeping its children), in one
     /// walk of the tree: a relayout's dozens of changed objects cost one walk, not one each.
     /// Returns the ids found, and those of them that have children and whose extents' origin
-    /// moved: their descendants moved with them (window coordinates) and were not read, so the
-    /// caller reads the subtree or the window again.
+    /// moved (their descendants moved with them and were not read), or that are lists whose size
+    /// changed (rows came or went, not always said): the caller reads the subtree or the window
+    /// again.
     public mutating func updateProperties(from updated: [String: AccessibleNode]) -> (found: Set<String>, movedContainers: Set<String>) {
         var found = Set<String>()
         var moved = Set<String>()
@@ -154,7 +171,12 @@ public struct AccessibleNode: Hashable, Sendable {
             if let new = updated[node.id] {
                 found.insert(node.id)
                 remaining -= 1
-                if !node.children.isEmpty, node.extents?.x != new.extents?.x || node.extents?.y != new.extents?.y {
+                if !node.children.isEmpty, Self.origin(of: node.extents) != Self.origin(of: new.extents)
+                    || Self.origin(of: node.screenExtents) != Self.origin(of: new.screenExtents) {
+                    moved.insert(node.id)
+                } else if Self.rowRoles.contains(node.role), Self.size(of: node) != Self.size(of: new) {
+                    // A list that grew or shrank gained or lost rows: GTK 4.8 adds gnome-calculator's
+                    // history row with no children-changed event, only the list's bounds change.
                     moved.insert(node.id)
                 }
                 node.takeProperties(from: new)

@@ -71,7 +71,7 @@ enum RealApplication {
 }
 
 extension LiveApplicationTests {
-    @Test("gnome-calculator (GTK 4): 7 × 6 = through the switches; its display says 42, and so does the braille line",
+    @Test("gnome-calculator (GTK 4): 7 × 6 = through the switches; its display says 42, and so does the braille line; its history row is scanned",
           .enabled(if: RealApplication.isInstalled("/usr/bin/gnome-calculator")))
     func gnomeCalculator() throws {
         let (process, found) = try RealApplication.start("gnome_calculator.sh", application: "gnome-calculator", title: "Calculator")
@@ -101,6 +101,11 @@ extension LiveApplicationTests {
         let end = MonotonicClock.now() + 5
         while try display() != "42", MonotonicClock.now() < end { try driver.pump(timeout: 0.2) { _ in false } }
         #expect(try display() == "42")
+        // The history row the application adds after = (a list item holding the labels 7×6, =
+        // and 42, a children change on its list) is scanned, read as one line.
+        let historyRow = "7×6 = 42"
+        try driver.pump(timeout: 5) { session in RealApplication.items(session).contains { $0.label == historyRow } }
+        #expect(RealApplication.items(driver.session).contains { $0.label == historyRow }, "\(RealApplication.items(driver.session).map { $0.label ?? "" })")
         // The scanner followed the text change in place: the display item shows 42, and on the
         // braille line.
         try driver.pump(timeout: 3) { session in RealApplication.items(session).contains { $0.value == "42" } }

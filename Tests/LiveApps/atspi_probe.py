@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """What a test asks the accessibility bus from outside its own process (libatspi connects a
 process to one bus only, and a test starts a desktop of its own): `extents LABEL` prints the
-screen extents "x y width height" of the first object named LABEL (nothing when none), and
+screen extents "x y width height" of the first object named LABEL (nothing when none),
+`window-extents LABEL` its extents in window coordinates, as the toolkit reports them, and
 `click X Y` sends a button 1 click at a screen position through the registry (XTest on X11),
 and `action LABEL` does the first action of the first object named LABEL (as a keyboard or a
 mouse would: the scanner is not told), printing "done" (nothing when there is no such object);
@@ -22,11 +23,12 @@ def find(node, label):
             return found
     return None
 
-if sys.argv[1] == "extents":
+if sys.argv[1] in ("extents", "window-extents"):
+    kind = pyatspi.DESKTOP_COORDS if sys.argv[1] == "extents" else pyatspi.WINDOW_COORDS
     for app in pyatspi.Registry.getDesktop(0):
         found = find(app, sys.argv[2])
         if found is not None:
-            e = found.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            e = found.queryComponent().getExtents(kind)
             print(e.x, e.y, e.width, e.height)
             break
 elif sys.argv[1] == "click":

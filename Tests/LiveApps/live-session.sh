@@ -1,7 +1,10 @@
 #!/bin/sh
 # A desktop of its own for the live application tests: a private D-Bus session, Xvfb (on a free
 # display it picks itself), the AT-SPI bus, and the applications given (Python scripts run with
-# Debian's python3: GTK 3, GTK 4 or Qt 5), each printing into FOLDER/SCRIPT.out. Prints DISPLAY=,
+# Debian's python3: GTK 3, GTK 4 or Qt 5), each printing into FOLDER/SCRIPT.out. With
+# LIVE_WINDOW_MANAGER=openbox, openbox manages the windows (reparented into decorated frames and
+# placed by it, so that window and screen coordinates differ), started before the applications.
+# Prints DISPLAY=,
 # DBUS_SESSION_BUS_ADDRESS=, APP_FOLDER= and READY, then waits for its standard input to end (the
 # test runner holds the only writing end: at the runner's exit, also when killed, the kernel
 # closes it) and stops each process by its PID.
@@ -71,6 +74,19 @@ while [ -z "$address" ] && [ $i -lt 100 ]; do
     i=$((i + 1))
 done
 [ -n "$address" ] && xprop -root -f AT_SPI_BUS 8s -set AT_SPI_BUS "$address" 2>/dev/null
+wm_pid=""
+if [ "${LIVE_WINDOW_MANAGER:-}" = openbox ]; then
+    # Its configuration is Debian's (/etc/xdg/openbox); its session management is off. Ready
+    # when it has claimed the screen (_NET_SUPPORTING_WM_CHECK on the root window): a window
+    # mapped before that is not decorated.
+    openbox --sm-disable >"$dir/openbox.out" 2>&1 </dev/null &
+    wm_pid=$!
+    i=0
+    while ! xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q "window id" && [ $i -lt 200 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+fi
 app_pids=""
 for app in "$@"; do
     name=$(basename "$app")
@@ -90,11 +106,11 @@ bus_children=$(ps -o pid= --ppid "$bus_pid" 2>/dev/null)
 # folder in its arguments (unique to this run), and the registry daemon is its child.
 atspi_bus=$(ps -eo pid=,args= | awk -v d="$dir/" 'index($0, d) && $2 !~ /awk/ {print $1}')
 for pid in $atspi_bus; do bus_children="$bus_children $pid $(ps -o pid= --ppid "$pid" 2>/dev/null)"; done
-kill $app_pids "$bus_pid" "$xvfb_pid" "$dbus_pid" $bus_children 2>/dev/null
+kill $app_pids $wm_pid "$bus_pid" "$xvfb_pid" "$dbus_pid" $bus_children 2>/dev/null
 sleep 0.5
 kill -KILL $bus_children 2>/dev/null
-kill -KILL $app_pids "$bus_pid" "$xvfb_pid" "$dbus_pid" 2>/dev/null
-wait $app_pids "$bus_pid" "$xvfb_pid" 2>/dev/null
+kill -KILL $app_pids $wm_pid "$bus_pid" "$xvfb_pid" "$dbus_pid" 2>/dev/null
+wait $app_pids $wm_pid "$bus_pid" "$xvfb_pid" 2>/dev/null
 # Whatever else this desktop started (the registry daemon, activated late by the bus) carries
 # this desktop's own XDG_RUNTIME_DIR in its environment: those processes, and only those.
 for environ in /proc/[0-9]*/environ; do

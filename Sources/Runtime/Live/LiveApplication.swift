@@ -96,6 +96,13 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         if case .switchTo(let target) = command { return switchWindow(to: target) }
         if let update = performDesktopCommand(command, on: element) { return update }
         guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else { return nil }
+        // Asked first, briefly: a stopped application would hold the loop for a call's timeout.
+        ApplicationSilence.shared.check([object.busName])
+        if ApplicationSilence.shared.contains(object.busName) {
+            // Said in one message (a second would wait behind it, and a press takes both away).
+            let others = silenceNotes(except: object.busName)
+            return ContentUpdate(notifications: [AccessibilityNotification(kind: .announcement, text: "not done: \(applicationName) is not answering")] + others)
+        }
         var notifications = [AccessibilityNotification]()
         let before = screen
         do throws(AtspiError) {
@@ -133,11 +140,18 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 return nil
             }
         } catch {
-            notifications.append(AccessibilityNotification(kind: .announcement, text: "could not do it: \(error)"))
+            let text = error.isTimeout ? "not done: \(applicationName) is not answering" : "could not do it: \(error)"
+            notifications.append(AccessibilityNotification(kind: .announcement, text: text))
         }
         // What the action changed, as far as it shows at once (a value set is read back now);
         // the rest comes as events.
         reread()
+        // Some libatspi calls say nothing when the application does not answer (no actions, no
+        // name): a tap the application never got is said not done once a call has timed out.
+        if ApplicationSilence.shared.contains(object.busName), !notifications.contains(where: { $0.text?.hasPrefix("not done") == true }) {
+            notifications.append(AccessibilityNotification(kind: .announcement, text: "not done: \(applicationName) is not answering"))
+        }
+        notifications += silenceNotes()
         return ContentUpdate(notifications: (LivePopups.notification(from: before, to: screen).map { [$0] } ?? []) + notifications)
     }
 
@@ -152,6 +166,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         chooser = nil
         hiddenByEvent.removeAll()
         applicationName = (try? found.parent()?.name()) ?? ""
+        windowBusName = found.busName
+        applicationNames[windowBusName] = applicationName
         reread()
         return true
     }
@@ -175,7 +191,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// Every visible top-level window on the accessibility bus, with its application's name.
     static func visibleWindows() -> [(application: String, window: AccessibleObject)] {
         var found = [(application: String, window: AccessibleObject)]()
-        for application in (try? Atspi.desktop().children()) ?? [] {
+        let applications = (try? Atspi.desktop().children()) ?? []
+        ApplicationSilence.shared.check(applications.map(\.busName))
+        for application in applications {
+            // One that is not answering is not offered (each call would wait on it); it is said.
+            guard !ApplicationSilence.shared.contains(application.busName) else { continue }
             let name = (try? application.name()) ?? ""
             for candidate in (try? application.children()) ?? [] where candidate.states().contains(.visible) {
                 found.append((name, candidate))
@@ -194,7 +214,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     private func listSwitchTargets() {
         var targets = [SwitchTarget]()
         var windows = [String: AccessibleObject]()
-        for (name, candidate) in Self.visibleWindows() where candidate != window {
+        for (name, candidate) in Self.visibleWindows() {
+            applicationNames[candidate.busName] = name
+            guard candidate != window else { continue }
             let id = candidate.id
             targets.append(SwitchTarget(id: id, title: (try? candidate.name()) ?? "", application: name))
             windows[id] = candidate
@@ -204,6 +226,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     }
 
     private func locateWindow() throws(AtspiError) -> AccessibleObject? {
+        // The window of an application that stopped answering stays the screen, as last read:
+        // the user leaves it through the app switcher, or it answers again.
+        if let window, ApplicationSilence.shared.contains(window.busName) { return window }
         if let application = pinnedApplication {
             let windows = ((try? application.children()) ?? []).filter { $0.states().contains(.visible) }
             if !windows.isEmpty {
@@ -216,7 +241,10 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             pinnedWindow = nil
         }
         var candidates = [AccessibleObject]()
-        for application in try Atspi.desktop().children() {
+        let applications = try Atspi.desktop().children()
+        ApplicationSilence.shared.check(applications.map(\.busName))
+        for application in applications {
+            guard !ApplicationSilence.shared.contains(application.busName) else { continue }
             // An application that does not answer (hung, or gone meanwhile) is passed over: it
             // costs its own windows, not every application's.
             guard let name = try? application.name() else { continue }
@@ -247,12 +275,16 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// Reads the window again.
     private func reread() {
         guard let window else { return }
+        // Not answering: what was read stays (a read would fail at once and empty the screen).
+        if ApplicationSilence.shared.contains(window.busName), snapshot != nil { return }
         windowReads += 1
         Self.say("window read \(windowReads)")
         var objects: [String: AccessibleObject]? = [:]
         // The loop waits on the read: past `mostReadSeconds` the rest of the window is left out.
         let end = MonotonicClock.now() + Self.mostReadSeconds
-        guard let node = try? window.snapshot(limit: Self.maxObjects, objects: &objects, goOn: { MonotonicClock.now() < end }) else {
+        guard let node = try? window.snapshot(limit: Self.maxObjects, objects: &objects, isWindow: true, goOn: { MonotonicClock.now() < end }) else {
+            // It stopped answering meanwhile: what was read stays.
+            if ApplicationSilence.shared.contains(window.busName), snapshot != nil { return }
             self.window = nil
             snapshot = nil
             self.objects = [:]
@@ -264,19 +296,46 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         snapshot = read
         self.objects = objects
         screen = AccessibleMapping.screen(of: read)
-        // Where the window is on the screen, for the overlay (GTK 4 knows no window position on
-        // any display server and reports window coordinates for the screen: origin 0, 0).
-        windowOrigin = (try? window.screenExtents()).flatMap { $0 }.map { Point(x: $0.x, y: $0.y) }
+        coordinates = WindowCoordinates(window: read)
     }
 
-    /// The window's top left corner on the screen, as the toolkit reports it.
-    private var windowOrigin: Point?
+    /// Where the window is on the screen, for the overlay (GTK 4 knows no window position on
+    /// any display server and reports window coordinates for the screen: origin 0, 0).
+    private var coordinates: WindowCoordinates?
 
-    /// A frame of the current screen (window coordinates) on the screen; nil without a window.
+    /// A frame of the current screen (relative to the window's corner) on the screen; nil
+    /// without a window.
     public func screenRect(of frame: Rect) -> Rect? {
         guard window != nil else { return nil }
-        let origin = windowOrigin ?? Point(x: 0, y: 0)
-        return Rect(x: origin.x + frame.x, y: origin.y + frame.y, width: frame.width, height: frame.height)
+        return coordinates?.screenRect(of: frame) ?? frame
+    }
+
+    /// Applications' names by bus name, for saying which one stopped answering.
+    private var applicationNames: [String: String] = [:]
+    /// The bus name of the scanned window's application, as found.
+    private var windowBusName = ""
+
+    /// What changed in which applications answer (`ApplicationSilence`), each said once: one
+    /// that stopped answering (a stopped or hung process), one that answers again, one that
+    /// left the bus while it did not answer.
+    private func silenceNotes(except stopped: String? = nil) -> [AccessibilityNotification] {
+        ApplicationSilence.shared.takeChanges().filter { $0 != .stoppedAnswering(busName: stopped ?? "") }.map { change in
+            let text: String
+            switch change {
+            case .stoppedAnswering(let bus): text = "\(applicationNames[bus] ?? bus) is not answering"
+            case .answersAgain(let bus): text = "\(applicationNames[bus] ?? bus) answers again"
+            case .left(let bus): text = "\(applicationNames[bus] ?? bus) has closed"
+            }
+            return AccessibilityNotification(kind: .announcement, text: text)
+        }
+    }
+
+    /// "NAME has closed" when the window scanned before belonged to an application (`bus`) that left the bus
+    /// (its process ended: the scan went to what is left); nil while it is there.
+    private func closedApplication(_ bus: String) -> AccessibilityNotification? {
+        // (The bus name as found: libatspi forgets a gone application's.)
+        guard !bus.isEmpty, bus != windowBusName, !ApplicationSilence.isOnBus(bus) else { return nil }
+        return AccessibilityNotification(kind: .announcement, text: "\(applicationNames[bus] ?? bus) has closed")
     }
 
     /// SWITCHSCAN_LIVE_DEBUG set: each event batch is said on standard error.
@@ -300,7 +359,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         var read = [String: AccessibleNode]()
         var subtrees = plan.readSubtrees
         for id in plan.readInPlace {
-            guard let object = objects?[id], let properties = try? object.properties() else {
+            guard let object = objects?[id], let properties = try? object.properties(isWindow: id == updated.id) else {
                 // Gone meanwhile (its defunct event is on its way): it goes now.
                 Self.say("read in place: \(id) not read: left out")
                 updated.removeSubtree(id)
@@ -318,7 +377,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             subtreeReads += 1
             let before = updated.node(withID: id)?.subtreeIDs() ?? []
             var found: [String: AccessibleObject]? = [:]
-            if let subtree = try? object.snapshot(limit: Self.maxObjects, objects: &found, goOn: { MonotonicClock.now() < end }) {
+            if let subtree = try? object.snapshot(limit: Self.maxObjects, objects: &found, isWindow: id == updated.id, goOn: { MonotonicClock.now() < end }) {
                 for gone in before { objects?[gone] = nil }
                 for (key, value) in found ?? [:] { objects?[key] = value }
                 updated.replaceSubtree(with: subtree)
@@ -330,6 +389,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         updated.hide(hiddenByEvent)
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
+        coordinates = WindowCoordinates(window: updated)
         return true
     }
 
@@ -365,9 +425,13 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         // sent something more: seconds of a busy core after a relayout).
         pendingEvents += listener.take()
         if !pendingEvents.isEmpty || scrolledSinceRead { return Self.dueAtOnce }
+        let silence = ApplicationSilence.shared
+        silence.poll(at: MonotonicClock.now())
+        if silence.hasChanges { return Self.dueAtOnce }
         do {
-            let wait = try context.prepare()
-            return wait.map { MonotonicClock.now() + $0 }
+            let wait = try context.prepare().map { MonotonicClock.now() + $0 }
+            guard let ping = silence.nextPingDue else { return wait }
+            return min(wait ?? ping, ping)
         } catch {
             // A context that cannot be prepared (held by another thread, too many descriptors)
             // is tried again in a second, and said.
@@ -400,15 +464,29 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         context.drain()
         let events = pendingEvents + listener.take()
         pendingEvents.removeAll()
-        guard !events.isEmpty else { return takeScrollUpdate() }
+        let said = silenceNotes()
+        guard !events.isEmpty else {
+            guard !said.isEmpty else { return takeScrollUpdate() }
+            // The window list changed (one left out or back); the scanned window's application
+            // left the bus: another window is the screen.
+            let previous = windowBusName
+            if findWindow() {
+                return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)] + said
+                    + (closedApplication(previous).map { [$0] } ?? [])))]
+            }
+            // An application that answers again: its window may have changed meanwhile.
+            let before = screen
+            if let window, !ApplicationSilence.shared.contains(window.busName) { reread() }
+            return update(from: before, notifications: said)
+        }
         eventBatches += 1
         if Self.debug {
             var counts: [String: Int] = [:]
             for event in events { counts[event.type, default: 0] += 1 }
             Self.say("batch \(eventBatches) of \(events.count) events, \(windowReads) window reads so far: \(counts.sorted { $0.key < $1.key })")
         }
-        var notifications = [AccessibilityNotification]()
-        let previous = window
+        var notifications = said
+        let previous = windowBusName
         let windowEvent = events.contains { $0.type.hasPrefix("window:") || $0.type.hasPrefix("object:state-changed:modal") }
         // The user gave another application's window the focus by other means (a window
         // manager, the mouse): the scanner follows, unless the command line named one application.
@@ -418,13 +496,13 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             pin(source, of: application)
         }
         // The window scanned was closed or hidden (a dialog's OK) with no window event: another.
-        let windowHidden = window.map { !$0.states().contains(.visible) } ?? true
+        let windowHidden = window.map { !ApplicationSilence.shared.contains($0.busName) && !$0.states().contains(.visible) } ?? true
         let launched = followLaunchedProgram()
         if window == nil || windowEvent || windowHidden || launched, findWindow() {
             notifications.append(AccessibilityNotification(kind: .screenChanged))
+            if let closed = closedApplication(previous) { notifications.append(closed) }
             return [.content(ContentUpdate(screen: screen.name, notifications: notifications))]
         }
-        _ = previous
         let before = screen
         for event in events where event.type.hasPrefix("object:announcement") {
             if let text = try? event.source?.name(), !text.isEmpty {
@@ -465,7 +543,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         deferredWindowRead = false
         // The window went away while it was read: the next one is a new screen.
         if window == nil, findWindow() {
-            return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]))]
+            return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]
+                + (closedApplication(previous).map { [$0] } ?? [])))]
         }
         return update(from: before, notifications: notifications)
     }

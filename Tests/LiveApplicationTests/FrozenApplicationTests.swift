@@ -1,0 +1,114 @@
+import Foundation
+import LiveTestSupport
+import Testing
+import TestTier
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `switchscan run --atspi` on an application that stops answering: the test's own GTK 3 demo,
+/// stopped with SIGSTOP (by the PID the test started), then continued. What the user would
+/// check, read from the run's trace and the application's output: each tap on it said not done
+/// (nothing else said while it stays stopped), the scan goes on (the highlight moves), its coming
+/// back said once, and then a tap works.
+@Suite("An application that stops answering", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start an Xvfb desktop"), .serialized, .timeLimit(.minutes(5)),
+       .enabled(if: LiveDesktop.isAvailable, "needs scripts/setup --tests (Xvfb, the AT-SPI bus, GTK 3)"))
+struct FrozenApplicationTests {
+    static func announcements(_ trace: String) -> [String] {
+        trace.split(separator: "\n").compactMap { line in
+            line.contains("\"kind\":\"announcement\"") ? FirefoxRunTests.field("text", of: line) : nil
+        }
+    }
+
+    @Test("stopped: each tap said not done at once, nothing else said, the highlight still moves; continued: said once, and a tap runs its handler")
+    func stoppedAndContinued() throws {
+        let desktop = try LiveDesktop(apps: [])
+        defer { desktop.stop() }
+        let app = try desktop.launch("gtk3_demo.py")
+        defer {
+            kill(app.processIdentifier, SIGCONT)
+            LiveDesktop.stop(app)
+        }
+        #expect(desktop.waitUntilReady("gtk3_demo.py"))
+        #expect(OverlayTests.waitFor(LiveDesktop.startLimit) { (try? OverlayTests.extents(of: "Button 0", on: desktop)) != nil },
+                "the window never appeared on the accessibility bus")
+        let run = try WindowManagerTests.Run(desktop, application: "gtk3_demo", name: "frozen", overlay: false)
+        func trace() -> String { (try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "" }
+        func key(_ text: String) { run.keys.fileHandleForWriting.write(Data(text.utf8)) }
+        #expect(OverlayTests.waitFor(30) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
+
+        kill(app.processIdentifier, SIGSTOP)
+        // Tap on Button 0: the application is asked first, briefly; it does not answer, and the
+        // tap is said not done, with which application does not answer.
+        let notDone = "not done: gtk3_demo.py is not answering"
+        key("t")
+        #expect(OverlayTests.waitFor(30) { Self.announcements(trace()).contains(notDone) }, "announcements \(Self.announcements(trace()))")
+        // The scan goes on: next moves the highlight (a press while a message shows takes the
+        // message away first), and a second tap is said not done too.
+        #expect(OverlayTests.waitFor(30) {
+            if run.highlights.last != "Button 1" { key("\r") }
+            return OverlayTests.waitFor(2) { run.highlights.last == "Button 1" }
+        }, "highlights \(run.highlights)")
+        key("t")
+        #expect(OverlayTests.waitFor(30) { Self.announcements(trace()).filter { $0 == notDone }.count == 2 },
+                "announcements \(Self.announcements(trace()))")
+        // Pinged in the background meanwhile (every 2 s): nothing more is said while it stays stopped.
+        Thread.sleep(forTimeInterval: 5)
+        #expect(Self.announcements(trace()).filter { $0.contains("gtk3_demo.py") }.count == 2, "announcements \(Self.announcements(trace()))")
+        #expect(!desktop.output(of: "gtk3_demo.py").contains { $0.hasPrefix("clicked") })
+
+        // Continued: it answers the next ping, which is said once; a tap runs its handler.
+        kill(app.processIdentifier, SIGCONT)
+        #expect(OverlayTests.waitFor(30) { Self.announcements(trace()).contains("gtk3_demo.py answers again") },
+                "announcements \(Self.announcements(trace()))")
+        let target = try #require(run.highlights.last)
+        // (The first press may take the message away.)
+        #expect(OverlayTests.waitFor(30) {
+            key("t")
+            return OverlayTests.waitFor(2) { desktop.output(of: "gtk3_demo.py").contains("clicked \(target)") }
+        },
+                "app printed \(desktop.output(of: "gtk3_demo.py")); announcements \(Self.announcements(trace()))")
+        #expect(Self.announcements(trace()).filter { $0 == "gtk3_demo.py answers again" }.count == 1)
+        #expect(run.quit() == 0)
+    }
+
+    @Test("killed: said once, the scan goes to the other application's window, and the run idles")
+    func killed() throws {
+        let desktop = try LiveDesktop(apps: ["gtk3_demo.py"])
+        defer { desktop.stop() }
+        #expect(desktop.waitUntilReady("gtk3_demo.py"))
+        let app = try desktop.launch("gtk4_demo.py")
+        defer { LiveDesktop.stop(app) }
+        #expect(desktop.waitUntilReady("gtk4_demo.py"))
+        #expect(OverlayTests.waitFor(LiveDesktop.startLimit) { (try? OverlayTests.probe(desktop, ["extents", "Button 0"]))?.isEmpty == false },
+                "the windows never appeared on the accessibility bus")
+        Thread.sleep(forTimeInterval: 2)
+        // Both applications' names hold "py" (gtk3_demo.py, and python3 for GTK 4): the GTK 4
+        // window, active, is scanned.
+        let run = try WindowManagerTests.Run(desktop, application: "py", name: "killed", overlay: false)
+        func trace() -> String { (try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "" }
+        func ids() -> [String] { FirefoxRunTests.highlights(trace()).map(\.id) }
+        #expect(OverlayTests.waitFor(60) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
+        let before = try #require(ids().last)
+        try #require(before.contains("Gtk4Demo"), "the GTK 4 window was not the one scanned: \(ids())")
+        let killedBus = String(before.prefix { $0 != "/" })
+
+        kill(app.processIdentifier, SIGKILL)
+        app.waitUntilExit()
+        #expect(OverlayTests.waitFor(30) { Self.announcements(trace()).contains("python3 has closed") },
+                "announcements \(Self.announcements(trace())); highlights \(ids())")
+        // The scan is on the GTK 3 window: next moves among its items.
+        let count = ids().count
+        #expect(OverlayTests.waitFor(30) {
+            run.next()
+            return OverlayTests.waitFor(2) { ids().count > count && ids().last.map { !$0.hasPrefix(killedBus + "/") } == true }
+        }, "highlights \(ids())")
+        // Nothing more: said once, and no busy loop on the gone application's objects.
+        let start = try #require(LiveRunLoadTests.cpuSeconds(of: run.process.processIdentifier))
+        Thread.sleep(forTimeInterval: 3)
+        let used = try #require(LiveRunLoadTests.cpuSeconds(of: run.process.processIdentifier)) - start
+        #expect(used < LiveRunLoadTests.mostIdleCPU, "the run used \(used) s of CPU in 3 s after the kill")
+        #expect(Self.announcements(trace()).filter { $0.hasSuffix("has closed") }.count == 1, "announcements \(Self.announcements(trace()))")
+        #expect(run.quit() == 0)
+    }
+}
