@@ -605,14 +605,19 @@ public enum AutomaticGrouping {
 
     /// The starts of spatial columns among consecutive frames: the row rule turned a quarter
     /// (a frame joins the column when its left edge lies left of the horizontal middle of every
-    /// frame in it, or level with its first, and it is not above the previous frame).
+    /// frame in it, or level with its first, and it is not above the previous frame), and its
+    /// middle lies right of the column's first left edge: an order that runs down columns need
+    /// not go left to right, so a frame far left of the column is not in it.
     public static func spatialColumnStarts(_ frames: [Rect?]) -> [Int] {
-        lineStarts(frames, across: { ($0.minX, $0.midX, $0.minY) })
+        lineStarts(frames, overlapping: true, across: { ($0.minX, $0.midX, $0.minY) })
     }
 
     /// The line rule on one axis: `measure` gives a frame's leading edge across the line, its
-    /// middle across the line, and its position along the line.
-    static func lineStarts(_ frames: [Rect?], across measure: (Rect) -> (edge: Double, middle: Double, along: Double)) -> [Int] {
+    /// middle across the line, and its position along the line. With `overlapping`, a frame
+    /// joins only when its middle lies beyond the line's first leading edge.
+    static func lineStarts(
+        _ frames: [Rect?], overlapping: Bool = false, across measure: (Rect) -> (edge: Double, middle: Double, along: Double)
+    ) -> [Int] {
         var starts = [Int]()
         var lineEdge = 0.0, lineLimit = 0.0, lastAlong = 0.0
         var open = false
@@ -623,7 +628,7 @@ public enum AutomaticGrouping {
                 continue
             }
             let (edge, middle, along) = measure(frame)
-            if open, edge < lineLimit || edge == lineEdge, along >= lastAlong {
+            if open, edge < lineLimit || edge == lineEdge, along >= lastAlong, !overlapping || middle > lineEdge {
                 lineLimit = min(lineLimit, middle)
             } else {
                 starts.append(index)

@@ -249,6 +249,12 @@ enum LayoutFixture {
         let grid = LayoutFixture.rows([4, 4, 4])
         #expect(AutomaticGrouping.layoutLineStarts(grid.map(\.frame)) == [0, 4, 8])
         #expect(AutomaticGrouping.spatialColumnStarts(grid.map(\.frame)).count > 3)
+        // A custom order that goes back to the left: the frame far left of the column is not
+        // in it (its left edge is left of the column's middle, but it does not reach the column).
+        #expect(AutomaticGrouping.spatialColumnStarts([
+            Rect(x: 158, y: 47, width: 74, height: 44), Rect(x: 20, y: 130, width: 120, height: 30),
+            Rect(x: 30, y: 200, width: 100, height: 30),
+        ]) == [0, 1])
         // No frames: every item stands alone.
         #expect(AutomaticGrouping.layoutLineStarts([nil, nil, nil]) == [0, 1, 2])
     }
