@@ -48,6 +48,9 @@ public enum AutomaticGrouping {
     /// this many, beyond, the ones near the optimum's own boundaries and evenly spaced ones;
     /// likewise for the lines a block of lines may start at and the cuts within one line.
     public static let maxCuts = 128
+    /// About how many steps the layout programme may take on one level (some 4 million: a few
+    /// tens of milliseconds); a level that would take more considers fewer cut points.
+    public static let linePlanBudget = 4_000_000
 
     /// The structure the scanner walks with `groupItems` on.
     public static func group(_ nodes: [ScanNode]) -> [ScanNode] {
@@ -366,13 +369,27 @@ public enum AutomaticGrouping {
             let k = lines.count
             guard k >= 2 else { return nil }
             let lineStarts = lines + [pieces.count]
-            // Lines where blocks may start or end (all of them up to maxCuts).
-            let ends = AutomaticGrouping.evenlySpaced(0...k, limit: maxCuts)
+            // Lines where blocks may start or end, and cuts within a line: all of them up to
+            // maxCuts, and fewer, evenly spaced, while the work would exceed linePlanBudget.
+            var endLimit = maxCuts, cutLimit = maxCuts
+            func work() -> Int {
+                let ends = min(k, endLimit) + 1
+                let runs = (0..<k).reduce(0) { total, line in
+                    let cuts = min(lineStarts[line + 1] - lineStarts[line], cutLimit)
+                    return total + cuts * (cuts + 1) / 2
+                }
+                return ends * (runs + ends * ends / 2)
+            }
+            while work() > AutomaticGrouping.linePlanBudget, cutLimit > 8 || endLimit > 16 {
+                if cutLimit > 8 { cutLimit /= 2 }
+                if work() > AutomaticGrouping.linePlanBudget, endLimit > 16 { endLimit /= 2 }
+            }
+            let ends = AutomaticGrouping.evenlySpaced(0...k, limit: endLimit)
             let endIndex = Dictionary(uniqueKeysWithValues: ends.enumerated().map { ($1, $0) })
             // Positions where runs may start or end within each line, and each position's line.
             var positions = [Int](), lineOf = [Int]()
             for line in 0..<k {
-                for position in AutomaticGrouping.evenlySpaced(lineStarts[line]...lineStarts[line + 1], limit: maxCuts).dropLast() {
+                for position in AutomaticGrouping.evenlySpaced(lineStarts[line]...lineStarts[line + 1], limit: cutLimit).dropLast() {
                     positions.append(position)
                     lineOf.append(line)
                 }
