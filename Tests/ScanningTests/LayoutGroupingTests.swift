@@ -190,7 +190,12 @@ enum LayoutFixture {
         #expect(nodes.flatMap(\.items).map(\.id) == lines.flatMap { $0 })
         #expect(!GroupingFixture.allGroups(nodes).isEmpty)
         #expect(LayoutFixture.groupsCuttingLines(nodes, lines: lines) == [], "\(GroupingFixture.outline(nodes))")
-        #expect(LayoutFixture.total(nodes) == LayoutFixture.bruteForceLeast(labels.map(\.count)))
+        // 23 keys: too many to try every tree here; within the goal of the optimum, and below
+        // row-column scanning.
+        let total = LayoutFixture.total(nodes)
+        #expect(Double(total) <= 1.05 * Double(ScanOptimum.uniformTotals(upTo: 23)[23]))
+        #expect(total < LayoutFixture.total(AutomaticGrouping.rowColumnStructure(
+            GroupingFixture.gridScreen(elements).scanNodes(groupAutomatic: true))))
     }
 
     @Test func aColumnarLayoutIsGroupedByColumns() {
@@ -243,6 +248,17 @@ enum LayoutFixture {
         #expect(Self.path(to: "K", in: stable) == Self.path(to: "K", in: AutomaticGrouping.group(nodes)))
         let fast = LearnedWeights(counts: counts, orderByFrequency: true).arrange(nodes, groupItems: true)
         #expect(fast.flatMap(\.items).first?.id == "speak")
+    }
+
+    @Test func costIsReportedBesideTheOptimumAndRowColumn() {
+        // 16 keys in 4 rows of 4. Row-column: the key in row r, column c (from 0) costs
+        // (r + 2) + (c + 2) steps, a mean of 7. The optimum: 103 steps over the 16 keys.
+        let screen = GroupingFixture.gridScreen(LayoutFixture.rows([4, 4, 4, 4]))
+        let comparison = ScanCost.comparison(for: screen)
+        #expect(comparison.rowColumn == 7)
+        #expect(abs(comparison.optimum - 103.0 / 16) < 1e-12)
+        // The layout's groups: the first three rows as groups, then the last row's keys, 104.
+        #expect(ScanCost.report(for: screen).mean.autoSelectSteps == 104.0 / 16)
     }
 
     @Test func linesAreRowsUnlessTheOrderRunsDownColumns() {
