@@ -24,19 +24,16 @@ import AccessibilityModel
 /// 1. A level holding the app's containers keeps them as groups (they are the app's structure:
 ///    a user sees them on screen) and cuts the pieces around them (flat up to
 ///    `containerLevelFlatLimit` entries).
-/// 2. On a level of atoms the reference is the best cut with no regard to rows: for equally
-///    likely items the exact optimum's own (`ScanOptimum`), else the dynamic programme's over
-///    single atoms. A part's cost is W·(position + 1) plus its inside: the exact cost inside its
-///    atoms plus, for a group, the optimum f(c) for its c atoms (exact up to 4096, estimated
-///    beyond; with weights, exact runs on levels up to `exactWeightedLimit` atoms). The
-///    programme is built from the level's end with no position in its state (O(cuts²), no cap on
-///    entries); beyond `maxCuts` blocks it considers the block starts near the optimum's own
-///    boundaries and evenly spaced ones.
-/// 3. When the reference does not keep to the screen's rows, a cut of whole rows, else a cut
-///    that keeps within rows (`rowCutPenalty` while choosing), is taken if it costs less than
-///    (1 + slack) × the reference; the slack (`naturalTolerance`, 2 %, for the whole tree) left
-///    by that choice is handed to the level's synthetic groups, so the whole tree stays under
-///    1.02 × the optimum for equally likely items.
+/// 2. Every synthetic group follows the layout, so that a user can learn where a key is ("second
+///    group, third item") and press ahead of the highlight: it is a run of items of one line, or
+///    a block of whole lines, never the end of one line with the start of the next. Lines are
+///    the spatial rows, or the columns where the reading order runs down columns
+///    (`layoutLineStarts`). Among such trees the level takes the cheapest (`Builder.linePlan`,
+///    a dynamic programme over blocks of lines and runs within lines), costing a run's inside
+///    as the best tree for its atoms: for equally likely items the exact optimum f(c)
+///    (`ScanOptimum`); with weights, exact runs on levels up to `exactWeightedLimit` atoms.
+/// 3. A level that is one line, or whose lines each hold one piece, constrains nothing: the best
+///    cut (for equally likely items the exact optimum's own).
 /// 4. Each synthetic group and each kept container is arranged in turn, recursively.
 ///
 /// Synthetic groups are `Element(id: "auto:<first item id>…<last item id>", frame: union of
@@ -47,15 +44,13 @@ public enum AutomaticGrouping {
     /// A level holding the app's containers with at most this many entries is scanned as it is:
     /// grouping 6 or fewer entries does not pay (f(6) is the flat mean).
     public static let containerLevelFlatLimit = 6
-    /// Most cut points the dynamic programme considers on one level: every block start up to
-    /// this many; beyond, the ones near the optimum's own boundaries and evenly spaced ones.
+    /// Most cut points the dynamic programmes consider on one level: every block start up to
+    /// this many, beyond, the ones near the optimum's own boundaries and evenly spaced ones;
+    /// likewise for the lines a block of lines may start at and the cuts within one line.
     public static let maxCuts = 128
-    /// How much more (relative to the best estimate) a whole tree may cost to follow the
-    /// screen's rows: users see rows, and issue 17 asks for them wherever they cost under 2 %.
-    public static let naturalTolerance = 0.02
-    /// When chunking within rows, the extra cost (in steps per item of the group) counted while
-    /// choosing against a group that cuts across rows without consisting of whole rows.
-    public static let rowCutPenalty = 0.25
+    /// About how many steps the layout programme may take on one level (some 4 million: a few
+    /// tens of milliseconds); a level that would take more considers fewer cut points.
+    public static let linePlanBudget = 4_000_000
 
     /// The structure the scanner walks with `groupItems` on.
     public static func group(_ nodes: [ScanNode]) -> [ScanNode] {
@@ -289,19 +284,16 @@ public enum AutomaticGrouping {
         struct Plan {
             var pieces: [Piece]
             var parts: [Range<Int>]
-            /// The level's estimated total over its items (exact on the level, the optimum inside
-            /// its synthetic groups), penalties for cutting rows not included.
+            /// The level's estimated total over its items (exact on the level, estimated inside
+            /// its synthetic groups).
             var cost: Double
-            /// The part of `cost` that is the estimate inside synthetic groups (Σ w·f(c)): what
-            /// the groups' own arrangements may exceed by the slack handed down to them.
-            var groupInside: Double
         }
 
-        /// Arranges one level. `slack` is how much more (relative) than the best estimate this
-        /// level and everything under it may cost to follow the screen's rows: the choice on this
-        /// level spends part of it, its synthetic groups share what is left, so the whole tree
-        /// stays within (1 + slack) × the estimate (exactly the optimum for equally likely items).
-        func arrange(_ pieces: [Piece], slack: Double = AutomaticGrouping.naturalTolerance) -> [ScanNode] {
+        /// Arranges one level. Every synthetic group follows the layout (`layoutLineStarts`): a
+        /// run of one line (row, or column where the pieces run down columns), or a block of whole
+        /// lines; among such trees the cheapest (`linePlan`). A level that is one line, or whose
+        /// lines hold one piece each, constrains nothing and takes the best cut.
+        func arrange(_ pieces: [Piece]) -> [ScanNode] {
             guard let firstPiece = pieces.first, let lastPiece = pieces.last else { return [] }
             let span = firstPiece.atoms.lowerBound..<lastPiece.atoms.upperBound
             if span.count == 1 { return [atoms[span.lowerBound].node] }
@@ -311,80 +303,164 @@ public enum AutomaticGrouping {
                 exactly.exact = ExactGroups(
                     offset: span.lowerBound, weightPrefix: Array(weightPrefix[span.lowerBound...span.upperBound]),
                     inner: span.map { atoms[$0].inner })
-                return exactly.arrange(pieces, slack: slack)
+                return exactly.arrange(pieces)
             }
-
+            let containers = pieces.contains(where: \.isContainer)
             // The app's own containers (kept together by shouldGroupAccessibilityChildren or an
             // explicit order) are groups the user knows from the screen: they are always kept,
             // and only the pieces around them are arranged.
-            if pieces.contains(where: \.isContainer) {
-                if pieces.count <= AutomaticGrouping.containerLevelFlatLimit {
-                    return pieces.map(entry)
-                }
-                if let containers = plan(pieces, blockStarts: Array(pieces.indices)) {
-                    return build(containers, slack: slack)
-                }
-                return pieces.map(entry)  // not reached: more than one piece always has a plan
+            if containers, pieces.count <= AutomaticGrouping.containerLevelFlatLimit {
+                return pieces.map(entry)
             }
-
-            // A level of atoms. The reference is the best cut with no regard to rows: for equally
-            // likely items the exact optimum's own (ScanOptimum), otherwise the programme's.
-            let count = span.count
-            let weight = weightPrefix[span.upperBound] - weightPrefix[span.lowerBound]
-            let uniform = weight == Double(count) && innerPrefix[span.upperBound] == innerPrefix[span.lowerBound]
-                && (itemWeights == nil || span.allSatisfy { atoms[$0].weight == 1 })
-            let best: Plan
-            if uniform, count <= uniformTableSize {
-                var parts = [Range<Int>](), at = 0, groupInside = 0.0
-                for size in optimumTable.level(count) {
-                    parts.append(at..<(at + size))
-                    if size > 1 { groupInside += Double(optimumTable.totals[size]) }
-                    at += size
-                }
-                best = Plan(pieces: pieces, parts: parts, cost: Double(optimumTable.totals[count]), groupInside: groupInside)
-            } else if let found = plan(pieces, blockStarts: Array(pieces.indices)) {
-                best = found
-            } else {
-                return span.map { atoms[$0].node }  // not reached: two atoms or more always have a plan
+            let lines = AutomaticGrouping.layoutLineStarts(pieces.map(\.frame))
+            if lines.count >= 2, lines.count < pieces.count, let constrained = linePlan(pieces, lines: lines) {
+                return build(constrained)
             }
-
-            // Rows, when the best cut does not already keep to them: whole rows as groups, else
-            // chunks that keep within rows (or hold whole rows), each taken when it costs less
-            // than (1 + slack) × the reference; else the reference.
-            let rows = rowStarts(pieces)
-            var chosen = best
-            if rows.count >= 2, !keepsToRows(best, rows: rows) {
-                let limit = best.cost * (1 + slack) - epsilon
-                if rows.count < pieces.count, let byRows = plan(pieces, blockStarts: rows), byRows.cost < limit {
-                    chosen = byRows
-                } else if let withinRows = plan(pieces, blockStarts: Array(pieces.indices), rows: rows),
-                          withinRows.cost < limit, keepsToRows(withinRows, rows: rows) {
-                    chosen = withinRows
+            if !containers {
+                let count = span.count
+                let weight = weightPrefix[span.upperBound] - weightPrefix[span.lowerBound]
+                let uniform = weight == Double(count) && innerPrefix[span.upperBound] == innerPrefix[span.lowerBound]
+                    && (itemWeights == nil || span.allSatisfy { atoms[$0].weight == 1 })
+                if uniform, count <= uniformTableSize {
+                    // Equally likely items with nothing to follow: the exact optimum's own cut.
+                    var parts = [Range<Int>](), at = 0
+                    for size in optimumTable.level(count) {
+                        parts.append(at..<(at + size))
+                        at += size
+                    }
+                    return build(Plan(pieces: pieces, parts: parts, cost: Double(optimumTable.totals[count])))
                 }
             }
-            // What the choice left of the allowance goes to the synthetic groups, relative to
-            // their estimated inside.
-            let left = max(0, best.cost * (1 + slack) - chosen.cost)
-            return build(chosen, slack: chosen.groupInside > 0 ? left / chosen.groupInside : 0)
+            if let found = plan(pieces, blockStarts: Array(pieces.indices)) { return build(found) }
+            return pieces.map(entry)  // not reached: two pieces or more always have a plan
         }
 
-        /// Whether every group of the plan lies within one row or consists of whole rows.
-        func keepsToRows(_ plan: Plan, rows: [Int]) -> Bool {
-            var rowStartsHere = Set(rows)
-            rowStartsHere.insert(plan.pieces.count)
-            var rowIndex = 0
-            for part in plan.parts where part.count > 1 {
-                if rowStartsHere.contains(part.lowerBound) && rowStartsHere.contains(part.upperBound) { continue }
-                // Within one row: no row starts strictly inside the part.
-                while rowIndex < rows.count && rows[rowIndex] <= part.lowerBound { rowIndex += 1 }
-                if rowIndex < rows.count && rows[rowIndex] < part.upperBound { return false }
+        /// The estimated least total inside one entry holding `pieces[from..<to]`: the exact cost
+        /// inside its atoms, plus, when it holds more than one atom, the group's own arrangement
+        /// with no regard to lines (w·f(c), or exact with weights on a small level).
+        func partInside(_ pieces: [Piece], _ from: Int, _ to: Int) -> Double {
+            let lower = pieces[from].atoms.lowerBound, upper = pieces[to - 1].atoms.upperBound
+            var inside = innerPrefix[upper] - innerPrefix[lower]
+            if upper - lower > 1 {
+                if let exact {
+                    inside = exact.group(lower, upper)
+                } else {
+                    inside += (weightPrefix[upper] - weightPrefix[lower]) * groupMean(lower, upper)
+                }
             }
-            return true
+            return inside
         }
 
-        func build(_ plan: Plan, slack: Double) -> [ScanNode] {
+        /// The cheapest cut of a level into entries that follow its lines (`lines`: the piece
+        /// indices where lines start): every part of several pieces is a run within one line, or a
+        /// block of two or more whole lines arranged the same way inside. Nil when the level is one
+        /// line.
+        ///
+        /// A level costs W + Σ_t S_t plus what lies inside its entries (see `plan`), so for every
+        /// end line b a suffix programme runs backwards over the positions before it:
+        /// D_b(p) = min of S_b(p) + inside(run p..<q) + D_b(q) over q in p's line, and, at the
+        /// start of line i, S_b(p) + C(i, j) + D_b(start of j) over blocks i..<j, j ≤ b, of two
+        /// lines or more. The block of lines i..<b as a level costs C(i, b) = W(i..<b) + D_b(start
+        /// of i): D_b there never takes the whole block as one entry (that would cost 2W more
+        /// than not), so the same programme gives both. Ends b in increasing order, so every C a
+        /// block needs is known. Work: O(lines × (positions × line length + lines²)); beyond
+        /// `maxCuts` lines or positions in a line, evenly spaced ones are considered.
+        func linePlan(_ pieces: [Piece], lines: [Int]) -> Plan? {
+            let k = lines.count
+            guard k >= 2 else { return nil }
+            let lineStarts = lines + [pieces.count]
+            // Lines where blocks may start or end, and cuts within a line: all of them up to
+            // maxCuts, and fewer, evenly spaced, while the work would exceed linePlanBudget.
+            var endLimit = maxCuts, cutLimit = maxCuts
+            func work() -> Int {
+                let ends = min(k, endLimit) + 1
+                let runs = (0..<k).reduce(0) { total, line in
+                    let cuts = min(lineStarts[line + 1] - lineStarts[line], cutLimit)
+                    return total + cuts * (cuts + 1) / 2
+                }
+                return ends * (runs + ends * ends / 2)
+            }
+            while work() > AutomaticGrouping.linePlanBudget, cutLimit > 8 || endLimit > 16 {
+                if cutLimit > 8 { cutLimit /= 2 }
+                if work() > AutomaticGrouping.linePlanBudget, endLimit > 16 { endLimit /= 2 }
+            }
+            let ends = AutomaticGrouping.evenlySpaced(0...k, limit: endLimit)
+            let endIndex = Dictionary(uniqueKeysWithValues: ends.enumerated().map { ($1, $0) })
+            // Positions where runs may start or end within each line, and each position's line.
+            var positions = [Int](), lineOf = [Int]()
+            for line in 0..<k {
+                for position in AutomaticGrouping.evenlySpaced(lineStarts[line]...lineStarts[line + 1], limit: cutLimit).dropLast() {
+                    positions.append(position)
+                    lineOf.append(line)
+                }
+            }
+            positions.append(pieces.count)
+            lineOf.append(k)
+            var slotOfLineStart = [Int](repeating: 0, count: k + 1)
+            for (slot, position) in positions.enumerated() where position == lineStarts[lineOf[slot]] {
+                slotOfLineStart[lineOf[slot]] = slot
+            }
+            slotOfLineStart[k] = positions.count - 1
+            let lowerOf = positions.map { $0 < pieces.count ? pieces[$0].atoms.lowerBound : pieces[pieces.count - 1].atoms.upperBound }
+
+            // C(i, j) for i, j in `ends`, j − i ≥ 2 lines: blocks[endIndex[i] * ends.count + endIndex[j]].
+            var blocks = [Double](repeating: .infinity, count: ends.count * ends.count)
+            var best = [Double](repeating: .infinity, count: positions.count)
+            var choice = [Int](repeating: -1, count: positions.count)
+            for b in ends.dropFirst() {
+                let endSlot = slotOfLineStart[b]
+                let endWeight = weightPrefix[lowerOf[endSlot]]
+                best[endSlot] = 0
+                for slot in stride(from: endSlot - 1, through: 0, by: -1) {
+                    let line = lineOf[slot]
+                    let suffix = endWeight - weightPrefix[lowerOf[slot]]
+                    var value = Double.infinity, chosen = -1
+                    // A run within the line (one piece: the piece itself). On equal cost the
+                    // piece alone wins (grouping that only ties stays flat), then the rest of
+                    // the line as one group, then shorter runs.
+                    let lineEnd = slotOfLineStart[line + 1]
+                    for next in slot + 1 == lineEnd ? [lineEnd] : [slot + 1, lineEnd] + Array((slot + 2)..<lineEnd) {
+                        let cost = suffix + partInside(pieces, positions[slot], positions[next]) + best[next]
+                        if cost < value - epsilon {
+                            value = cost
+                            chosen = next
+                        }
+                    }
+                    // A block of whole lines, when the line starts here.
+                    if positions[slot] == lineStarts[line], let from = endIndex[line] {
+                        for j in ends where j >= line + 2 && j <= b && !(slot == 0 && j == k) {
+                            let inside = blocks[from * ends.count + endIndex[j]!]
+                            guard inside < .infinity else { continue }
+                            let cost = suffix + inside + best[slotOfLineStart[j]]
+                            if cost < value - epsilon {
+                                value = cost
+                                chosen = slotOfLineStart[j]
+                            }
+                        }
+                        if b - line >= 2 {
+                            blocks[from * ends.count + endIndex[b]!] = suffix + value
+                        }
+                    }
+                    best[slot] = value
+                    choice[slot] = chosen
+                }
+            }
+            // The last end is the whole level: its choices are the level's entries.
+            var parts = [Range<Int>](), slot = 0
+            while slot < positions.count - 1 {
+                let next = choice[slot]
+                guard next > slot else { return nil }
+                parts.append(positions[slot]..<positions[next])
+                slot = next
+            }
+            guard parts.count >= 2 else { return nil }
+            let total = weightPrefix[lowerOf[positions.count - 1]] - weightPrefix[lowerOf[0]]
+            return Plan(pieces: pieces, parts: parts, cost: total + best[0])
+        }
+
+        func build(_ plan: Plan) -> [ScanNode] {
             plan.parts.map { part in
-                part.count == 1 ? entry(plan.pieces[part.lowerBound]) : syntheticGroup(Array(plan.pieces[part]), slack: slack)
+                part.count == 1 ? entry(plan.pieces[part.lowerBound]) : syntheticGroup(Array(plan.pieces[part]))
             }
         }
 
@@ -408,20 +484,20 @@ public enum AutomaticGrouping {
             }
         }
 
-        func syntheticGroup(_ pieces: [Piece], slack: Double) -> ScanNode {
+        func syntheticGroup(_ pieces: [Piece]) -> ScanNode {
             let first = atoms[pieces.first!.atoms.lowerBound].firstID
             let last = atoms[pieces.last!.atoms.upperBound - 1].lastID
             let element = Element(
                 id: "auto:\(first)…\(last)", frame: unionFrame(pieces.map(\.frame)),
                 isAccessibilityElement: false, navigationStyle: .combined)
-            return .group(element, arrange(pieces, slack: slack))
+            return .group(element, arrange(pieces))
         }
 
         /// The cut points the programme considers among `blockStarts` (indices into `pieces`):
         /// all of them up to `maxCuts`; beyond, evenly spaced ones plus, around every boundary of
         /// the optimal top level for equally likely items (by the items' weight), the nearest
-        /// block starts on either side, and the nearest of `preferred` (row starts) too.
-        func candidateCuts(_ pieces: [Piece], blockStarts: [Int], preferred: [Int]? = nil) -> [Int] {
+        /// block starts on either side.
+        func candidateCuts(_ pieces: [Piece], blockStarts: [Int]) -> [Int] {
             guard blockStarts.count > candidateLimit() else { return blockStarts }
             let base = weightPrefix[pieces[0].atoms.lowerBound]
             let end = weightPrefix[pieces[pieces.count - 1].atoms.upperBound]
@@ -442,100 +518,46 @@ public enum AutomaticGrouping {
             for boundary in idealBoundaries(totalWeight: end - base) {
                 let at = firstAtOrAfter(boundary, in: blockStarts)
                 for index in max(0, at - 2)...min(blockStarts.count - 1, at + 1) { chosen.insert(blockStarts[index]) }
-                if let preferred, !preferred.isEmpty {
-                    let near = firstAtOrAfter(boundary, in: preferred)
-                    for index in max(0, near - 1)...min(preferred.count - 1, near) { chosen.insert(preferred[index]) }
-                }
             }
             chosen.insert(blockStarts[0])
             return chosen.sorted()
         }
 
-        /// The cheapest cut of `pieces` into parts made of whole blocks (given by their starts);
-        /// nil when there is none (a single block). With `rows` (their starts), a group that cuts
-        /// across rows without holding whole rows costs `rowCutPenalty` more per item while
-        /// choosing (the plan's cost leaves the penalty out).
+        /// The cheapest cut of `pieces` into parts made of whole blocks (given by their starts),
+        /// with no regard to lines; nil when there is none (a single block).
         ///
         /// A level whose parts weigh w₁…w_k costs Σ w_t·(t + 1) = W + Σ_t S_t (S_t the weight at
         /// or after part t) plus what lies inside the parts, so it is built from its end with no
         /// position in the state: D(i) = min over j of S(i) + inside(i..<j) + D(j), O(cuts²).
-        func plan(_ pieces: [Piece], blockStarts: [Int], rows: [Int]? = nil) -> Plan? {
-            var cuts = candidateCuts(pieces, blockStarts: blockStarts, preferred: rows)
+        func plan(_ pieces: [Piece], blockStarts: [Int]) -> Plan? {
+            var cuts = candidateCuts(pieces, blockStarts: blockStarts)
             cuts.append(pieces.count)
             let k = cuts.count
             guard k >= 3 else { return nil }
-
-            // Row of each piece, and whether a row starts there (index pieces.count: the end).
-            var rowOf = [Int](), rowStartsHere = [Bool]()
-            if let rows {
-                rowOf.reserveCapacity(pieces.count)
-                rowStartsHere = [Bool](repeating: false, count: pieces.count + 1)
-                rowStartsHere[pieces.count] = true
-                for start in rows { rowStartsHere[start] = true }
-                var row = -1
-                for index in pieces.indices {
-                    if rowStartsHere[index] { row += 1 }
-                    rowOf.append(row)
-                }
-            }
-
-            let infinity = Double.infinity
             let lowerOf = cuts.map { $0 < pieces.count ? pieces[$0].atoms.lowerBound : pieces[pieces.count - 1].atoms.upperBound }
             let end = lowerOf[k - 1]
-            var best = [Double](repeating: infinity, count: k)
-            var penaltyOf = [Double](repeating: 0, count: k)  // penalties included in best[i]
+            var best = [Double](repeating: .infinity, count: k)
             var choice = [Int](repeating: -1, count: k)
             best[k - 1] = 0
             for i in stride(from: k - 2, through: 0, by: -1) {
-                let lower = lowerOf[i]
-                let suffix = weightPrefix[end] - weightPrefix[lower]
+                let suffix = weightPrefix[end] - weightPrefix[lowerOf[i]]
                 for j in (i + 1)..<k {
                     if i == 0 && j == k - 1 { continue }  // the whole level as one group
-                    // The part pieces[cuts[i]..<cuts[j]]: the exact cost inside its atoms, plus
-                    // w·f(atoms) when it is a group.
-                    let upper = lowerOf[j]
-                    let w = weightPrefix[upper] - weightPrefix[lower]
-                    var inside = innerPrefix[upper] - innerPrefix[lower]
-                    let count = upper - lower
-                    if count > 1 {
-                        if let exact { inside = exact.group(lower, upper) } else { inside += w * groupMean(lower, upper) }
-                    }
-                    var penalty = 0.0
-                    if rows != nil, cuts[j] - cuts[i] > 1 {
-                        if rowStartsHere[cuts[i]] && rowStartsHere[cuts[j]] {
-                            // Whole rows: preferred on equal cost (4 rows of 4: three rows, then
-                            // four keys, rather than 4, 4, 3 and five keys, both 104 steps).
-                            penalty = -w * wholeRowsPreference
-                        } else if rowOf[cuts[i]] != rowOf[cuts[j] - 1] {
-                            penalty = w * rowCutPenalty
-                        }
-                    }
-                    let cost = suffix + inside + penalty + best[j]
+                    let cost = suffix + partInside(pieces, cuts[i], cuts[j]) + best[j]
                     if cost < best[i] - epsilon {
                         best[i] = cost
-                        penaltyOf[i] = penalty + penaltyOf[j]
                         choice[i] = j
                     }
                 }
             }
-            guard best[0] < infinity else { return nil }
+            guard best[0] < .infinity else { return nil }
             var parts = [Range<Int>]()
-            var groupInside = 0.0
             var i = 0
             while i < k - 1 {
-                let j = choice[i]
-                parts.append(cuts[i]..<cuts[j])
-                if j - i >= 1, cuts[j] - cuts[i] > 1 {
-                    if let exact {
-                        groupInside += exact.group(lowerOf[i], lowerOf[j]) - (innerPrefix[lowerOf[j]] - innerPrefix[lowerOf[i]])
-                    } else {
-                        groupInside += (weightPrefix[lowerOf[j]] - weightPrefix[lowerOf[i]]) * groupMean(lowerOf[i], lowerOf[j])
-                    }
-                }
-                i = j
+                parts.append(cuts[i]..<cuts[choice[i]])
+                i = choice[i]
             }
-            let weight = weightPrefix[end] - weightPrefix[lowerOf[0]]
-            return Plan(pieces: pieces, parts: parts, cost: weight + best[0] - penaltyOf[0], groupInside: groupInside)
+            return Plan(pieces: pieces, parts: parts, cost: weightPrefix[end] - weightPrefix[lowerOf[0]] + best[0])
         }
 
         /// The estimated optimal mean steps inside a group of the atoms lower..<upper: f(c) for c
@@ -572,9 +594,6 @@ public enum AutomaticGrouping {
     }
 
     static let epsilon = 1e-9
-    /// Per item, far below any real difference of cost (a whole step over all items) and far
-    /// above `epsilon`: only breaks ties.
-    static let wholeRowsPreference = 1e-6
 
     static func unionFrame(_ frames: [Rect?]) -> Rect? {
         var union: Rect?
@@ -582,19 +601,42 @@ public enum AutomaticGrouping {
         return union
     }
 
-    /// The starts of spatial rows among consecutive pieces: a piece joins the current row when
-    /// its top lies above the vertical middle of every piece in the row (or level with the row's
-    /// first top), as in the reading order's row rule, and it is not left of the previous piece.
-    /// Pieces without a frame stand alone.
-    static func rowStarts(_ pieces: [Piece]) -> [Int] {
-        spatialRowStarts(pieces.map(\.frame))
+    /// The starts of the layout's lines among consecutive frames, which automatic groups follow:
+    /// spatial rows (`spatialRowStarts`), or spatial columns (`spatialColumnStarts`) where the
+    /// reading order runs down columns, which shows as fewer columns than rows. Frames that are
+    /// absent stand alone.
+    public static func layoutLineStarts(_ frames: [Rect?]) -> [Int] {
+        let rows = spatialRowStarts(frames)
+        guard rows.count > 1 else { return rows }
+        let columns = spatialColumnStarts(frames)
+        return columns.count < rows.count ? columns : rows
     }
 
-    /// The starts of spatial rows among consecutive frames (the rule of `rowStarts`): used by
-    /// the grouping, and by the benchmark's row-column scanning.
+    /// The starts of spatial rows among consecutive frames: a frame joins the current row when
+    /// its top lies above the vertical middle of every frame in the row (or level with the row's
+    /// first top), as in the reading order's row rule, and it is not left of the previous frame.
+    /// Used by the grouping, and by row-column scanning (`rowColumnStructure`).
     public static func spatialRowStarts(_ frames: [Rect?]) -> [Int] {
+        lineStarts(frames, across: { ($0.minY, $0.midY, $0.minX) })
+    }
+
+    /// The starts of spatial columns among consecutive frames: the row rule turned a quarter
+    /// (a frame joins the column when its left edge lies left of the horizontal middle of every
+    /// frame in it, or level with its first, and it is not above the previous frame), and its
+    /// middle lies right of the column's first left edge: an order that runs down columns need
+    /// not go left to right, so a frame far left of the column is not in it.
+    public static func spatialColumnStarts(_ frames: [Rect?]) -> [Int] {
+        lineStarts(frames, overlapping: true, across: { ($0.minX, $0.midX, $0.minY) })
+    }
+
+    /// The line rule on one axis: `measure` gives a frame's leading edge across the line, its
+    /// middle across the line, and its position along the line. With `overlapping`, a frame
+    /// joins only when its middle lies beyond the line's first leading edge.
+    static func lineStarts(
+        _ frames: [Rect?], overlapping: Bool = false, across measure: (Rect) -> (edge: Double, middle: Double, along: Double)
+    ) -> [Int] {
         var starts = [Int]()
-        var rowTop = 0.0, rowLimit = 0.0, lastLeft = 0.0
+        var lineEdge = 0.0, lineLimit = 0.0, lastAlong = 0.0
         var open = false
         for (index, frame) in frames.enumerated() {
             guard let frame else {
@@ -602,17 +644,48 @@ public enum AutomaticGrouping {
                 open = false
                 continue
             }
-            if open, frame.minY < rowLimit || frame.minY == rowTop, frame.minX >= lastLeft {
-                rowLimit = min(rowLimit, frame.midY)
+            let (edge, middle, along) = measure(frame)
+            if open, edge < lineLimit || edge == lineEdge, along >= lastAlong, !overlapping || middle > lineEdge {
+                lineLimit = min(lineLimit, middle)
             } else {
                 starts.append(index)
-                rowTop = frame.minY
-                rowLimit = frame.midY
+                lineEdge = edge
+                lineLimit = middle
                 open = true
             }
-            lastLeft = frame.minX
+            lastAlong = along
         }
         return starts
+    }
+
+    /// Row-column scanning of a level (the comparison the benchmark and `switchscan cost` make):
+    /// the entries of each spatial row become one group (the whole row highlighted, select
+    /// enters it); a row of one entry stays that entry.
+    public static func rowColumnStructure(_ nodes: [ScanNode]) -> [ScanNode] {
+        let starts = spatialRowStarts(nodes.map { $0.element.resolvedFrame ?? $0.items.first?.resolvedFrame })
+        var rows = [ScanNode]()
+        for (k, start) in starts.enumerated() {
+            let end = k + 1 < starts.count ? starts[k + 1] : nodes.count
+            if end - start == 1 {
+                rows.append(nodes[start])
+                continue
+            }
+            let row = Element(
+                id: "row:\(k + 1)", frame: unionFrame(nodes[start..<end].map(\.element.resolvedFrame)),
+                isAccessibilityElement: false, navigationStyle: .combined)
+            rows.append(.group(row, Array(nodes[start..<end])))
+        }
+        return rows
+    }
+
+    /// At most `limit` + 1 values of `range`, both ends included: all of them when there are
+    /// that few, else evenly spaced ones.
+    static func evenlySpaced(_ range: ClosedRange<Int>, limit: Int) -> [Int] {
+        let count = range.count - 1
+        guard count > limit else { return Array(range) }
+        var values = (0..<limit).map { range.lowerBound + $0 * count / limit }
+        values.append(range.upperBound)
+        return values
     }
 
     // MARK: The optimum for equally likely items

@@ -20,10 +20,13 @@ public struct LearnedWeights: Hashable, Sendable {
 
     public func weight(of id: ElementID) -> Double { weights[id] ?? prior }
 
-    /// `nodes` grouped (when `groupItems`) for the expected steps under the weights, reading
-    /// order kept, after reordering by frequency when asked.
+    /// `nodes` as scanned with these weights. With `orderByFrequency` (the user chose speed over
+    /// a stable layout) every level is reordered by frequency and grouped for the expected steps
+    /// under the weights. Without it the weights change nothing: the groups follow the layout
+    /// alone, so a key keeps its place ("second group, third item") however habits change.
     public func arrange(_ nodes: [ScanNode], groupItems: Bool) -> [ScanNode] {
-        let ordered = orderByFrequency ? byFrequency(nodes) : nodes
+        guard orderByFrequency else { return groupItems ? AutomaticGrouping.group(nodes) : nodes }
+        let ordered = byFrequency(nodes)
         return groupItems ? AutomaticGrouping.group(ordered, weights: weights, unseenWeight: prior) : ordered
     }
 

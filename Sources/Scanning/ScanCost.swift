@@ -226,6 +226,25 @@ public enum ScanCost {
             manualSeconds: Double(manualSteps) * pressInterval + waiting)
     }
 
+    /// What the screen's grouping is measured against, in mean steps to select an item (every
+    /// item equally likely, acting excluded, as `autoSelectSteps`): the exact optimum over every
+    /// tree, groups cutting across rows allowed (`ScanOptimum`), and row-column scanning of the
+    /// same entries (each spatial row one group).
+    public struct Comparison: Hashable, Sendable, Encodable {
+        public var optimum: Double
+        public var rowColumn: Double
+    }
+
+    /// The comparison for `screen` (its items as scanned with `groupItems` off, app's combined
+    /// groups kept).
+    public static func comparison(for screen: Screen) -> Comparison {
+        let flat = AutomaticGrouping.scanStructure(of: screen, groupItems: false)
+        let count = flat.flatMap(\.items).count
+        guard count > 0 else { return Comparison(optimum: 0, rowColumn: 0) }
+        let rowColumn = AutomaticGrouping.totalSelectSteps(AutomaticGrouping.rowColumnStructure(flat)) / Double(count)
+        return Comparison(optimum: AutomaticGrouping.optimalUniformMean(n: count), rowColumn: rowColumn)
+    }
+
     /// The best hierarchical bound on the mean steps to select one of n equally likely items:
     /// min over integer b ≥ 2 of ((b + 1)/2 + 1)·log_b(n), with b ≤ n (for n ≥ 5 the minimum
     /// is at b = 5 whatever n; below, b ≤ n keeps a level from having fewer items than b).

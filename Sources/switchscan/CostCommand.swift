@@ -79,15 +79,18 @@ struct CostCommand: ParsableCommand {
         let report = ScanCost.report(ScanStructure.of(resolved, groupItems: settings.groupItems, learned: weights).nodes,
                                      settings: settings, pressInterval: pressInterval)
         let learnedMean = weights.map { weights in report.weightedMean(report.items.map { weights.weight(of: $0.id) }) }
+        let comparison = ScanCost.comparison(for: resolved)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             var document = CostJSON(scene: scene.title, file: self.scene, screen: name, report: report)
             document.learnedMean = learnedMean
+            document.comparison = comparison
             document.learned = learned ? (learnedNote ?? "selections learnt for this screen") : nil
             print(String(decoding: try encoder.encode(document), as: UTF8.self))
         } else {
-            print(CostText.render(scene: scene, screen: name, report: report, learnedMean: learnedMean, learnedNote: learnedNote))
+            print(CostText.render(scene: scene, screen: name, report: report, learnedMean: learnedMean, learnedNote: learnedNote,
+                                  comparison: comparison))
         }
     }
 
@@ -132,7 +135,7 @@ func formatCost(_ value: Double) -> String {
 /// The text report: a table, then the mean and the worst.
 enum CostText {
     static func render(scene: Scene, screen: String, report: ScanCost.Report, learnedMean: ScanCost.Figures? = nil,
-                       learnedNote: String? = nil) -> String {
+                       learnedNote: String? = nil, comparison: ScanCost.Comparison? = nil) -> String {
         let settings = report.settings
         func seconds(_ value: Double?) -> String { value.map { "\(formatCost($0)) s" } ?? "off" }
         var lines = [
@@ -172,6 +175,14 @@ enum CostText {
         for row in rows.dropLast(summary.count) { lines.append(line(row)) }
         lines.append(line(widths.map { String(repeating: "-", count: $0) }))
         for row in summary { lines.append(line(row)) }
+        if let comparison, comparison.optimum > 0 {
+            // The steps to select, acting excluded: what the grouping minimises.
+            let ours = report.mean.autoSelectSteps
+            lines.append("")
+            lines.append("mean steps to select (acting excluded): \(settings.groupItems ? "these groups" : "this structure") \(formatCost(ours)); "
+                + "the optimum over every tree \(formatCost(comparison.optimum)) (\(String(format: "%.3f", ours / comparison.optimum)) ×); "
+                + "row-column scanning \(formatCost(comparison.rowColumn))")
+        }
         return lines.joined(separator: "\n")
     }
 }
@@ -192,6 +203,8 @@ struct CostJSON: Encodable {
     var learnedMean: ScanCost.Figures?
     /// With --learned: what was learnt, or why nothing was.
     var learned: String?
+    /// The optimum over every tree and row-column scanning, in mean steps to select.
+    var comparison: ScanCost.Comparison?
 
     init(scene: String, file: String, screen: String, report: ScanCost.Report) {
         self.scene = scene

@@ -508,8 +508,8 @@ enum LanguageSupport {
                 screen: keys
                 settings: {scanning: manual, groupItems: true}
                 steps:
-                  - expect: {focus: "auto:k1...k4"}
-                  - expect: {focus: "auto:k1…k4"}
+                  - expect: {focus: "auto:k1...k6"}
+                  - expect: {focus: "auto:k1…k6"}
                   - expect: {focus: {groupContaining: k3}}
             """)
         let tests = """
@@ -522,7 +522,7 @@ enum LanguageSupport {
         let failure = try LanguageSupport.expectFailure(tests)
         let line = LanguageSupport.line(of: "# here", in: tests)
         #expect(failure.message == """
-            language.yaml:\(line):9: test "not that group": step 1 (expect): focus is 'auto:k1…k4', expected 'k8' or a group holding it
+            language.yaml:\(line):9: test "not that group": step 1 (expect): focus is 'auto:k1…k6', expected 'k8' or a group holding it
             """)
     }
 

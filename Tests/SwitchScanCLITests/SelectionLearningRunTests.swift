@@ -71,8 +71,12 @@ struct SelectionLearningRunTests {
         let plainK8 = try #require(autoSteps(plain, "k8"))
 
         _ = try Self.run(folder, state: state, keys: Self.selectK8ThreeTimes, ["tapBehavior=alwaysTap", "groupItems=false"])
-        let after = try cost(["--learned"])
-        #expect((after["learned"] as? String)?.hasPrefix("1 item selected here before") == true, "\(after)")
+        // Without orderByFrequency the layout stays: K8 where it was, the learnt mean reported.
+        let stable = try cost(["--learned"])
+        #expect((stable["learned"] as? String)?.hasPrefix("1 item selected here before") == true, "\(stable)")
+        #expect(autoSteps(stable, "k8") == plainK8)
+        #expect((stable["learnedMean"] as? [String: Any])?["autoSteps"] is Double)
+        let after = try cost(["--learned", "--set", "orderByFrequency=true"])
         let learntK8 = try #require(autoSteps(after, "k8"))
         #expect(learntK8 < plainK8, "K8, chosen three times, is reached sooner: \(learntK8) against \(plainK8) steps")
         // The learnt mean weighs K8 by its count: below the plain mean of the same arrangement.
@@ -111,12 +115,15 @@ struct SelectionLearningRunTests {
         // The next run orders by frequency: K8 is highlighted first.
         let ordered = try Self.run(folder, state: state, keys: "", ["groupItems=false", "orderByFrequency=true"])
         #expect(Self.highlights(ordered).first == "k8")
-        // With grouping, the weighted structure differs from the one without counts.
-        let weighted = try Self.run(folder, state: state, keys: "", [])
+        // With grouping and orderByFrequency, the weighted structure differs from the one without
+        // counts; without orderByFrequency the layout stays as it is.
+        let weighted = try Self.run(folder, state: state, keys: "", ["orderByFrequency=true"])
         let fresh = try Self.run(folder, state: folder.url.appendingPathComponent("fresh").path, keys: "", [])
+        let stable = try Self.run(folder, state: state, keys: "", [])
         #expect(Self.highlights(weighted).first != nil)
         #expect(Self.highlights(weighted).first != Self.highlights(fresh).first,
                 "weighted \(Self.highlights(weighted)), without counts \(Self.highlights(fresh))")
+        #expect(Self.highlights(stable) == Self.highlights(fresh))
         // Runs that select nothing write nothing.
         #expect(try String(contentsOfFile: state + "/switchscan/selections.tsv", encoding: .utf8) == file)
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("fresh").path))
