@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "BrailleTestSupport", path: "Sources/BrailleTestSupport"),
         // The live application tests' desktop (Tests/LiveApps/live-session.sh): Xvfb, a private D-Bus
         // session, the AT-SPI bus and the demo applications, stopped by PID.
-        .target(name: "LiveTestSupport", path: "Sources/LiveTestSupport"),
+        .target(name: "LiveTestSupport", dependencies: ["Runtime"], path: "Sources/LiveTestSupport"),
         // For tests only: whether the run is `scripts/test --fast` (SWITCHSCAN_FAST_TESTS=1), which
         // skips the suites needing BRLTTY, Xvfb or a package build.
         .target(name: "TestTier", path: "Sources/TestTier"),

@@ -31,6 +31,11 @@ public enum FileSystem {
         /// Bytes, for a regular file.
         public var size: Int
 
+        public init(kind: FileKind, size: Int) {
+            self.kind = kind
+            self.size = size
+        }
+
         init(_ info: stat) {
             kind = FileKind(mode: info.st_mode)
             size = Int(info.st_size)
@@ -69,16 +74,5 @@ public enum FileSystem {
             if name != ".", name != ".." { names.append(name) }
         }
         return names
-    }
-}
-
-/// The running process: its id and environment (getpid(2), getenv(3)).
-public enum CurrentProcess {
-    /// getpid(2).
-    public static var id: Int32 { getpid() }
-
-    /// getenv(3): the variable's value, nil when it is not set.
-    public static func environmentVariable(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
     }
 }

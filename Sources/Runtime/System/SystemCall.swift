@@ -167,6 +167,12 @@ public enum FileIO {
         try retryingInterrupts("fcntl", subject: "fd \(descriptor)") { Int(fcntl(descriptor, F_SETFL, wanted)) }
     }
 
+    /// Sets FD_CLOEXEC (fcntl(2) F_SETFD): a program this one starts does not inherit the
+    /// descriptor.
+    public static func setCloseOnExec(_ descriptor: Int32) throws(SystemCallError) {
+        try retryingInterrupts("fcntl", subject: "fd \(descriptor)") { Int(fcntl(descriptor, F_SETFD, FD_CLOEXEC)) }
+    }
+
     /// pipe(2), both ends close-on-exec and non-blocking (fcntl(2)): (read end, write end).
     /// Glibc does not import pipe2 without _GNU_SOURCE.
     public static func pipe() throws(SystemCallError) -> (readEnd: Int32, writeEnd: Int32) {
@@ -174,7 +180,7 @@ public enum FileIO {
         try retryingInterrupts("pipe") { Int(Glibc.pipe(&ends)) }
         do {
             for end in ends {
-                try retryingInterrupts("fcntl", subject: "fd \(end)") { Int(fcntl(end, F_SETFD, FD_CLOEXEC)) }
+                try setCloseOnExec(end)
                 try setNonBlocking(end, true)
             }
         } catch {
