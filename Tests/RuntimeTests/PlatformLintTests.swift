@@ -125,6 +125,7 @@ struct PlatformLint {
                     let multiline = at(end + 1) == quote && at(end + 2) == quote
                     end += multiline ? 3 : 1
                     blank(index..<end)
+                    out[index] = quote  // a literal is still an argument: `getenv("HOME")` has one
                     stack.append(.string(hashes: hashes, multiline: multiline))
                     index = end
                 } else if byte == UInt8(ascii: "(") {
@@ -326,11 +327,12 @@ struct PlatformLintTests {
                 let pid = getpid()
                 _ = poll(&descriptors,
                          1, -1)
+                let home = getenv("HOME")
             }
             """
         let findings = PlatformLint.findings(in: source, file: "inline.swift")
-        #expect(findings.map(\.name) == ["read", "Glibc.write", "usleep", "errno", "getpid", "poll"])
-        #expect(findings.map(\.line) == [3, 4, 5, 6, 7, 8])
+        #expect(findings.map(\.name) == ["read", "Glibc.write", "usleep", "errno", "getpid", "poll", "getenv"])
+        #expect(findings.map(\.line) == [3, 4, 5, 6, 7, 8, 10])
         #expect(findings[0].column == 17)
     }
 
