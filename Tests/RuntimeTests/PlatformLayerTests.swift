@@ -9,14 +9,7 @@ import Testing
 /// values in, typed values and `SystemCallError` (with its `Errno`) out.
 @Suite("Platform layer: typed wrappers of libc")
 struct PlatformLayerTests {
-    final class Folder {
-        let path: String
-        init() throws {
-            path = NSTemporaryDirectory() + "switchscan-platform-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-    }
+    typealias Folder = RegularFileTests.Folder
 
     @Test("What is at a path: kind and size, and a missing path is ENOENT by name")
     func status() throws {
