@@ -5,7 +5,10 @@ import Musl
 #endif
 
 /// A POSIX error number, as apple/swift-system's `Errno` models it: the raw value, its symbolic
-/// name (`ENOTTY`) and the C library's message (`strerror`).
+/// name (`ENOTTY`) and the C library's message (`strerror`). The one errno type of the program:
+/// it lives in this module, the lowest one that calls libc, so that the libevdev wrapper and the
+/// runtime's platform layer (Sources/Runtime/System, whose `SystemCallError` carries it) share it
+/// without a dependency cycle.
 public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: Int32
 
@@ -43,6 +46,12 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let invalidArgument = Errno(rawValue: EINVAL)
     /// `EMFILE`
     public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+    /// `EEXIST`
+    public static let fileExists = Errno(rawValue: EEXIST)
+    /// `ESRCH`: no process has that PID.
+    public static let noSuchProcess = Errno(rawValue: ESRCH)
+    /// `EPIPE`: the reader of a pipe or FIFO went away.
+    public static let brokenPipe = Errno(rawValue: EPIPE)
     /// `ENOTTY`: the ioctl is not for this kind of file (what an evdev ioctl gives on a file
     /// that is not an evdev device).
     public static let notTTY = Errno(rawValue: ENOTTY)
@@ -51,8 +60,11 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
         EPERM: "EPERM", ENOENT: "ENOENT", EINTR: "EINTR", EIO: "EIO", ENXIO: "ENXIO", EBADF: "EBADF",
         EAGAIN: "EAGAIN", ENOMEM: "ENOMEM", EACCES: "EACCES", EBUSY: "EBUSY", ENODEV: "ENODEV",
         ENOTDIR: "ENOTDIR", EISDIR: "EISDIR", EINVAL: "EINVAL", EMFILE: "EMFILE", ENOTTY: "ENOTTY",
-        ENOSYS: "ENOSYS", EROFS: "EROFS", ELOOP: "ELOOP", ENAMETOOLONG: "ENAMETOOLONG",
+        EEXIST: "EEXIST", ESRCH: "ESRCH", EPIPE: "EPIPE", ENOSYS: "ENOSYS", EROFS: "EROFS", ELOOP: "ELOOP", ENAMETOOLONG: "ENAMETOOLONG",
     ]
+
+    /// The calling thread's `errno`, read right after the call that set it.
+    public static var current: Errno { Errno(rawValue: errno) }
 
     /// The symbolic name (`ENOTTY`), or `errno N` for one this table does not know.
     public var name: String { Errno.names[rawValue] ?? "errno \(rawValue)" }
@@ -68,7 +80,7 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
 
 /// The current thread's `errno`.
 @inline(__always)
-func currentErrno() -> Errno { Errno(rawValue: errno) }
+func currentErrno() -> Errno { .current }
 
 /// Calls a C function that returns -1 and sets `errno` on failure, again while it fails with
 /// `EINTR`. Returns the result or the error number.

@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,8 +48,8 @@ public final class LiveDesktop: @unchecked Sendable {
     /// the accessibility bus through them, at its first use in this process).
     public static let shared: Result<LiveDesktop, Error> = Result {
         let desktop = try LiveDesktop(apps: demoScripts)
-        setenv("DISPLAY", desktop.display, 1)
-        setenv("DBUS_SESSION_BUS_ADDRESS", desktop.sessionBus, 1)
+        try CurrentProcess.setEnvironmentVariable("DISPLAY", to: desktop.display)
+        try CurrentProcess.setEnvironmentVariable("DBUS_SESSION_BUS_ADDRESS", to: desktop.sessionBus)
         return desktop
     }
 
@@ -93,7 +94,7 @@ public final class LiveDesktop: @unchecked Sendable {
         let output = Pipe()
         process.standardInput = input
         // Only this process may hold the writing end: the session ends when it closes.
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        try FileIO.setCloseOnExec(input.fileHandleForWriting.fileDescriptor)
         process.standardOutput = output
         try process.run()
         var values = [String: String]()
@@ -153,10 +154,10 @@ public final class LiveDesktop: @unchecked Sendable {
     /// after `grace` seconds.
     public static func stop(_ application: Process, grace: Double = 5) {
         guard application.isRunning else { return }
-        kill(application.processIdentifier, SIGTERM)
+        try? ProcessSignal.send(SIGTERM, to: application.processIdentifier)
         let end = Date().addingTimeInterval(grace)
-        while application.isRunning, Date() < end { usleep(50_000) }
-        if application.isRunning { kill(application.processIdentifier, SIGKILL) }
+        while application.isRunning, Date() < end { MonotonicClock.sleep(seconds: 0.05) }
+        if application.isRunning { try? ProcessSignal.send(SIGKILL, to: application.processIdentifier) }
         application.waitUntilExit()
     }
 

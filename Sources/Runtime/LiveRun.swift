@@ -223,8 +223,7 @@ public final class LiveRun {
             try terminal.enterRawMode(fullScreen: drawsScreen)
         } else if options.terminalInput {
             // A pipe: non-blocking reads, end of file ends the run.
-            let flags = fcntl(STDIN_FILENO, F_GETFL)
-            _ = fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK)
+            try? FileIO.setNonBlocking(STDIN_FILENO, true)
         }
         defer {
             terminal?.restore()

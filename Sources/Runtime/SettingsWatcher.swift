@@ -59,7 +59,7 @@ public final class SettingsWatcher {
                 try inotify.watch(parent, for: [.created, .movedIn, .onlyFolder])
             } catch {
                 // Neither exists (no configuration folder at all): nothing to watch, nothing to say.
-                if error.errno != ENOENT {
+                if error.errno != .noSuchFileOrDirectory {
                     startupStatus = "settings: cannot watch \(folder) or \(parent) for \(fileName): \(error)"
                 }
                 close()

@@ -141,7 +141,7 @@ struct LearnCommand: ParsableCommand {
         while !learner.isComplete {
             let index = learner.currentIndex
             print("Press switch \(index + 1) of \(actions.count) (\(actions[index].rawValue)), then release it…")
-            fflush(nil)
+            FileIO.flushStandardOutput()
             let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
             while learner.currentIndex == index {
                 guard ContinuousClock.now < deadline else {
@@ -187,19 +187,20 @@ struct LearnCommand: ParsableCommand {
                 print("Release all keys of the device…")
                 told = true
             }
-            usleep(50_000)
+            MonotonicClock.sleep(seconds: 0.05)
         }
     }
 
-    /// `poll` on the device until it is readable or the deadline passes.
+    /// Waits until the device is readable or the deadline passes (the runtime's `Poll`, as the
+    /// run's loop waits).
     func waitReadable(_ device: EvdevDevice, until deadline: ContinuousClock.Instant) throws {
         if (try? device.hasEventPending()) == true { return }
         let remaining = deadline - ContinuousClock.now
-        let milliseconds = max(0, Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
-        var descriptor = pollfd(fd: device.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        let result = poll(&descriptor, 1, milliseconds)
-        if result < 0, errno != EINTR {
-            throw CommandFailure("\(device.path): poll: \(Errno(rawValue: errno))")
+        let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
+        do {
+            _ = try Poll.readable([device.fileDescriptor], timeout: max(0, seconds))
+        } catch {
+            throw CommandFailure("\(device.path): \(error)")
         }
     }
 

@@ -37,7 +37,7 @@ struct SnapshotCommand: ParsableCommand {
             } catch {
                 throw CommandFailure("switchscan snapshot: \(error) (is the accessibility bus running?)")
             }
-            usleep(200_000)
+            MonotonicClock.sleep(seconds: 0.2)
         } while MonotonicClock.now() < end
         guard let live = found else {
             let windows = LiveApplication.describeVisibleWindows()

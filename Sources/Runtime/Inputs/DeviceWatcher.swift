@@ -95,8 +95,8 @@ public final class DeviceWatcher: RuntimeSource {
                 inotify.close()
                 // A machine or container without input devices has no /dev/input: nothing to say
                 // unless devices were asked for by name.
-                if error.errno != ENOENT || selection == .everyMatch || pinned.contains(where: { $0.hasPrefix(join(directory, "")) }) {
-                    note("cannot watch \(directory) for switch devices plugged in later: \(error)", problem: error.errno != ENOENT)
+                if error.errno != .noSuchFileOrDirectory || selection == .everyMatch || pinned.contains(where: { $0.hasPrefix(join(directory, "")) }) {
+                    note("cannot watch \(directory) for switch devices plugged in later: \(error)", problem: error.errno != .noSuchFileOrDirectory)
                 }
             }
         } catch {
@@ -111,12 +111,12 @@ public final class DeviceWatcher: RuntimeSource {
             let names: [String]
             var listed = true
             do {
-                names = try ProfileFiles.listDirectory(directory).filter(Self.isEventNode).sorted(by: Self.nodeOrder)
+                names = try FileSystem.entries(ofDirectory: directory).filter(Self.isEventNode).sorted(by: Self.nodeOrder)
             } catch {
                 names = []
                 listed = false
                 if selection == .everyMatch {
-                    note(error.errno == ENOENT ? "no input devices: \(directory) does not exist" : "cannot list \(directory): \(error)", problem: true)
+                    note(error.errno == .noSuchFileOrDirectory ? "no input devices: \(directory) does not exist" : "cannot list \(directory): \(error)", problem: true)
                 }
             }
             var keyboards = [String]()
@@ -165,9 +165,7 @@ public final class DeviceWatcher: RuntimeSource {
     }
 
     static func resolve(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        FileSystem.realPath(path)
     }
 
     private func consider(_ path: String, at now: Double, startup: Bool, refused: inout [EvdevError]) -> [RuntimeInput] {
@@ -300,7 +298,7 @@ public final class DeviceWatcher: RuntimeSource {
         }
         if overflow {
             // Events were lost: look at every node again.
-            let names = (try? ProfileFiles.listDirectory(directory).filter(Self.isEventNode).sorted(by: Self.nodeOrder)) ?? []
+            let names = (try? FileSystem.entries(ofDirectory: directory).filter(Self.isEventNode).sorted(by: Self.nodeOrder)) ?? []
             ignored.removeAll()
             changed += names.map { ($0, Inotify.Change.created.rawValue) }
         }

@@ -218,7 +218,7 @@ enum ProfileFiles {
         var failed = [(id: String, path: String, problems: [String])]()
         var seen = Set<String>()
         for folder in directories {
-            guard let names = try? listDirectory(folder) else { continue }
+            guard let names = try? FileSystem.entries(ofDirectory: folder) else { continue }
             for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
                 guard seen.insert(path).inserted else { continue }
@@ -246,22 +246,6 @@ enum ProfileFiles {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// The names in a folder (not `.` and `..`).
-    static func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
-        guard let stream = opendir(path) else { throw SystemCallError(call: "opendir", errno: Glibc.errno, subject: path) }
-        defer { closedir(stream) }
-        var names = [String]()
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                    String(cString: $0)
-                }
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
     }
 }
 

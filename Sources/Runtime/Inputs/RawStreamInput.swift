@@ -60,17 +60,16 @@ public final class RawStreamInput: RuntimeSource {
         self.edges = ProfileEdges(profile: profile, naming: naming)
         do {
             fileDescriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK)
-            var info = stat()
-            if fstat(fileDescriptor, &info) == 0 {
-                if info.st_mode & S_IFMT == S_IFDIR {
+            if let kind = try? FileIO.status(fileDescriptor).kind {
+                if kind == .directory {
                     FileIO.close(fileDescriptor)
                     fileDescriptor = -1
                     problem = "\(name): is a folder, not a stream of struct input_event records"
                 }
-                isFIFO = info.st_mode & S_IFMT == S_IFIFO
+                isFIFO = kind == .fifo
             }
         } catch {
-            problem = "\(name): cannot open it: \(String(cString: strerror(error.errno)))"
+            problem = "\(name): cannot open it: \(error.errno.message)"
         }
         if let problem {
             pending = [.status(problem), .endOfInput(source: name, failed: true)]
@@ -212,7 +211,7 @@ public final class RawStreamInput: RuntimeSource {
         do {
             fileDescriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK)
         } catch {
-            return inputs + finish(problem: "\(name): cannot open it again: \(String(cString: strerror(error.errno)))", failed: true)
+            return inputs + finish(problem: "\(name): cannot open it again: \(error.errno.message)", failed: true)
         }
         // Like a device unplugged: a switch held when its writer went away is released.
         inputs.append(.devicesLost)

@@ -113,7 +113,7 @@ public final class RecordingInput: RuntimeSource {
         do {
             chunk = try FileIO.read(fileDescriptor, maxBytes: limit)
         } catch {
-            problem = problem ?? "\(path): cannot read the file: \(String(cString: strerror(error.errno)))"
+            problem = problem ?? "\(path): cannot read the file: \(error.errno.message)"
             closeFile()
             return 0
         }

@@ -243,7 +243,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// The host as messages name it.
     var hostDescription: String {
         if let host = configuration.host, !host.isEmpty { return host }
-        if let environment = getenv("BRLAPI_HOST") { return String(cString: environment) + " (BRLAPI_HOST)" }
+        if let environment = CurrentProcess.environmentVariable("BRLAPI_HOST") { return environment + " (BRLAPI_HOST)" }
         return ":0"
     }
 
@@ -251,7 +251,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// for while BRLTTY is away, for whoever reads a service's journal.
     var awaitedSocket: String? {
         var host = configuration.host.flatMap { $0.isEmpty ? nil : $0 }
-        if host == nil, let environment = getenv("BRLAPI_HOST") { host = String(cString: environment) }
+        if host == nil, let environment = CurrentProcess.environmentVariable("BRLAPI_HOST") { host = environment }
         let number = (host ?? ":0").dropFirst()
         guard (host ?? ":0").hasPrefix(":"), !number.isEmpty, number.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
         return "\(BrlAPI.socketDirectory)/\(number)"

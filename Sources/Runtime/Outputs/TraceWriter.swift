@@ -133,34 +133,27 @@ public final class TraceWriter {
 
     public init(path: String) throws(SystemCallError) {
         self.path = path
-        var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > Self.rotationBytes {
-            _ = rename(path, path + ".1")
+        if let status = try? FileSystem.status(path), status.kind == .regular, status.size > Self.rotationBytes {
+            try? FileSystem.rename(path, to: path + ".1")
         }
         do {
             descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK)
-        } catch where error.errno == ENXIO {
+        } catch where error.errno == .noSuchDeviceOrAddress {
             // A FIFO nobody reads: open(2) without O_NONBLOCK would wait for a reader, and no
             // signal, `--duration` or switch would be seen meanwhile.
             isStream = true
             problem = "trace: \(path) is a FIFO with no reader; the run goes on, and the trace is written once a program opens it for reading (up to \(Self.heldBytes >> 20) MiB of lines are held until then)"
             return
         }
-        isStream = try FileIO.fileType(descriptor) != S_IFREG
+        isStream = try FileIO.status(descriptor, subject: path).kind != .regular
     }
 
     /// Whether lines wait for a stream's reader.
     public var isHolding: Bool { !held.isEmpty }
 
     /// The first line of a run: `{"time":0,"kind":"run","started":"2026-11-24T06:31:03Z","pid":42}`.
-    public func writeRunStart(pid: Int32 = getpid()) {
-        var now = time_t(0)
-        time(&now)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-        let stamp = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    public func writeRunStart(pid: Int32 = CurrentProcess.id) {
+        let stamp = WallClock.utcStamp()
         write(lines: [TraceFormat.object([("time", "0"), ("kind", TraceFormat.string("run")),
                                           ("started", TraceFormat.string(stamp)), ("pid", String(pid))])])
     }
@@ -180,9 +173,7 @@ public final class TraceWriter {
         do {
             // One write(2) of whole lines; a short write (a disk filling up midway) is cut back
             // to the last whole line so that the file never holds half a line.
-            let written = try retryingInterrupts("write", subject: path) {
-                bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            }
+            let written = try FileIO.writeOnce(descriptor, bytes[...], subject: path)
             if written < bytes.count { try finishShortWrite(bytes, written: written) }
             if failing {
                 failing = false
@@ -193,7 +184,7 @@ public final class TraceWriter {
             failedWrites += 1
             if !failing {
                 failing = true
-                problem = "trace: cannot write \(path): \(String(cString: strerror(error.errno))); scanning goes on without the trace"
+                problem = "trace: cannot write \(path): \(error.errno.message); scanning goes on without the trace"
             }
         }
     }
@@ -204,14 +195,10 @@ public final class TraceWriter {
         var offset = written
         while offset < bytes.count {
             do {
-                offset += try retryingInterrupts("write", subject: path) {
-                    bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-                }
+                offset += try FileIO.writeOnce(descriptor, bytes[offset...], subject: path)
             } catch {
                 let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-                let partial = off_t(offset - lineStart)
-                let end = lseek(descriptor, 0, SEEK_END)
-                if partial > 0, end >= partial { _ = ftruncate(descriptor, end - partial) }
+                FileIO.truncateEnd(descriptor, by: offset - lineStart)
                 throw error
             }
         }
@@ -244,9 +231,9 @@ public final class TraceWriter {
                 // No O_CREAT: a FIFO removed meanwhile is not replaced by a regular file.
                 descriptor = try FileIO.open(path, flags: O_WRONLY | O_APPEND | O_NONBLOCK)
             } catch {
-                if error.errno != ENXIO, !failing {
+                if error.errno != .noSuchDeviceOrAddress, !failing {
                     failing = true
-                    problem = "trace: cannot open \(path) again: \(String(cString: strerror(error.errno))); its lines are held while the run goes on"
+                    problem = "trace: cannot open \(path) again: \(error.errno.message); its lines are held while the run goes on"
                 }
                 retryDue = MonotonicClock.now() + Self.readerRetrySeconds
                 return
@@ -261,7 +248,7 @@ public final class TraceWriter {
             do {
                 written = try FileIO.writeSome(descriptor, held[...])
             } catch {
-                if error.errno == EPIPE {
+                if error.errno == .brokenPipe {
                     // The reader closed it: the next one starts at a whole line.
                     FileIO.close(descriptor)
                     descriptor = -1
@@ -270,7 +257,7 @@ public final class TraceWriter {
                     problem = "trace: the reader of \(path) closed it; lines are held until a program opens it again"
                 } else if !failing {
                     failing = true
-                    problem = "trace: cannot write \(path): \(String(cString: strerror(error.errno))); its lines are held while the run goes on"
+                    problem = "trace: cannot write \(path): \(error.errno.message); its lines are held while the run goes on"
                 }
                 break
             }

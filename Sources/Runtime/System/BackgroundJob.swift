@@ -22,17 +22,9 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
     init(work: @escaping @Sendable () -> Outcome, discard: @escaping @Sendable (Outcome) -> Void = { _ in }) {
         self.work = work
         self.discard = discard
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            }
-        } else {
-            fds = [-1, -1]
-        }
-        readEnd = fds[0]
-        writeEnd = fds[1]
+        let ends = try? FileIO.pipe()
+        readEnd = ends?.readEnd ?? -1
+        writeEnd = ends?.writeEnd ?? -1
         super.init()
     }
 

@@ -35,22 +35,21 @@ public enum RegularFile {
             descriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY)
         } catch {
             throw ReadError(
-                message: "cannot read the file: \(String(cString: strerror(error.errno)))",
-                isMissing: error.errno == ENOENT || error.errno == ENOTDIR)
+                message: "cannot read the file: \(error.errno.message)",
+                isMissing: error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory)
         }
-        var info = stat()
+        let status: FileSystem.Status
         do {
-            try retryingInterrupts("fstat", subject: path) { Int(fstat(descriptor, &info)) }
+            status = try FileIO.status(descriptor, subject: path)
         } catch {
             FileIO.close(descriptor)
             throw ReadError(message: "cannot read the file: \(error)", isMissing: false)
         }
-        let kind = info.st_mode & S_IFMT
-        guard kind == S_IFREG else {
+        guard status.kind == .regular else {
             FileIO.close(descriptor)
-            throw ReadError(message: "\(describe(kind)), not a regular file; give a regular file", isMissing: false)
+            throw ReadError(message: "\(describe(status.kind)), not a regular file; give a regular file", isMissing: false)
         }
-        return (descriptor, Int(info.st_size))
+        return (descriptor, status.size)
     }
 
     /// The bytes of `path`, at most `maxBytes` of them.
@@ -67,7 +66,7 @@ public enum RegularFile {
             do {
                 chunk = try FileIO.read(descriptor, maxBytes: min(1 << 16, maxBytes + 1 - bytes.count))
             } catch {
-                throw ReadError(message: "cannot read the file: \(String(cString: strerror(error.errno)))", isMissing: false)
+                throw ReadError(message: "cannot read the file: \(error.errno.message)", isMissing: false)
             }
             guard let chunk, !chunk.isEmpty else { break }
             bytes += chunk
@@ -102,14 +101,14 @@ public enum RegularFile {
         return stat(path, &info) == 0
     }
 
-    static func describe(_ kind: mode_t) -> String {
+    static func describe(_ kind: FileSystem.FileKind) -> String {
         switch kind {
-        case S_IFDIR: return "it is a folder"
-        case S_IFIFO: return "it is a FIFO (named pipe)"
-        case S_IFCHR: return "it is a character device"
-        case S_IFBLK: return "it is a block device"
-        case S_IFSOCK: return "it is a socket"
-        default: return "it is not a file"
+        case .directory: return "it is a folder"
+        case .fifo: return "it is a FIFO (named pipe)"
+        case .characterDevice: return "it is a character device"
+        case .blockDevice: return "it is a block device"
+        case .socket: return "it is a socket"
+        case .regular, .symbolicLink, .other: return "it is not a file"
         }
     }
 }
@@ -153,10 +152,10 @@ public enum ContainedPath {
         let slash = namingFile.lastIndex(of: "/")
         let folder = slash.map { String(namingFile[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         let path = folder == "/" ? "/" + relative : folder + "/" + relative
-        guard let realFolder = realPath(folder) else {
+        guard let realFolder = FileSystem.realPath(folder) else {
             return .failure(RegularFile.ReadError(message: "\(wording.folder) cannot be resolved", isMissing: false))
         }
-        guard let realFile = realPath(path) else {
+        guard let realFile = FileSystem.realPath(path) else {
             return .failure(RegularFile.ReadError(message: "\(path): no such file", isMissing: true))
         }
         let prefix = realFolder.hasSuffix("/") ? realFolder : realFolder + "/"
@@ -164,13 +163,5 @@ public enum ContainedPath {
             return refuse("the file leads out of \(wording.folder) (a symbolic link)")
         }
         return .success(path)
-    }
-
-    /// realpath(3): the path with every symbolic link, `.` and `..` resolved; nil when it
-    /// does not exist.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

@@ -116,8 +116,8 @@ public enum SafeFileWriter {
     /// Refuses what is at `target` unless it is a regular file that is none of `inputs`.
     static func checkReplaceable(_ target: String, _ existing: stat, named path: String, inputs: [String]) throws(WriteError) {
         let shown = target == path ? path : "\(path) (→ \(target))"
-        let kind = existing.st_mode & S_IFMT
-        guard kind == S_IFREG else {
+        let kind = FileSystem.FileKind(mode: existing.st_mode)
+        guard kind == .regular else {
             throw WriteError(
                 path: shown, message: "\(RegularFile.describe(kind)), not a regular file; nothing was written (give the path of a regular file, or of a new one)",
                 exists: false)
@@ -183,13 +183,9 @@ public enum SafeFileWriter {
 
     /// `.NAME.PID.N.tmp` files whose process is gone (a writer killed by SIGKILL).
     static func removeStaleTemporaries(in folder: String, of name: String) {
-        guard let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
+        guard let entries = try? FileSystem.entries(ofDirectory: folder) else { return }
         let prefix = ".\(name)."
-        while let entry = readdir(directory) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for entryName in entries {
             guard entryName.hasPrefix(prefix), entryName.hasSuffix(".tmp") else { continue }
             let middle = entryName.dropFirst(prefix.count).dropLast(4).split(separator: ".")
             guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UInt64(middle[1]) != nil else { continue }

@@ -1,24 +1,32 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Evdev
 
-/// A failed system call: which one, and errno. Every libc call of the runtime goes through the
-/// wrappers in this folder, which retry `EINTR` and turn failures into this error.
+/// A failed system call: which one, its `Errno`, and what it was about. The one error of the
+/// platform layer: every libc call of the program goes through the wrappers in this folder,
+/// which retry `EINTR` and turn failures into this error (the lint in
+/// Tests/RuntimeTests/PlatformLintTests.swift fails on a libc call anywhere else).
 public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The C function, by its C name (`open`, `poll`, `rename`).
     public var call: String
-    public var errno: Int32
+    public var errno: Errno
     /// What the call was about (a path, a descriptor), for the message.
     public var subject: String?
 
-    public init(call: String, errno: Int32, subject: String? = nil) {
+    public init(call: String, errno: Errno, subject: String? = nil) {
         self.call = call
         self.errno = errno
         self.subject = subject
     }
 
+    /// The error the calling thread's `errno` names now (read right after the failed call).
+    static func current(_ call: String, subject: String? = nil) -> SystemCallError {
+        SystemCallError(call: call, errno: .current, subject: subject)
+    }
+
     public var description: String {
-        let reason = String(cString: strerror(errno))
-        return "\(call)\(subject.map { " (\($0))" } ?? ""): \(reason) (errno \(errno))"
+        "\(call)\(subject.map { " (\($0))" } ?? ""): \(errno.message) (errno \(errno.rawValue))"
     }
 }
 
@@ -28,8 +36,8 @@ func retryingInterrupts(_ call: String, subject: String? = nil, _ body: () -> In
     while true {
         let result = body()
         if result != -1 { return result }
-        let error = Glibc.errno
-        if error == EINTR { continue }
+        let error = Errno.current
+        if error == .interrupted { continue }
         throw SystemCallError(call: call, errno: error, subject: subject)
     }
 }
@@ -42,6 +50,33 @@ public enum MonotonicClock {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// nanosleep(2) for `seconds` (a negative, NaN or infinite wait is none, at most a day), the
+    /// rest slept again after an interrupting signal.
+    public static func sleep(seconds: Double) {
+        guard seconds.isFinite, seconds > 0 else { return }
+        let bounded = min(seconds, 86_400)
+        let whole = bounded.rounded(.down)
+        var request = timespec(tv_sec: Int(whole), tv_nsec: Int((bounded - whole) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, Errno.current == .interrupted {
+            request = remaining
+        }
+    }
+}
+
+/// The wall clock (CLOCK_REALTIME), for stamps a person reads; durations use `MonotonicClock`.
+public enum WallClock {
+    /// time(2), then gmtime_r(3) and strftime(3): now as `2026-11-24T06:31:03Z`.
+    public static func utcStamp() -> String {
+        var now = time_t(0)
+        time(&now)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 
@@ -60,7 +95,7 @@ public enum FileIO {
             if count >= 0 { return bytes }
             if error == EINTR { continue }
             if error == EAGAIN || error == EWOULDBLOCK { return nil }
-            throw SystemCallError(call: "read", errno: error, subject: "fd \(descriptor)")
+            throw SystemCallError(call: "read", errno: Errno(rawValue: error), subject: "fd \(descriptor)")
         }
     }
 
@@ -74,7 +109,7 @@ public enum FileIO {
             let error = Glibc.errno
             if error == EINTR { continue }
             if error == EAGAIN || error == EWOULDBLOCK { return nil }
-            throw SystemCallError(call: "read", errno: error, subject: "fd \(descriptor)")
+            throw SystemCallError(call: "read", errno: Errno(rawValue: error), subject: "fd \(descriptor)")
         }
     }
 
@@ -102,15 +137,70 @@ public enum FileIO {
             let error = Glibc.errno
             if error == EINTR { continue }
             if error == EAGAIN || error == EWOULDBLOCK { return nil }
-            throw SystemCallError(call: "write", errno: error, subject: "fd \(descriptor)")
+            throw SystemCallError(call: "write", errno: Errno(rawValue: error), subject: "fd \(descriptor)")
         }
     }
 
-    /// The descriptor's file type (fstat(2)'s `st_mode & S_IFMT`: S_IFREG, S_IFIFO, …).
-    public static func fileType(_ descriptor: Int32) throws(SystemCallError) -> mode_t {
+    /// One write(2) of `bytes`, retried while interrupted: the count written (less than asked
+    /// when the disk fills up midway).
+    public static func writeOnce(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, subject: String? = nil) throws(SystemCallError) -> Int {
+        try retryingInterrupts("write", subject: subject ?? "fd \(descriptor)") {
+            bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Cuts the last `count` bytes off the file (lseek(2) to its end, then ftruncate(2)); false
+    /// when the file is shorter or a call failed.
+    @discardableResult
+    public static func truncateEnd(_ descriptor: Int32, by count: Int) -> Bool {
+        let end = lseek(descriptor, 0, SEEK_END)
+        guard count > 0, end >= off_t(count) else { return false }
+        return ftruncate(descriptor, end - off_t(count)) == 0
+    }
+
+    /// Sets or clears O_NONBLOCK on the open file (fcntl(2) F_GETFL, then F_SETFL). The flag is
+    /// the open file's, shared with whoever has it open too (the shell, for standard input).
+    public static func setNonBlocking(_ descriptor: Int32, _ nonBlocking: Bool) throws(SystemCallError) {
+        let flags = Int32(try retryingInterrupts("fcntl", subject: "fd \(descriptor)") { Int(fcntl(descriptor, F_GETFL)) })
+        let wanted = nonBlocking ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
+        guard wanted != flags else { return }
+        try retryingInterrupts("fcntl", subject: "fd \(descriptor)") { Int(fcntl(descriptor, F_SETFL, wanted)) }
+    }
+
+    /// Sets FD_CLOEXEC (fcntl(2) F_SETFD): a program this one starts does not inherit the
+    /// descriptor.
+    public static func setCloseOnExec(_ descriptor: Int32) throws(SystemCallError) {
+        try retryingInterrupts("fcntl", subject: "fd \(descriptor)") { Int(fcntl(descriptor, F_SETFD, FD_CLOEXEC)) }
+    }
+
+    /// pipe(2), both ends close-on-exec and non-blocking (fcntl(2)): (read end, write end).
+    /// Glibc does not import pipe2 without _GNU_SOURCE.
+    public static func pipe() throws(SystemCallError) -> (readEnd: Int32, writeEnd: Int32) {
+        var ends: [Int32] = [-1, -1]
+        try retryingInterrupts("pipe") { Int(Glibc.pipe(&ends)) }
+        do {
+            for end in ends {
+                try setCloseOnExec(end)
+                try setNonBlocking(end, true)
+            }
+        } catch {
+            ends.forEach(close)
+            throw error
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// fflush(3) of every C output stream: what `print` wrote reaches the terminal before the
+    /// program waits (for a key press, a device).
+    public static func flushStandardOutput() {
+        fflush(nil)
+    }
+
+    /// What fstat(2) says of the open file: its kind and size.
+    public static func status(_ descriptor: Int32, subject: String? = nil) throws(SystemCallError) -> FileSystem.Status {
         var info = stat()
-        try retryingInterrupts("fstat", subject: "fd \(descriptor)") { Int(fstat(descriptor, &info)) }
-        return info.st_mode & S_IFMT
+        try retryingInterrupts("fstat", subject: subject ?? "fd \(descriptor)") { Int(fstat(descriptor, &info)) }
+        return FileSystem.Status(info)
     }
 
     /// open(2) with O_CLOEXEC.
@@ -139,8 +229,9 @@ public enum Poll {
         } ?? -1
         let result = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), milliseconds) }
         if result < 0 {
-            if Glibc.errno == EINTR { return [] }
-            throw SystemCallError(call: "poll", errno: Glibc.errno)
+            let error = Errno.current
+            if error == .interrupted { return [] }
+            throw SystemCallError(call: "poll", errno: error)
         }
         return fds.filter { $0.revents != 0 }.map(\.fd)
     }

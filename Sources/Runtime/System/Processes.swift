@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Evdev
+
+/// The running process: its id and environment (getpid(2), getenv(3), setenv(3)).
+public enum CurrentProcess {
+    /// getpid(2).
+    public static var id: Int32 { getpid() }
+
+    /// getenv(3): the variable's value, nil when it is not set.
+    public static func environmentVariable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// setenv(3), replacing a value already there: for what this process's libraries read
+    /// from the environment at their first use (libatspi's DISPLAY and session bus).
+    public static func setEnvironmentVariable(_ name: String, to value: String) throws(SystemCallError) {
+        try retryingInterrupts("setenv", subject: name) { Int(setenv(name, value, 1)) }
+    }
+}
+
+/// Signals sent to another process, by the PID this program started it with.
+public enum ProcessSignal {
+    /// kill(2) of `signal` (SIGTERM, SIGKILL…) to `pid`; `.noSuchProcess` when it is gone.
+    public static func send(_ signal: Int32, to pid: Int32) throws(SystemCallError) {
+        guard pid > 0 else { throw SystemCallError(call: "kill", errno: .invalidArgument, subject: "pid \(pid)") }
+        try retryingInterrupts("kill", subject: "pid \(pid)") { Int(kill(pid, signal)) }
+    }
+}
