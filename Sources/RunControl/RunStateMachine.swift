@@ -111,6 +111,11 @@ public struct RunStateMachine: Sendable {
         public var timeout: Double?
         /// Write the trace first.
         public var flushTrace: Bool
+
+        public init(timeout: Double?, flushTrace: Bool) {
+            self.timeout = timeout
+            self.flushTrace = flushTrace
+        }
     }
 
     /// Where the run is in its life.
