@@ -209,7 +209,7 @@ public final class LiveRun {
         if let failure = outcome.failure {
             say(failure)
         } else {
-            record([TraceEvent(time: now, kind: .status(text: "selections stored in \(store.path): \(outcome.count) (\(outcome.micros) µs)"))])
+            recordStatus("selections stored in \(store.path): \(outcome.count) (\(outcome.micros) µs)")
         }
     }
 
@@ -376,7 +376,7 @@ public final class LiveRun {
             case .redraw:
                 lastFrame = nil
             case .trace(let text):
-                record([TraceEvent(time: now, kind: .status(text: text))])
+                recordStatus(text)
             case .flushTrace:
                 flushTrace()
             case .retryTrace:
@@ -522,7 +522,7 @@ public final class LiveRun {
     /// find (said in the trace; `output` writes the session's line at once).
     private func checkForecast(_ forecast: EdgeForecast) {
         guard session.brailleLine != forecast.line else { return }
-        record([TraceEvent(time: now, kind: .status(text: "the forecast of \(forecast.switchID)'s \(forecast.kind) showed \"\(forecast.line.text)\" where the session shows \"\(session.brailleLine.text)\"; written again"))])
+        recordStatus("the forecast of \(forecast.switchID)'s \(forecast.kind) showed \"\(forecast.line.text)\" where the session shows \"\(session.brailleLine.text)\"; written again")
     }
 
     /// Trace lines of this turn of the loop, written after the outputs: tracing does not delay
@@ -542,12 +542,24 @@ public final class LiveRun {
     /// loop began reading its source) go on its input lines.
     private func record(_ events: [TraceEvent], timestamp: Double? = nil, read: Double? = nil) {
         guard trace != nil, !events.isEmpty else { return }
-        let handled = now
+        let handled = traceTime
         pendingTrace += events.map { event in
             if case .input = event.kind { return .event(event, handled: handled, timestamp: timestamp, read: read) }
             return .event(event, handled: handled, timestamp: nil, read: nil)
         }
     }
+
+    /// A status for the trace, dated when it is recorded.
+    private func recordStatus(_ text: String) {
+        guard trace != nil else { return }
+        record([TraceEvent(time: traceTime, kind: .status(text: text))])
+    }
+
+    /// The trace's clock (seconds since the start), read as a line is recorded: the trace
+    /// measures when the loop handled what it records, after the writes the turn made (whose
+    /// returns it records too), so its lines stay in time order. Only read while tracing; the
+    /// run's decisions use the turn's `now`.
+    private var traceTime: Double { MonotonicClock.now() - origin }
 
     private func flushTrace() {
         guard let trace, !pendingTrace.isEmpty else { return }
@@ -570,7 +582,7 @@ public final class LiveRun {
             // itself may be what fails, and a service's stderr goes to its journal).
             setStatus(problem)
             if !drawsScreen { try? FileIO.writeAll(STDERR_FILENO, "switchscan: \(problem)\n") }
-            record([TraceEvent(time: now, kind: .status(text: problem))])
+            recordStatus(problem)
         }
     }
 
@@ -578,7 +590,7 @@ public final class LiveRun {
     /// when no screen is drawn. `teller` is what says it (a source's name): see `tellStandardError`.
     private func say(_ text: String, from teller: String? = nil) {
         setStatus(text)
-        record([TraceEvent(time: now, kind: .status(text: text))])
+        recordStatus(text)
         tellStandardError(text, from: teller ?? text)
     }
 
