@@ -421,8 +421,13 @@ public final class LiveRun {
     /// Hands `line` to every display (the session's, or a forecast's ahead of it).
     private func showLine(_ line: BrailleLine, language: String?) {
         shownLine = line
-        for sink in options.brailleSinks { sink.show(line, language: language, at: origin + now) }
-        if !options.brailleSinks.isEmpty { state.brailleWritten(at: now) }
+        if !options.brailleSinks.isEmpty {
+            // When the line is handed over (a measurement, as the writes' own times are): what
+            // the displays' write intervals and the settling before idle work count from.
+            let handedOver = MonotonicClock.now()
+            for sink in options.brailleSinks { sink.show(line, language: language, at: handedOver) }
+            state.brailleWritten(at: handedOver - origin)
+        }
         // The lines the next edges may show are made (and translated) once the loop is idle.
         preparationDue = true
         linesToPrepare = []
