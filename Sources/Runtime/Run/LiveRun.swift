@@ -312,6 +312,9 @@ public final class LiveRun {
                 }
             }
             let moment = origin + now
+            // When the loop began reading the sources, for the trace's `read` (a measurement,
+            // taken only while tracing, as the trace's other times are).
+            let readBegan = trace == nil ? moment : MonotonicClock.now()
             for (sourceIndex, source) in options.sources.enumerated() {
                 var inputs = [RuntimeInput]()
                 if let descriptor = source.descriptor, ready.contains(descriptor) { inputs += source.readable(at: moment) }
@@ -332,7 +335,7 @@ public final class LiveRun {
                         var forecastWrites: [PendingTraceLine] = []
                         if let forecast { forecastWrites = showForecast(forecast) }
                         record(session.advance(to: edge.time, lateness: Self.stallLateness))
-                        record(session.input(edge), timestamp: timestamp, read: moment)
+                        record(session.input(edge), timestamp: timestamp, read: readBegan)
                         pendingTrace += forecastWrites
                         if let forecast { checkForecast(forecast) }
                     case .devicesLost:
