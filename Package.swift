@@ -69,10 +69,14 @@ let package = Package(
         .target(name: "Xcb", dependencies: ["CXcb"]),
         // Pure: switch interface and braille display profiles (Devices/), evemu and raw decoding.
         .target(name: "DeviceProfiles", dependencies: ["SwitchInput", "Documents"]),
+        // Pure: the run's decisions (deadlines, edges re-dated, job control, status pages, the end
+        // of a run) and the braille display's link and backoff: value types fed events and the
+        // time, returning actions, tested with a manual clock; `Runtime` carries the actions out.
+        .target(name: "RunControl", dependencies: ["Scanning", "SwitchInput"]),
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop", "Speech",
+            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop", "Speech", "RunControl",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
@@ -119,6 +123,7 @@ let package = Package(
         .testTarget(name: "LiveApplicationTests", dependencies: [
             "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "TestTier", "switchscan",
         ]),
+        .testTarget(name: "RunControlTests", dependencies: ["RunControl", "Scanning", "Scenes", "SwitchInput"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.

@@ -171,20 +171,24 @@ struct BrailleDisplayOutputTests {
         }
     }
 
-    @Test("--braille auto says nothing while no BRLTTY answers; brlapi:HOST says it once")
-    func quietWhileAbsent() throws {
-        let host = ":\(BRLTTYProcess.unusedHostNumber())"
-        let quiet = BrailleDisplayOutput(.init(host: host, quietWhileAbsent: true, reconnectDelay: 0.05, maximumReconnectDelay: 0.1))
-        defer { quiet.close() }
-        let rig = OutputRig.Pump()
-        #expect(rig.pump(quiet, timeout: 0.6) { false }.isEmpty)
-        #expect(!quiet.isConnected)
-
+    /// What is said while BRLTTY is away, and how often, is `BrailleDisplayLink`'s decision
+    /// (`RunControlTests`, with `--braille auto`'s silence); here, that a real refusal reads as
+    /// BRLTTY being away.
+    @Test("No BRLTTY on the host: the failed connection is said as BRLTTY awaited, with its socket")
+    func noBRLTTYIsSaidAsAwaited() throws {
+        let number = BRLTTYProcess.unusedHostNumber()
+        let host = ":\(number)"
         let told = BrailleDisplayOutput(.init(host: host, reconnectDelay: 0.05, maximumReconnectDelay: 0.1))
         defer { told.close() }
-        let statuses = rig.pump(told, timeout: 0.6) { false }
+        var statuses = [String]()
+        let end = MonotonicClock.now() + 5
+        while statuses.isEmpty, MonotonicClock.now() < end {
+            statuses += OutputRig.Pump().pump(told, timeout: 0.05) { false }
+        }
         #expect(statuses.count == 1, "\(statuses)")
         #expect(statuses.first?.hasPrefix("braille display: no BRLTTY at \(host)") == true, "\(statuses)")
+        #expect(statuses.first?.contains("(socket ") == true && statuses.first?.contains("/\(number))") == true, "\(statuses)")
+        #expect(!told.isConnected)
     }
 
     @Test("Bindings: the routing keys select; the profiles' line keys are previous and next")

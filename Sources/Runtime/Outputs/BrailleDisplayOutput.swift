@@ -6,6 +6,7 @@ import BrlAPI
 import DeviceProfiles
 import Foundation
 import Louis
+import RunControl
 import SwitchInput
 
 /// A braille display through BRLTTY's BrlAPI: shows the scanner's line, and turns the display's
@@ -35,7 +36,9 @@ import SwitchInput
 /// the commands every profile binds alike are used (all of `Devices/braille` bind LNUP to
 /// previous and LNDN to next, and pan with FWINLT/FWINRT).
 ///
-/// **The connection.** Opening a connection runs on a short-lived thread of its own (with every
+/// **The connection.** When to connect, give an attempt up, reconnect with backoff, and what to
+/// say is decided by `BrailleDisplayLink` (tested with a manual clock); this class carries its
+/// actions out. Opening a connection runs on a short-lived thread of its own (with every
 /// signal blocked), because `brlapi__openConnection` waits for the server's first packet, which a
 /// BRLTTY that is starting sends up to a second later; the loop polls a pipe meanwhile and never
 /// blocks on it. An attempt that outlasts `connectTimeout` (a BRLTTY that accepts but never
@@ -120,14 +123,6 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
 
     // MARK: State
 
-    private enum Link {
-        /// Not connected; the next attempt at this time.
-        case waiting(until: Double)
-        case connecting(ConnectAttempt, since: Double)
-        case connected(Display)
-        case closed
-    }
-
     /// A connected display.
     struct Display {
         let connection: BrlAPIConnection
@@ -155,12 +150,13 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         }
     }
 
-    private var link: Link
-    private var nextReconnectDelay: Double
-    /// A connection was lost and not yet re-made (refusals are then not reported again).
-    private var reconnecting = false
+    /// The link's decisions (connect, retry, give up, what to say).
+    private var link: BrailleDisplayLink
+    /// The attempt in progress, on its thread.
+    private var attempt: ConnectAttempt?
+    /// The connected display.
+    private var display: Display?
     private var pendingStatuses: [String] = []
-    private var lastStatus: String?
     /// An attempt that timed out and is still blocked in libbrlapi.
     private var staleAttempt: ConnectAttempt?
     /// Whether `.endOfInput` was given (see `deadlineReached`).
@@ -189,10 +185,13 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     public init(_ configuration: Configuration, statuses: [String] = [], at now: Double = MonotonicClock.now()) {
         self.configuration = configuration
         self.commandBindings = Self.commandBindings(for: configuration.profiles)
-        self.nextReconnectDelay = configuration.reconnectDelay
-        self.link = .waiting(until: now)
+        self.link = BrailleDisplayLink(.init(
+            host: Self.hostDescription(configuration.host), awaitedSocket: Self.awaitedSocket(configuration.host),
+            quietWhileAbsent: configuration.quietWhileAbsent, sizeRetryInterval: configuration.sizeRetryInterval,
+            reconnectDelay: configuration.reconnectDelay, maximumReconnectDelay: configuration.maximumReconnectDelay,
+            connectTimeout: configuration.connectTimeout), at: now)
         pendingStatuses = statuses
-        startAttempt()
+        carryOut(link.start(at: now), at: now)
     }
 
     /// The commands the profiles bind, each to the action they all agree on (a command profiles
@@ -214,22 +213,13 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     // MARK: Facts, for status and tests
 
     /// Whether a display is connected now.
-    public var isConnected: Bool {
-        if case .connected = link { return true }
-        return false
-    }
+    public var isConnected: Bool { display != nil }
 
     /// The connected display's cell count (columns × rows).
-    public var displayCells: Int? {
-        if case .connected(let display) = link { return display.cells }
-        return nil
-    }
+    public var displayCells: Int? { display?.cells }
 
     /// The connected display's size as BrlAPI reports it.
-    public var displaySize: (columns: Int, rows: Int)? {
-        if case .connected(let display) = link { return (display.columns, display.rows) }
-        return nil
-    }
+    public var displaySize: (columns: Int, rows: Int)? { display.map { ($0.columns, $0.rows) } }
 
     /// Whether a write waits for its turn (or for a connection).
     public var hasPendingWrite: Bool { needsWrite }
@@ -241,16 +231,16 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     public var windowText: String? { window?.text }
 
     /// The host as messages name it.
-    var hostDescription: String {
-        if let host = configuration.host, !host.isEmpty { return host }
+    static func hostDescription(_ configured: String?) -> String {
+        if let host = configured, !host.isEmpty { return host }
         if let environment = CurrentProcess.environmentVariable("BRLAPI_HOST") { return environment + " (BRLAPI_HOST)" }
         return ":0"
     }
 
     /// The socket a local BRLTTY (host `:N`) listens on, nil for one over TCP: what a run waits
     /// for while BRLTTY is away, for whoever reads a service's journal.
-    var awaitedSocket: String? {
-        var host = configuration.host.flatMap { $0.isEmpty ? nil : $0 }
+    static func awaitedSocket(_ configured: String?) -> String? {
+        var host = configured.flatMap { $0.isEmpty ? nil : $0 }
         if host == nil, let environment = CurrentProcess.environmentVariable("BRLAPI_HOST") { host = environment }
         let number = (host ?? ":0").dropFirst()
         guard (host ?? ":0").hasPrefix(":"), !number.isEmpty, number.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
@@ -260,25 +250,19 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     // MARK: RuntimeSource
 
     public var descriptor: Int32? {
-        switch link {
-        case .connecting(let attempt, _): return attempt.readEnd
-        case .connected(let display):
+        if let display {
             let descriptor = display.connection.fileDescriptor
             return descriptor >= 0 ? descriptor : nil
-        case .waiting, .closed: return nil
         }
+        return attempt?.readEnd
     }
 
     public var deadline: Double? {
-        var due: Double?
-        switch link {
-        case .waiting(let until): due = until
-        case .connected(let display):
+        var due = link.deadline
+        if let display {
             if needsWrite { due = (lastWriteStart ?? 0) + configuration.writeInterval }
             // libbrlapi closed the descriptor after an exception: notice it now.
             if display.connection.fileDescriptor < 0 { due = 0 }
-        case .connecting(_, let since): due = since + configuration.connectTimeout
-        case .closed: break
         }
         // Statuses (and the first call's end of input) go out at the next call.
         if !pendingStatuses.isEmpty || !saidEndOfInput { due = min(due ?? 0, 0) }
@@ -298,13 +282,11 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
 
     public func readable(at now: Double) -> [RuntimeInput] {
         var inputs = [RuntimeInput]()
-        switch link {
-        case .connecting(let attempt, _):
-            if let outcome = attempt.take() { finish(outcome, at: now) }
-        case .connected(let display):
+        if let display {
             inputs += readKeys(display, at: now)
-        case .waiting, .closed:
-            break
+        } else if let attempt, let outcome = attempt.take() {
+            self.attempt = nil
+            finish(outcome, at: now)
         }
         return takeStatuses() + inputs
     }
@@ -318,16 +300,12 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
             saidEndOfInput = true
             inputs.append(.endOfInput(source: name))
         }
-        if case .waiting(let until) = link, now >= until { startAttempt() }
-        if case .connecting(let attempt, let since) = link, now >= since + configuration.connectTimeout {
-            // A BRLTTY that accepts but never answers (stopped): leave that thread to it; no new
-            // attempt starts until it returns, so threads never pile up.
-            attempt.abandon()
-            staleAttempt = attempt
-            finish(.failed(BrlAPIError(function: "brlapi__openConnection", code: .libc, errno: ETIMEDOUT,
-                                       message: "no answer within \(configuration.connectTimeout) s")), at: now)
+        if let stale = staleAttempt, stale.isFinished {
+            staleAttempt = nil
+            link.abandonedAttemptReturned()
         }
-        if case .connected(let display) = link, display.connection.fileDescriptor < 0 {
+        carryOut(link.timeReached(now), at: now)
+        if let display, display.connection.fileDescriptor < 0 {
             lose(display, because: BrlAPIError(function: "brlapi__getFileDescriptor", code: .endOfFile, message: "the connection was closed"), at: now)
         }
         if needsWrite { flushWrite(at: now) }
@@ -335,12 +313,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     }
 
     public func close() {
-        switch link {
-        case .connected(let display): display.connection.close()
-        case .connecting(let attempt, _): attempt.abandon()
-        case .waiting, .closed: break
-        }
-        link = .closed
+        carryOut(link.close(), at: 0)
     }
 
     // MARK: BrailleSink
@@ -504,7 +477,7 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     /// Writes the current window if connected and the last write is `writeInterval` old;
     /// otherwise leaves it pending (for `deadline`).
     private func flushWrite(at now: Double) {
-        guard needsWrite, case .connected(let display) = link else { return }
+        guard needsWrite, let display else { return }
         if let last = lastWriteStart, now < last + configuration.writeInterval { return }
         needsWrite = false
         guard let output = rendered() else { return }
@@ -595,14 +568,34 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
 
     // MARK: Connecting
 
-    private func startAttempt() {
-        if let stale = staleAttempt {
-            guard stale.isFinished else {
-                link = .waiting(until: MonotonicClock.now() + configuration.maximumReconnectDelay)
-                return
+    /// Does what the link decided.
+    private func carryOut(_ actions: [BrailleDisplayLink.Action], at now: Double) {
+        for action in actions {
+            switch action {
+            case .connect: startAttempt(at: now)
+            case .abandonAttempt:
+                // A BRLTTY that accepts but never answers (stopped): that thread is left to it;
+                // the link starts no other until it returns.
+                attempt?.abandon()
+                staleAttempt = attempt
+                attempt = nil
+            case .closeConnection:
+                display?.connection.close()
+                display = nil
+                window = nil
+                needsWrite = true
+            case .writeLine:
+                lastWritten = nil
+                lastWriteStart = nil
+                rebuildWindow()
+                requestWrite(at: now)
+            case .say(let text):
+                pendingStatuses.append(text)
             }
-            staleAttempt = nil
         }
+    }
+
+    private func startAttempt(at now: Double) {
         let configuration = configuration
         let bindings = commandBindings
         let attempt = ConnectAttempt(work: { () -> ConnectOutcome in
@@ -611,10 +604,10 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
             if case .connected(let box) = outcome { box.display.connection.close() }
         })
         if attempt.start() {
-            link = .connecting(attempt, since: MonotonicClock.now())
+            self.attempt = attempt
         } else {
-            // No thread (resources exhausted): try again later.
-            link = .waiting(until: MonotonicClock.now() + configuration.maximumReconnectDelay)
+            // No thread (resources exhausted): later.
+            carryOut(link.attemptNotStarted(at: now), at: now)
         }
     }
 
@@ -651,63 +644,33 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
     private func finish(_ outcome: ConnectOutcome, at now: Double) {
         switch outcome {
         case .connected(let box):
-            let display = box.display
-            link = .connected(display)
-            nextReconnectDelay = configuration.reconnectDelay
-            reconnecting = false
-            var description = display.driver.isEmpty ? "a display" : display.driver
-            if !display.model.isEmpty { description += ", model \(display.model)" }
-            if let profile = display.profile { description += " (profile \(profile.id))" }
-            let size = display.rows > 1 ? "\(display.columns)×\(display.rows)" : "\(display.cells)"
-            say("braille display connected: \(description), \(size) cells, on BRLTTY \(hostDescription)")
-            lastWritten = nil
-            lastWriteStart = nil
-            rebuildWindow()
-            requestWrite(at: now)
+            let found = box.display
+            display = found
+            carryOut(link.connected(.init(driver: found.driver, model: found.model, profile: found.profile?.id,
+                                          columns: found.columns, rows: found.rows), at: now), at: now)
         case .noCells(let driver):
-            link = .waiting(until: now + configuration.sizeRetryInterval)
-            let what = driver.isEmpty ? "its display" : "its display (\(driver))"
-            say("braille display: BRLTTY \(hostDescription) answers but \(what) reports 0 cells; waiting for it")
+            carryOut(link.noCells(driver: driver, at: now), at: now)
         case .failed(let error):
-            let delay = nextReconnectDelay
-            nextReconnectDelay = min(nextReconnectDelay * 2, configuration.maximumReconnectDelay)
-            link = .waiting(until: now + delay)
+            let failure: BrailleDisplayLink.Failure
             if let brlapiError = error as? BrlAPIError, brlapiError.isServerUnavailable {
-                if !reconnecting && !configuration.quietWhileAbsent {
-                    say("braille display: no BRLTTY at \(hostDescription) (\(brlapiError.message)); waiting for it\(awaitedSocket.map { " (socket \($0))" } ?? ""), trying again")
-                }
+                failure = .serverUnavailable(message: brlapiError.message)
             } else if let brlapiError = error as? BrlAPIError, brlapiError.code == .authentication {
-                say("braille display: BRLTTY \(hostDescription) refused the authentication (\(brlapiError.message)); give --braille-auth (e.g. keyfile:/etc/brlapi.key)")
+                failure = .authentication(message: brlapiError.message)
             } else {
-                say("braille display: cannot connect to BRLTTY \(hostDescription): \(error)")
+                failure = .other("\(error)")
             }
+            carryOut(link.failed(failure, at: now), at: now)
         }
     }
 
-    /// Closes a connection that failed and schedules the reconnection; the line is written
-    /// again once connected.
+    /// A connection that failed: the link closes it and schedules the reconnection; the line
+    /// is written again once connected.
     private func lose(_ display: Display, because error: any Error, at now: Double) {
-        display.connection.close()
-        window = nil
-        needsWrite = true
-        reconnecting = true
-        nextReconnectDelay = configuration.reconnectDelay
-        link = .waiting(until: now + nextReconnectDelay)
-        nextReconnectDelay = min(nextReconnectDelay * 2, configuration.maximumReconnectDelay)
-        if let brlapiError = error as? BrlAPIError, brlapiError.isConnectionLost {
-            say("braille display: BRLTTY connection lost; reconnecting")
-        } else {
-            say("braille display: \(error); reconnecting")
-        }
+        let lostConnection = (error as? BrlAPIError)?.isConnectionLost == true
+        carryOut(link.lost(lostConnection ? .connectionLost : .other("\(error)"), at: now), at: now)
     }
 
     // MARK: Status
-
-    private func say(_ text: String) {
-        guard text != lastStatus else { return }
-        lastStatus = text
-        pendingStatuses.append(text)
-    }
 
     private func takeStatuses() -> [RuntimeInput] {
         defer { pendingStatuses.removeAll() }

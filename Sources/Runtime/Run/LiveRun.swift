@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AccessibilityModel
 import BrailleFormatting
+import RunControl
 import Scanning
 import Scenes
 import SwitchInput
@@ -10,6 +11,10 @@ import SwitchInput
 /// `switchscan run`: a scene operated live. One thread, one loop: poll(2) over every input's
 /// descriptor and the signal descriptor, with a timeout to the earliest deadline (the session's
 /// timers, the inputs' own); nothing polls on a period, so an idle scanner sleeps.
+///
+/// The loop is a reactor: each turn it reads the clock once, feeds what happened to
+/// `RunStateMachine` (which decides deadlines, the dates of edges, job control, status pages and
+/// the end of the run) and carries out the actions it returns.
 public final class LiveRun {
     public struct Options {
         public var scene: Scene
@@ -68,26 +73,19 @@ public final class LiveRun {
     }
 
     /// Why the run ended.
-    public enum Ending: Equatable, Sendable {
-        case quit
-        case signal(Int32)
-        case endOfInput
-        case durationElapsed
-        /// Every switch input failed (could not be opened or read), and no terminal was there to
-        /// take over: the run cannot be operated. The names and the reasons were said as statuses.
-        case inputsFailed([String])
-    }
+    public typealias Ending = RunEnding
 
     /// A timer due more than this long before the loop got to it (the process was stopped, the
     /// machine suspended) fires once, now, instead of replaying every step missed meanwhile.
-    public static let stallLateness = 0.25
+    public static let stallLateness = RunStateMachine.Configuration.standardStallLateness
 
     private let options: Options
     private var session: ScanSession
     private let origin: Double
-    /// The session time of each source's last edge, by its place in `options.sources` (its
-    /// edges never go back in time).
-    private lazy var lastEdgeTime = [Double](repeating: 0, count: options.sources.count)
+    /// The run's decisions.
+    private var state: RunStateMachine
+    /// The time of this turn of the loop (session time): the clock is read once per turn.
+    private var now = 0.0
     private let signals: SignalDescriptor
     private let terminal: TerminalSession?
     private let trace: TraceWriter?
@@ -123,6 +121,9 @@ public final class LiveRun {
             }
         }
         origin = MonotonicClock.now()
+        var configuration = RunStateMachine.Configuration(
+            origin: origin, duration: options.duration, endsWithSources: !options.terminalInput,
+            sources: options.sources.map { RunStateMachine.Source(name: $0.name, isSwitchInput: $0.isSwitchInput) })
         signals = try SignalDescriptor()
         var printedProblem: String?
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
@@ -136,6 +137,8 @@ public final class LiveRun {
         trace?.writeRunStart()
         terminal = options.terminalInput && TerminalSession.isTerminal(STDIN_FILENO) ? TerminalSession() : nil
         drawsScreen = options.terminalView && TerminalSession.isTerminal(STDOUT_FILENO)
+        configuration.hasTerminal = terminal != nil
+        state = RunStateMachine(configuration)
     }
 
     /// Whether the screen is drawn (a view was asked for and standard output is a terminal).
@@ -211,11 +214,9 @@ public final class LiveRun {
         if let failure = outcome.failure {
             say(failure)
         } else {
-            record([TraceEvent(time: now, kind: .status(text: "selections stored in \(store.path): \(outcome.count) (\(outcome.micros) µs)"))])
+            recordStatus("selections stored in \(store.path): \(outcome.count) (\(outcome.micros) µs)")
         }
     }
-
-    private var now: Double { MonotonicClock.now() - origin }
 
     /// Runs until `q`, Ctrl-C, SIGTERM, the end of piped input, or `duration`.
     public func run() throws(SystemCallError) -> Ending {
@@ -238,96 +239,75 @@ public final class LiveRun {
                 display.writeObserver = { [weak self, weak display] started, returned in
                     guard let self else { return }
                     // Kept as numbers: the line is made with the rest of the trace, once the
-                    // write has reached the display (`settleSeconds`).
+                    // write has reached the display (`RunStateMachine.Configuration.settleSeconds`).
                     pendingTrace.append(.brailleWritten(started: started, returned: returned, text: display?.lastWrittenText ?? ""))
                 }
             }
         }
+        now = MonotonicClock.now() - origin
         record(session.start())
         for text in options.startupStatus + [options.settingsWatcher?.startupStatus, loadProblem, traceStartProblem].compactMap({ $0 }) {
             say(text)
         }
-        output()
-        var ended = Set<String>()
-        var failed = Set<String>()
+        if let ending = try carryOut(state.start(at: now)) { return ending }
         while true {
-            // Deadlines in session time: the session's timers, the sources' own, the duration.
-            var deadline = session.nextDeadline
-            for source in options.sources { if let due = source.deadline { deadline = min(deadline ?? .infinity, due - origin) } }
-            if let duration = options.duration { deadline = min(deadline ?? duration, duration) }
-            if let due = statusPageDue { deadline = min(deadline ?? .infinity, due - origin) }
-            if inBackground { deadline = min(deadline ?? .infinity, now + Self.foregroundCheckSeconds) }
-            // Trace lines held for a FIFO's reader (none yet, or a slow one) are offered again.
-            if let due = trace?.retryDue { deadline = min(deadline ?? .infinity, due - origin) }
             // Work for idle moments (the trace written, lines made ahead) waits until the braille
-            // write has had `settleSeconds` to reach the display (BRLTTY and the display's driver
+            // write has had its settling time to reach the display (BRLTTY and the display's driver
             // need the CPU then, on a machine of two cores), and is done only when nothing is
             // ready: the loop looks without waiting, and sleeps once the work is done.
-            let settled = isSettled
             let idleWork = preparationDue || !linesToPrepare.isEmpty || !pendingTrace.isEmpty || forecastsDue
-            if idleWork, !settled { deadline = min(deadline ?? .infinity, lastWrite + Self.settleSeconds - origin) }
-            let timeout = idleWork && settled ? 0 : deadline.map { max(0, $0 - now) }
+            let traceRetry = trace?.retryDue.map { $0 - origin }
+            let wait = state.wait(at: now, sessionDeadline: session.nextDeadline,
+                                  sourceDeadlines: options.sources.compactMap { $0.deadline.map { $0 - origin } },
+                                  traceRetry: traceRetry, idleWorkPending: idleWork, heldTraceLines: pendingTrace.count)
             var descriptors = [signals.descriptor]
             if readsKeys { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)
             if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
             // A write of the selections finishing wakes the loop to say so.
             if let write = selectionWrite { descriptors.append(write.readEnd) }
-            // A long burst of events does not hold its trace back without bound.
-            if settled || pendingTrace.count >= Self.traceLinesHeld { flushTrace() }
-            let ready = try Poll.readable(descriptors, timeout: timeout)
-            if idleWork, ready.isEmpty, isSettled {
-                flushTrace()
-                prepareAhead()
-            }
-            if let trace, let due = trace.retryDue, MonotonicClock.now() >= due {
-                trace.writeHeld()
-                sayTraceProblem()
-            }
+            if wait.flushTrace { flushTrace() }
+            let ready = try Poll.readable(descriptors, timeout: wait.timeout)
+            // The one reading of the clock for this turn.
+            now = MonotonicClock.now() - origin
+            if let ending = try carryOut(state.woke(at: now, nothingReady: ready.isEmpty, idleWorkPending: idleWork,
+                                                    traceRetry: traceRetry)) { return ending }
 
             if ready.contains(signals.descriptor) {
                 for signal in signals.pending() {
-                    switch signal {
-                    case SIGWINCH: lastFrame = nil
-                    case SIGTSTP: try suspend()
-                    case SIGCONT:
-                        if continuedHere { continuedHere = false } else { try resumeTerminal() }
-                    default: return .signal(signal)
+                    let event: RunStateMachine.Signal = switch signal {
+                    case SIGWINCH: .windowChanged
+                    case SIGTSTP: .stop
+                    case SIGCONT: .continued(foreground: terminal?.isForeground ?? false)
+                    default: .terminate(signal)
                     }
+                    if let ending = try carryOut(state.signal(event, at: now)) { return ending }
                 }
             }
             if readsKeys, ready.contains(STDIN_FILENO) {
                 guard let bytes = try FileIO.read(STDIN_FILENO) else { continue }
-                if bytes.isEmpty { return .endOfInput }
-                let time = now
-                record(session.advance(to: time, lateness: Self.stallLateness))
+                if bytes.isEmpty, let ending = try carryOut(state.keysEnded()) { return ending }
+                record(session.advance(to: now, lateness: Self.stallLateness))
                 for key in TerminalKeys.decode(bytes) {
-                    if TerminalKeys.isQuit(key) { return .quit }
+                    if TerminalKeys.isQuit(key), let ending = try carryOut(state.quitTyped()) { return ending }
                     let situation = TerminalKeys.Situation(session.engine)
                     var events = [TraceEvent]()
                     if let id = TerminalKeys.switchID(for: key) {
-                        events = session.input(SwitchEdge(switchID: id, kind: .down, time: time))
-                        record(events, timestamp: MonotonicClock.now())
+                        events = session.input(SwitchEdge(switchID: id, kind: .down, time: now))
+                        record(events, timestamp: origin + now)
                     }
                     showKeyFeedback(TerminalKeys.feedback(for: key, events: events, situation: situation))
                 }
             }
-            if inBackground, let terminal, terminal.isForeground {
-                inBackground = false
-                record([TraceEvent(time: now, kind: .status(text: "in the foreground again (fg)"))])
-                lastFrame = nil
-                try terminal.reenterRawMode(fullScreen: drawsScreen)
+            if state.isInBackground, let terminal {
+                if let ending = try carryOut(state.foregroundChecked(terminal.isForeground, at: now)) { return ending }
             }
-            if let due = statusPageDue, MonotonicClock.now() >= due {
-                statusPage += 1
-                statusPageDue = nil
-            }
+            if let ending = try carryOut(state.statusPageTime(now)) { return ending }
             if let watcher = options.settingsWatcher, let watch = watcher.descriptor, ready.contains(watch) {
                 for change in watcher.readable() {
                     switch change {
                     case .applied(let settings, let text):
-                        let time = now
-                        record(session.advance(to: time, lateness: Self.stallLateness))
+                        record(session.advance(to: now, lateness: Self.stallLateness))
                         record(session.updateSettings(settings))
                         say(text, from: "settings")
                     case .rejected(let text):
@@ -335,30 +315,23 @@ public final class LiveRun {
                     }
                 }
             }
-            let moment = MonotonicClock.now()
+            let moment = origin + now
+            // When the loop began reading the sources, for the trace's `read` (a measurement,
+            // taken only while tracing, as the trace's other times are).
+            let readBegan = trace == nil ? moment : MonotonicClock.now()
             for (sourceIndex, source) in options.sources.enumerated() {
                 var inputs = [RuntimeInput]()
                 if let descriptor = source.descriptor, ready.contains(descriptor) { inputs += source.readable(at: moment) }
                 if let due = source.deadline, due <= moment { inputs += source.deadlineReached(at: moment) }
-                // A batch dated before the start (a file or FIFO written before the run began, read
-                // at once) is moved as a whole to begin at the start: clamping each edge to 0 alone
-                // squeezed its first press into a bounce (seen: an Enter held 100 ms whose release
-                // was dated 20 ms after its press).
-                var earliest = Double.infinity
-                for case .edge(let edge) in inputs where edge.time.isFinite { earliest = min(earliest, edge.time) }
-                let batchShift = earliest.isFinite ? max(0, origin - earliest) : 0
+                // The session times of the batch's edges (see `RunStateMachine.dateEdges`); each
+                // edge's own timestamp is kept for the trace.
+                var times = state.dateEdges(inputs.compactMap { if case .edge(let edge) = $0 { edge.time } else { nil } },
+                                            source: sourceIndex, at: now)[...]
                 for input in inputs {
                     switch input {
                     case .edge(var edge):
-                        // The source's own timestamp, kept for the trace; the session gets it
-                        // since the start. Sources date their edges on the monotonic clock
-                        // (evdev's timestamps; a raw stream re-dates a clock that jumps; a fast
-                        // replay dates ahead on purpose, in virtual time). A source's edges never
-                        // go back in time, also after a moved batch.
                         let timestamp = edge.time
-                        let previous = lastEdgeTime[sourceIndex]
-                        edge.time = timestamp.isFinite ? max(previous, timestamp - origin + batchShift) : now
-                        lastEdgeTime[sourceIndex] = edge.time
+                        edge.time = times.removeFirst()
                         noteSwitch(edge.switchID)
                         // Forecast while idle: its line is written now, and the session catches
                         // up after the write.
@@ -366,14 +339,13 @@ public final class LiveRun {
                         var forecastWrites: [PendingTraceLine] = []
                         if let forecast { forecastWrites = showForecast(forecast) }
                         record(session.advance(to: edge.time, lateness: Self.stallLateness))
-                        record(session.input(edge), timestamp: timestamp, read: moment)
+                        record(session.input(edge), timestamp: timestamp, read: readBegan)
                         pendingTrace += forecastWrites
                         if let forecast { checkForecast(forecast) }
                     case .devicesLost:
                         record(session.releaseAllSwitches())
                     case .endOfInput(let name, let sourceFailed):
-                        ended.insert(name)
-                        if sourceFailed { failed.insert(name) }
+                        state.sourceEnded(name, failed: sourceFailed)
                     case .status(let text):
                         say(text, from: source.name)
                     case .content(let update):
@@ -382,23 +354,57 @@ public final class LiveRun {
                     }
                 }
             }
+            // Speech reported (lines begun and ended) before the turn advances the session.
             takeSpeechReports()
-            record(session.advance(to: now, lateness: Self.stallLateness))
             // What the turn changed is shown first; the rest (selections stored, endings checked)
             // does not hold the braille write up.
-            output()
-            saveSelections(force: false)
-            if let duration = options.duration, now >= duration { return .durationElapsed }
-            // Without the terminal: a run whose every switch input failed cannot be operated;
-            // otherwise it ends when every source has ended.
-            if !options.terminalInput {
-                let inputs = options.sources.filter(\.isSwitchInput).map(\.name)
-                if !inputs.isEmpty, inputs.allSatisfy(failed.contains) { return .inputsFailed(inputs) }
-                if !options.sources.isEmpty, ended.count == options.sources.count, options.duration == nil {
-                    return .endOfInput
+            if let ending = try carryOut(state.turnEnded(at: now)) { return ending }
+        }
+    }
+
+    /// Carries out the run's decisions; the ending, when one of them ends the run.
+    private func carryOut(_ actions: [RunStateMachine.Action]) throws(SystemCallError) -> Ending? {
+        for action in actions {
+            switch action {
+            case .stopProcess:
+                // Ctrl-Z: the terminal as the shell expects it (cooked, main screen, cursor
+                // shown), then stopped as SIGTSTP stops a program. Inputs stay open and keep their
+                // state meanwhile. Back here once continued (nothing stopped when SIGTSTP is
+                // ignored): the terminal is taken back before anything else happens.
+                if let terminal, terminal.isForeground { terminal.suspend() }
+                let stopped = signals.stopAsDefault(SIGTSTP)
+                now = MonotonicClock.now() - origin
+                if let ending = try carryOut(state.stopEnded(stopped: stopped, foreground: terminal?.isForeground ?? false, at: now)) {
+                    return ending
                 }
+            case .takeTerminal:
+                lastFrame = nil
+                try terminal?.reenterRawMode(fullScreen: drawsScreen)
+            case .releaseTerminal:
+                terminal?.release()  // no reads, no drawing
+            case .redraw:
+                lastFrame = nil
+            case .trace(let text):
+                recordStatus(text)
+            case .flushTrace:
+                flushTrace()
+            case .retryTrace:
+                trace?.writeHeld()
+                sayTraceProblem()
+            case .idleWork:
+                prepareAhead()
+            case .showStatusPage:
+                break  // drawn by `present` (the frame reads `state.currentStatusPage`)
+            case let .advanceSession(time, lateness):
+                record(session.advance(to: time, lateness: lateness))
+            case .present:
+                output()
+                saveSelections(force: false)
+            case .end(let ending):
+                return ending
             }
         }
+        return nil
     }
 
     /// Shows the current state: the braille line on every display, the frame on the screen,
@@ -452,24 +458,19 @@ public final class LiveRun {
     /// Hands `line` to every display (the session's, or a forecast's ahead of it).
     private func showLine(_ line: BrailleLine, language: String?) {
         shownLine = line
-        for sink in options.brailleSinks { sink.show(line, language: language, at: MonotonicClock.now()) }
-        if !options.brailleSinks.isEmpty { lastWrite = MonotonicClock.now() }
+        if !options.brailleSinks.isEmpty {
+            // When the line is handed over (a measurement, as the writes' own times are): what
+            // the displays' write intervals and the settling before idle work count from.
+            let handedOver = MonotonicClock.now()
+            for sink in options.brailleSinks { sink.show(line, language: language, at: handedOver) }
+            state.brailleWritten(at: handedOver - origin)
+        }
         // The lines the next edges may show are made (and translated) once the loop is idle.
         preparationDue = true
         linesToPrepare = []
     }
 
     private var shownLine: BrailleLine?
-
-    /// When the braille line was last handed to the displays (monotonic seconds).
-    private var lastWrite = -Double.infinity
-    /// The last braille write has had `settleSeconds` to reach the display.
-    private var isSettled: Bool { MonotonicClock.now() >= lastWrite + Self.settleSeconds }
-    /// How long after a braille write the loop leaves the CPU to BRLTTY and the display before
-    /// writing its trace and preparing lines (both wait; nothing the user sees does).
-    static let settleSeconds = 0.002
-    /// Trace lines held while writes keep coming faster than `settleSeconds`: then written anyway.
-    static let traceLinesHeld = 256
 
     /// How many lines of the highlights the scanner may show next are made ahead.
     static let linesPreparedAhead = 6
@@ -563,7 +564,7 @@ public final class LiveRun {
     /// find (said in the trace; `output` writes the session's line at once).
     private func checkForecast(_ forecast: EdgeForecast) {
         guard session.brailleLine != forecast.line else { return }
-        record([TraceEvent(time: now, kind: .status(text: "the forecast of \(forecast.switchID)'s \(forecast.kind) showed \"\(forecast.line.text)\" where the session shows \"\(session.brailleLine.text)\"; written again"))])
+        recordStatus("the forecast of \(forecast.switchID)'s \(forecast.kind) showed \"\(forecast.line.text)\" where the session shows \"\(session.brailleLine.text)\"; written again")
     }
 
     /// Trace lines of this turn of the loop, written after the outputs: tracing does not delay
@@ -583,12 +584,24 @@ public final class LiveRun {
     /// loop began reading its source) go on its input lines.
     private func record(_ events: [TraceEvent], timestamp: Double? = nil, read: Double? = nil) {
         guard trace != nil, !events.isEmpty else { return }
-        let handled = now
+        let handled = traceTime
         pendingTrace += events.map { event in
             if case .input = event.kind { return .event(event, handled: handled, timestamp: timestamp, read: read) }
             return .event(event, handled: handled, timestamp: nil, read: nil)
         }
     }
+
+    /// A status for the trace, dated when it is recorded.
+    private func recordStatus(_ text: String) {
+        guard trace != nil else { return }
+        record([TraceEvent(time: traceTime, kind: .status(text: text))])
+    }
+
+    /// The trace's clock (seconds since the start), read as a line is recorded: the trace
+    /// measures when the loop handled what it records, after the writes the turn made (whose
+    /// returns it records too), so its lines stay in time order. Only read while tracing; the
+    /// run's decisions use the turn's `now`.
+    private var traceTime: Double { MonotonicClock.now() - origin }
 
     private func flushTrace() {
         guard let trace, !pendingTrace.isEmpty else { return }
@@ -611,7 +624,7 @@ public final class LiveRun {
             // itself may be what fails, and a service's stderr goes to its journal).
             setStatus(problem)
             if !drawsScreen { try? FileIO.writeAll(STDERR_FILENO, "switchscan: \(problem)\n") }
-            record([TraceEvent(time: now, kind: .status(text: problem))])
+            recordStatus(problem)
         }
     }
 
@@ -619,7 +632,7 @@ public final class LiveRun {
     /// when no screen is drawn. `teller` is what says it (a source's name): see `tellStandardError`.
     private func say(_ text: String, from teller: String? = nil) {
         setStatus(text)
-        record([TraceEvent(time: now, kind: .status(text: text))])
+        recordStatus(text)
         tellStandardError(text, from: teller ?? text)
     }
 
@@ -644,10 +657,7 @@ public final class LiveRun {
     private var saidBeforeStart: Set<String>
 
     private func setStatus(_ text: String?) {
-        if text != status {
-            statusPage = 0
-            statusPageDue = nil
-        }
+        if text != status { state.statusChanged() }
         status = text
         statusIsKeyFeedback = false
     }
@@ -665,20 +675,13 @@ public final class LiveRun {
     }
 
     private var statusIsKeyFeedback = false
-    /// The page of a status too long for its rows, and when the next one is shown.
-    private var statusPage = 0
-    private var statusPageDue: Double?
-    /// How long each page of a long status stays (monotonic seconds).
-    static let statusPageSeconds = 4.0
 
     /// Redraws the terminal when what it shows changed.
     private func draw() {
         guard drawsScreen, let terminal, terminal.isRaw, let size = terminal.size() else { return }
         let frame = TerminalFrame(snapshot(), columns: size.columns, rows: size.rows, keys: TerminalKeys.helpItems,
-                                  statusPage: statusPage)
-        if frame.statusPageCount > 1, statusPageDue == nil {
-            statusPageDue = MonotonicClock.now() + Self.statusPageSeconds
-        }
+                                  statusPage: state.currentStatusPage)
+        state.statusDrawn(pages: frame.statusPageCount, at: now)
         let text = frame.ansi
         guard text != lastFrame else { return }
         lastFrame = text
@@ -693,47 +696,6 @@ public final class LiveRun {
         guard let terminal else { return true }
         return terminal.isRaw
     }
-
-    /// Ctrl-Z (SIGTSTP): the terminal as the shell expects it (cooked, main screen, cursor
-    /// shown), then stopped as SIGTSTP stops a program; once continued (SIGCONT), the terminal
-    /// is taken back and the frame drawn whole. Inputs stay open and keep their state meanwhile, and
-    /// the scan goes on from where it was (a step missed while stopped fires once, late).
-    private func suspend() throws(SystemCallError) {
-        if let terminal, terminal.isForeground { terminal.suspend() }
-        record([TraceEvent(time: now, kind: .status(text: "suspended (SIGTSTP)"))])
-        flushTrace()
-        // Back here once continued: the terminal is taken back before anything else happens;
-        // the SIGCONT that continued the process, waiting on the signal descriptor, is then
-        // passed over. (Nothing stopped when SIGTSTP is ignored.)
-        continuedHere = signals.stopAsDefault(SIGTSTP)
-        try resumeTerminal()
-    }
-
-    /// The process stopped itself and was continued: the next SIGCONT record is that one.
-    private var continuedHere = false
-
-    /// Continued (SIGCONT, after Ctrl-Z or an outside SIGSTOP): raw mode again when the program
-    /// has the terminal (in the foreground), and the frame drawn whole. In the background (`bg`)
-    /// the terminal is left alone until the program is in the foreground again.
-    private func resumeTerminal() throws(SystemCallError) {
-        record([TraceEvent(time: now, kind: .status(text: "continued (SIGCONT)"))])
-        lastFrame = nil
-        guard let terminal else { return }
-        guard terminal.isForeground else {
-            terminal.release()  // no reads, no drawing
-            inBackground = true
-            return
-        }
-        inBackground = false
-        try terminal.reenterRawMode(fullScreen: drawsScreen)
-    }
-
-    /// In the background after `bg`, with the terminal released.
-    private var inBackground = false
-    /// How often a run in the background looks whether it is in the foreground again: `fg` sends
-    /// no signal to a job already running, and reading the terminal to be stopped by SIGTTIN
-    /// would stop the scan too. The only periodic wake-up, and only in the background.
-    static let foregroundCheckSeconds = 0.25
 
     /// What the terminal view shows now.
     func snapshot() -> TerminalFrame.Snapshot {
