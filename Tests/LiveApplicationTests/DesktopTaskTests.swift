@@ -151,7 +151,7 @@ struct DesktopTaskTests {
         let start = Date()
         try jump(to: 120, run)
         let link = try #require(Self.rect(try OverlayTests.probe(desktop, ["extents", "Link 120"])), "Link 120 has no extents")
-        let window = try #require(Self.rect(try OverlayTests.probe(desktop, ["window-extents", "Firefox"])), "no Firefox window")
+        let window = try #require(Self.rect(try OverlayTests.probe(desktop, ["app-window-extents", "Firefox"])), "no Firefox window")
         #expect(link[0] >= window[0] && link[1] >= window[1] && link[0] + link[2] <= window[0] + window[2] && link[1] + link[3] <= window[1] + window[3],
                 "Link 120 at \(link) is outside the window \(window)")
         // Followed: select on it, Tap; the page says so (its handler retitles the window).

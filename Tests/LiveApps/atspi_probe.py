@@ -7,8 +7,8 @@ screen extents "x y width height" of the first object named LABEL (nothing when 
 and `action LABEL` does the first action of the first object named LABEL (as a keyboard or a
 mouse would: the scanner is not told), printing "done" (nothing when there is no such object);
 `windows` prints each top-level window as "APPLICATION<tab>TITLE", `pid APPLICATION` the
-process id of the application of that name, and `window-extents APPLICATION` the screen extents
-of its first window."""
+process id of the application of that name, and `app-window-extents APPLICATION` the screen
+extents of its first window."""
 import sys
 import pyatspi
 
@@ -49,7 +49,7 @@ elif sys.argv[1] == "pid":
         if app.name == sys.argv[2]:
             print(app.get_process_id())
             break
-elif sys.argv[1] == "window-extents":
+elif sys.argv[1] == "app-window-extents":
     for app in pyatspi.Registry.getDesktop(0):
         if app.name.lower() == sys.argv[2].lower() and app.childCount > 0:
             e = app[0].queryComponent().getExtents(pyatspi.DESKTOP_COORDS)

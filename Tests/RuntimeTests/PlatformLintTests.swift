@@ -262,11 +262,13 @@ struct PlatformLint {
     // MARK: The tree
 
     /// Where libc may be called: the platform layer, the modules that wrap their own C library
-    /// (they sit below the runtime and cannot use its wrappers), and the braille test harness,
-    /// which the BrlAPI tests use without the runtime (BRLTTY started and stopped by PID, the
-    /// Baum emulator on a pseudo-terminal).
+    /// (they sit below the runtime and cannot use its wrappers), and the test harnesses that the
+    /// wrappers' own tests use without the runtime: the braille one (BRLTTY started and stopped
+    /// by PID, the Baum emulator on a pseudo-terminal) and the speech one built on it
+    /// (speech-dispatcher started and stopped by PID).
     static let allowedFolders = [
-        "Runtime/System/", "Evdev/", "BrlAPI/", "Louis/", "Atspi/", "Xcb/", "YAMLEvents/", "BrailleTestSupport/",
+        "Runtime/System/", "Evdev/", "BrlAPI/", "Louis/", "Atspi/", "Xcb/", "YAMLEvents/", "Speech/",
+        "BrailleTestSupport/", "SpeechTestSupport/",
     ]
 
     /// Every `.swift` file under `sources` outside the allowed folders, as (path relative to
@@ -297,7 +299,7 @@ struct PlatformLintTests {
         let files = try PlatformLint.checkedFiles(under: Self.sources)
         // The tree was found: the CLI and the runtime's loop are among the files checked.
         #expect(files.contains { $0.path == "switchscan/LearnCommand.swift" })
-        #expect(files.contains { $0.path == "Runtime/LiveRun.swift" })
+        #expect(files.contains { $0.path == "Runtime/Run/LiveRun.swift" })
         #expect(!files.contains { $0.path.hasPrefix("Runtime/System/") })
         let findings = files.flatMap { PlatformLint.findings(in: $0.text, file: "Sources/" + $0.path) }
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
@@ -305,14 +307,14 @@ struct PlatformLintTests {
 
     @Test("A call planted in a real source file is found at its line and column")
     func plantedCallInRealFile() throws {
-        let path = "Runtime/LiveRun.swift"
+        let path = "Runtime/Run/LiveRun.swift"
         let text = try String(contentsOf: Self.sources.appendingPathComponent(path), encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let planted = try #require(lines.firstIndex { $0.contains("public func run()") }) + 1
         lines.insert("        let flags = fcntl(STDIN_FILENO, F_GETFL)", at: planted)
         let findings = PlatformLint.findings(in: lines.joined(separator: "\n"), file: path)
         #expect(findings == [PlatformLint.Finding(file: path, line: planted + 1, column: 21, name: "fcntl")])
-        #expect(findings.first?.description.hasPrefix("Runtime/LiveRun.swift:\(planted + 1):21: error: libc call fcntl") == true)
+        #expect(findings.first?.description.hasPrefix("Runtime/Run/LiveRun.swift:\(planted + 1):21: error: libc call fcntl") == true)
     }
 
     @Test("Calls are found with their place")
