@@ -38,6 +38,9 @@ let package = Package(
         .target(name: "Scanning", dependencies: [
             "AccessibilityModel", "Scenes", "SwitchInput", "BrailleFormatting", "DeviceProfiles",
         ]),
+        // Pure: what the outputs show that needs no device: the terminal view's frame, the terminal
+        // keys' decoding and wording, the trace's JSON lines.
+        .target(name: "Presentation", dependencies: ["AccessibilityModel", "Scanning", "SwitchInput"]),
         // C libraries, each imported once through a module map and a small shim, and wrapped once
         // in a thin typed Swift module (no C type past it; errors name the C call).
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -63,7 +66,7 @@ let package = Package(
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb",
+            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Presentation",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
@@ -88,7 +91,7 @@ let package = Package(
         // found are kept in Tests/Fuzz/regressions and replayed).
         .executableTarget(name: "switchscan-fuzz", dependencies: [
             "AccessibilityModel", "Documents", "Scenes", "Scanning", "SwitchInput", "DeviceProfiles", "Runtime",
-            "DumpImport",
+            "DumpImport", "Presentation",
         ], path: "Tests/Fuzz/switchscan-fuzz"),
 
         .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
@@ -107,7 +110,8 @@ let package = Package(
             "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "TestTier", "switchscan",
         ]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "Presentation"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Scanning", "Scenes", "AccessibilityModel", "SwitchInput"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
         .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "BrailleTestSupport", "LiveTestSupport", "TestTier"]),

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AccessibilityModel
 import BrailleFormatting
+import Presentation
 import Scanning
 import Scenes
 import SwitchInput
