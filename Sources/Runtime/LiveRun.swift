@@ -26,8 +26,10 @@ public final class LiveRun {
         public var brailleCells: ((String, String?) -> String?)?
         /// Other inputs: devices, recordings, streams, braille display keys.
         public var sources: [any RuntimeSource]
-        /// Outputs of the braille line besides the terminal view (a BrlAPI display).
-        public var brailleSinks: [any BrailleSink]
+        /// Outputs besides the terminal view (a BrlAPI display, the highlight on the screen),
+        /// handed the session's outputs every turn in this order; register those with a
+        /// connection in `sources` too.
+        public var outputs: [any ScanOutput]
         /// The settings file, watched: an edit applies at once; a bad one is said and ignored.
         public var settingsWatcher: SettingsWatcher?
         /// Said on the status line and in the trace as the run starts (a settings file with
@@ -41,8 +43,6 @@ public final class LiveRun {
         public var statusesOnStandardError = true
         /// What is scanned instead of `scene` (a live application; register it in `sources` too).
         public var content: (any ScanContent)?
-        /// The highlight drawn on the screen (register it in `sources` too, for its connection).
-        public var highlightOverlay: HighlightOverlay?
         /// Where what the user selects is kept (`learnSelections`), and the scene file's absolute
         /// path that names its screens there; nil: nothing is read or written.
         public var selectionStore: SelectionStore?
@@ -50,7 +50,7 @@ public final class LiveRun {
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
-                    sources: [any RuntimeSource] = [], brailleSinks: [any BrailleSink] = []) {
+                    sources: [any RuntimeSource] = [], outputs: [any ScanOutput] = []) {
             self.scene = scene
             self.settings = settings
             self.terminalInput = terminalInput
@@ -59,7 +59,7 @@ public final class LiveRun {
             self.duration = duration
             self.brailleCells = brailleCells
             self.sources = sources
-            self.brailleSinks = brailleSinks
+            self.outputs = outputs
         }
     }
 
@@ -87,7 +87,14 @@ public final class LiveRun {
     private let signals: SignalDescriptor
     private let terminal: TerminalSession?
     private let trace: TraceWriter?
-    private var lastFrame: String?
+    /// Every output, the terminal view last.
+    private let outputs: [any ScanOutput]
+    private let terminalView: TerminalView?
+    /// The terminal view's last frame (nil: the next is drawn whole).
+    private var lastFrame: String? {
+        get { terminalView?.lastFrame }
+        set { terminalView?.lastFrame = newValue }
+    }
     private var status: String?
 
     public init(_ options: Options) throws(SystemCallError) {
@@ -132,6 +139,10 @@ public final class LiveRun {
         trace?.writeRunStart()
         terminal = options.terminalInput && TerminalSession.isTerminal(STDIN_FILENO) ? TerminalSession() : nil
         drawsScreen = options.terminalView && TerminalSession.isTerminal(STDOUT_FILENO)
+        let view = drawsScreen ? terminal.map { TerminalView(terminal: $0) } : nil
+        terminalView = view
+        outputs = options.outputs + (view.map { [$0] } ?? [])
+        view?.frame = { [unowned self] columns, rows in self.frame(columns: columns, rows: rows) }
     }
 
     /// Whether the screen is drawn (a view was asked for and standard output is a terminal).
@@ -231,16 +242,15 @@ public final class LiveRun {
         }
         if trace != nil {
             // When each BrlAPI write returned, on the clock of the switches' timestamps.
-            for case let display as BrailleDisplayOutput in options.brailleSinks {
-                display.writeObserver = { [weak self, weak display] started, returned in
-                    guard let self else { return }
+            for output in outputs {
+                output.observeWrites { [weak self] write in
                     // Kept as numbers: the line is made with the rest of the trace, once the
                     // write has reached the display (`settleSeconds`).
-                    pendingTrace.append(.brailleWritten(started: started, returned: returned, text: display?.lastWrittenText ?? ""))
+                    self?.pendingTrace.append(.brailleWritten(started: write.started, returned: write.returned, text: write.text))
                 }
             }
         }
-        record(session.start())
+        record(session.handle(.start))
         for text in options.startupStatus + [options.settingsWatcher?.startupStatus, loadProblem, traceStartProblem].compactMap({ $0 }) {
             say(text)
         }
@@ -297,14 +307,15 @@ public final class LiveRun {
                 guard let bytes = try FileIO.read(STDIN_FILENO) else { continue }
                 if bytes.isEmpty { return .endOfInput }
                 let time = now
-                record(session.advance(to: time, lateness: Self.stallLateness))
+                record(session.handle(.time(time, lateness: Self.stallLateness)))
                 for key in TerminalKeys.decode(bytes) {
                     if TerminalKeys.isQuit(key) { return .quit }
                     let situation = TerminalKeys.Situation(session.engine)
                     var events = [TraceEvent]()
                     if let id = TerminalKeys.switchID(for: key) {
-                        events = session.input(SwitchEdge(switchID: id, kind: .down, time: time))
-                        record(events, timestamp: MonotonicClock.now())
+                        let handled = session.handle(.edge(SwitchEdge(switchID: id, kind: .down, time: time)))
+                        events = handled.traceEvents
+                        record(handled, timestamp: MonotonicClock.now())
                     }
                     showKeyFeedback(TerminalKeys.feedback(for: key, events: events, situation: situation))
                 }
@@ -324,8 +335,8 @@ public final class LiveRun {
                     switch change {
                     case .applied(let settings, let text):
                         let time = now
-                        record(session.advance(to: time, lateness: Self.stallLateness))
-                        record(session.updateSettings(settings))
+                        record(session.handle(.time(time, lateness: Self.stallLateness)))
+                        record(session.handle(.settings(settings)))
                         say(text, from: "settings")
                     case .rejected(let text):
                         say(text, from: "settings")
@@ -362,24 +373,24 @@ public final class LiveRun {
                         let forecast = forecast(for: edge)
                         var forecastWrites: [PendingTraceLine] = []
                         if let forecast { forecastWrites = showForecast(forecast) }
-                        record(session.advance(to: edge.time, lateness: Self.stallLateness))
-                        record(session.input(edge), timestamp: timestamp, read: moment)
+                        record(session.handle(.time(edge.time, lateness: Self.stallLateness)))
+                        record(session.handle(.edge(edge)), timestamp: timestamp, read: moment)
                         pendingTrace += forecastWrites
                         if let forecast { checkForecast(forecast) }
                     case .devicesLost:
-                        record(session.releaseAllSwitches())
+                        record(session.handle(.switchesLost))
                     case .endOfInput(let name, let sourceFailed):
                         ended.insert(name)
                         if sourceFailed { failed.insert(name) }
                     case .status(let text):
                         say(text, from: source.name)
                     case .content(let update):
-                        record(session.advance(to: now, lateness: Self.stallLateness))
-                        record(session.contentChanged(update))
+                        record(session.handle(.time(now, lateness: Self.stallLateness)))
+                        record(session.handle(.contentChanged(update)))
                     }
                 }
             }
-            record(session.advance(to: now, lateness: Self.stallLateness))
+            record(session.handle(.time(now, lateness: Self.stallLateness)))
             // What the turn changed is shown first; the rest (selections stored, endings checked)
             // does not hold the braille write up.
             output()
@@ -397,32 +408,54 @@ public final class LiveRun {
         }
     }
 
-    /// Shows the current state: the braille line on every display, the frame on the screen,
-    /// then the terminal.
+    /// Shows the current state: every output is handed the turn's outputs and what they leave
+    /// shown (the overlay and the displays first, the terminal view last).
     private func output() {
-        // The frame follows the highlight, and the element when its window moved or a layout
-        // change moved it (the overlay sends nothing to the X server when the frame stays).
-        options.highlightOverlay?.show(HighlightOverlay.frame(of: session.engine.highlight))
-        if session.brailleLine != shownLine { showLine(session.brailleLine, language: session.brailleLineLanguage) }
+        let line = session.brailleLine
+        let lineIsNew = line != shownLine
+        if lineIsNew { lineShown(line) }
+        let shown = ShownState(
+            line: line, language: session.brailleLineLanguage, lineIsNew: lineIsNew, highlight: session.engine.highlight)
+        let turn = turnOutputs
+        turnOutputs.removeAll(keepingCapacity: true)
+        for output in outputs where output !== terminalView { output.present(turn, shown: shown, at: MonotonicClock.now()) }
+        if lineIsNew, showsLines { lastWrite = MonotonicClock.now() }
         // A reader panning away from the line's first window holds scanning until they are back
         // (a new line starts at its first window again).
-        var away = false
-        for case let display as BrailleDisplayOutput in options.brailleSinks where display.isPannedAway { away = true }
-        if away != readerAway {
-            readerAway = away
-            record(session.readerPanned(away: away, at: now))
+        for (index, output) in outputs.enumerated() {
+            for report in output.takeReports() {
+                switch report {
+                case .readerPanned(let away):
+                    if away { readersAway.insert(index) } else { readersAway.remove(index) }
+                }
+            }
         }
-        draw()
+        if !readersAway.isEmpty != readerAway {
+            readerAway = !readersAway.isEmpty
+            record(session.handle(.readerPanned(away: readerAway, at: now)))
+        }
+        terminalView?.present(turn, shown: shown, at: MonotonicClock.now())
     }
 
     private var readerAway = false
+    /// The outputs (by their place in `outputs`) whose reader is panned away.
+    private var readersAway = Set<Int>()
+    /// The session's outputs since the last turn was shown, and the run's statuses among them.
+    private var turnOutputs: [SessionOutput] = []
+    /// Some output shows the braille line.
+    private lazy var showsLines = outputs.contains(where: \.showsLines)
 
-    /// Hands `line` to every display (the session's, or a forecast's ahead of it).
+    /// A forecast's line, shown ahead of the session on every output that shows lines.
     private func showLine(_ line: BrailleLine, language: String?) {
+        lineShown(line)
+        for output in outputs { output.showAhead(line, language: language, at: MonotonicClock.now()) }
+        if showsLines { lastWrite = MonotonicClock.now() }
+    }
+
+    /// `line` is handed to the outputs: the lines the next edges may show are made (and
+    /// translated) once the loop is idle.
+    private func lineShown(_ line: BrailleLine) {
         shownLine = line
-        for sink in options.brailleSinks { sink.show(line, language: language, at: MonotonicClock.now()) }
-        if !options.brailleSinks.isEmpty { lastWrite = MonotonicClock.now() }
-        // The lines the next edges may show are made (and translated) once the loop is idle.
         preparationDue = true
         linesToPrepare = []
     }
@@ -461,7 +494,7 @@ public final class LiveRun {
         if preparationDue {
             preparationDue = false
             linesToPrepare = session.upcomingBrailleLines(limit: Self.linesPreparedAhead)
-            if options.brailleSinks.isEmpty { linesToPrepare = [] }
+            if !showsLines { linesToPrepare = [] }
             return
         }
         if !switchesToForecast.isEmpty {
@@ -469,13 +502,13 @@ public final class LiveRun {
             let made = session.forecasts(edgeOf: id)
             forecasts += made
             for forecast in made where forecast.line != shownLine {
-                for sink in options.brailleSinks { sink.prepare(forecast.line, language: forecast.language) }
+                for output in outputs { output.prepare(forecast.line, language: forecast.language) }
             }
             return
         }
         guard !linesToPrepare.isEmpty else { return }
         let next = linesToPrepare.removeFirst()
-        for sink in options.brailleSinks { sink.prepare(next.line, language: next.language) }
+        for output in outputs { output.prepare(next.line, language: next.language) }
     }
 
     // MARK: Forecasts
@@ -500,7 +533,7 @@ public final class LiveRun {
     /// Forecasts are to be made: a display shows the line (none while BRLTTY is away), and the
     /// session changed since (or some switches are still to do).
     private var forecastsDue: Bool {
-        guard !recentSwitches.isEmpty, options.brailleSinks.contains(where: \.isShowing) else { return false }
+        guard !recentSwitches.isEmpty, outputs.contains(where: \.isShowingLines) else { return false }
         return forecastRevision != session.revision || !switchesToForecast.isEmpty
     }
 
@@ -547,6 +580,14 @@ public final class LiveRun {
         case brailleWritten(started: Double, returned: Double, text: String)
     }
 
+    /// Keeps the session's outputs for the outputs' next turn, and their trace lines (see the
+    /// other `record`).
+    private func record(_ outputs: [SessionOutput], timestamp: Double? = nil, read: Double? = nil) {
+        guard !outputs.isEmpty else { return }
+        turnOutputs += outputs
+        if trace != nil { record(outputs.traceEvents, timestamp: timestamp, read: read) }
+    }
+
     /// Keeps the events for the trace; `timestamp` (a switch edge's own) and `read` (when the
     /// loop began reading its source) go on its input lines.
     private func record(_ events: [TraceEvent], timestamp: Double? = nil, read: Double? = nil) {
@@ -587,7 +628,7 @@ public final class LiveRun {
     /// when no screen is drawn. `teller` is what says it (a source's name): see `tellStandardError`.
     private func say(_ text: String, from teller: String? = nil) {
         setStatus(text)
-        record([TraceEvent(time: now, kind: .status(text: text))])
+        record([SessionOutput(time: now, kind: .status(text))])
         tellStandardError(text, from: teller ?? text)
     }
 
@@ -639,18 +680,15 @@ public final class LiveRun {
     /// How long each page of a long status stays (monotonic seconds).
     static let statusPageSeconds = 4.0
 
-    /// Redraws the terminal when what it shows changed.
-    private func draw() {
-        guard drawsScreen, let terminal, terminal.isRaw, let size = terminal.size() else { return }
-        let frame = TerminalFrame(snapshot(), columns: size.columns, rows: size.rows, keys: TerminalKeys.helpItems,
+    /// The terminal view's frame for a terminal of `columns` × `rows`; a status too long for
+    /// its rows is shown a page at a time.
+    private func frame(columns: Int, rows: Int) -> TerminalFrame {
+        let frame = TerminalFrame(snapshot(), columns: columns, rows: rows, keys: TerminalKeys.helpItems,
                                   statusPage: statusPage)
         if frame.statusPageCount > 1, statusPageDue == nil {
             statusPageDue = MonotonicClock.now() + Self.statusPageSeconds
         }
-        let text = frame.ansi
-        guard text != lastFrame else { return }
-        lastFrame = text
-        try? FileIO.writeAll(terminal.output, text)
+        return frame
     }
 
     /// Whether keystrokes are read now: a pipe always; a terminal while the program has it in
