@@ -575,6 +575,9 @@ public final class LiveRun {
         /// edge its source's own timestamp (CLOCK_MONOTONIC seconds).
         /// `read`: when the loop began reading the edge's source (CLOCK_MONOTONIC seconds).
         case event(TraceEvent, handled: Double, timestamp: Double?, read: Double?)
+        /// The same for a session's output, made into its trace line (if it has one) only when
+        /// the trace is written, not on the way to the braille write.
+        case output(SessionOutput, handled: Double, timestamp: Double?, read: Double?)
         case line(String)
         /// A BrlAPI write's start and return (CLOCK_MONOTONIC seconds) and the text written.
         case brailleWritten(started: Double, returned: Double, text: String)
@@ -585,7 +588,12 @@ public final class LiveRun {
     private func record(_ outputs: [SessionOutput], timestamp: Double? = nil, read: Double? = nil) {
         guard !outputs.isEmpty else { return }
         turnOutputs += outputs
-        if trace != nil { record(outputs.traceEvents, timestamp: timestamp, read: read) }
+        guard trace != nil else { return }
+        let handled = now
+        pendingTrace += outputs.map { output in
+            if case .input = output.kind { return .output(output, handled: handled, timestamp: timestamp, read: read) }
+            return .output(output, handled: handled, timestamp: nil, read: nil)
+        }
     }
 
     /// Keeps the events for the trace; `timestamp` (a switch edge's own) and `read` (when the
@@ -601,9 +609,11 @@ public final class LiveRun {
 
     private func flushTrace() {
         guard let trace, !pendingTrace.isEmpty else { return }
-        trace.write(lines: pendingTrace.map {
+        trace.write(lines: pendingTrace.compactMap {
             switch $0 {
             case let .event(event, handled, timestamp, read): TraceFormat.jsonLine(event, handled: handled, timestamp: timestamp, read: read)
+            case let .output(output, handled, timestamp, read):
+                output.traceEvent.map { TraceFormat.jsonLine($0, handled: handled, timestamp: timestamp, read: read) }
             case .line(let line): line
             case let .brailleWritten(started, returned, text):
                 TraceFormat.brailleWrittenLine(time: returned - origin, monotonic: returned, call: returned - started, text: text)
