@@ -453,12 +453,6 @@ public struct ScanSession: Sendable {
         for action in actions {
             switch action {
             case .highlight(let highlight):
-                let element: Element? = {
-                    switch highlight {
-                    case .entry(let node), .groupExit(let node): return node.element
-                    default: return nil
-                    }
-                }()
                 let item: ElementID? = {
                     if case .entry(let node) = highlight, !node.isGroup { return node.id }
                     return nil
