@@ -40,6 +40,9 @@ let package = Package(
         .target(name: "Scanning", dependencies: [
             "AccessibilityModel", "Scenes", "SwitchInput", "BrailleFormatting", "DeviceProfiles",
         ]),
+        // Pure: what the outputs show that needs no device: the terminal view's frame, the terminal
+        // keys' decoding and wording, the trace's JSON lines.
+        .target(name: "Presentation", dependencies: ["AccessibilityModel", "Scanning", "SwitchInput"]),
         // C libraries, each imported once through a module map and a small shim, and wrapped once
         // in a thin typed Swift module (no C type past it; errors name the C call).
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -76,7 +79,7 @@ let package = Package(
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop", "Speech", "RunControl",
+            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop", "Speech", "RunControl", "Presentation",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
@@ -104,7 +107,7 @@ let package = Package(
         // found are kept in Tests/Fuzz/regressions and replayed).
         .executableTarget(name: "switchscan-fuzz", dependencies: [
             "AccessibilityModel", "Documents", "Scenes", "Scanning", "SwitchInput", "DeviceProfiles", "Runtime",
-            "DumpImport",
+            "DumpImport", "Presentation",
         ], path: "Tests/Fuzz/switchscan-fuzz"),
 
         .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
@@ -125,7 +128,8 @@ let package = Package(
         ]),
         .testTarget(name: "RunControlTests", dependencies: ["RunControl", "Scanning", "Scenes", "SwitchInput"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel", "Presentation"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Scanning", "Scenes", "AccessibilityModel", "SwitchInput"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
         .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "Scenes", "BrailleTestSupport", "LiveTestSupport", "SpeechTestSupport", "TestTier"]),

@@ -152,7 +152,7 @@ private struct InputBenchmark {
                 CLOCK_MONOTONIC value written into the record's `tv_sec`/`tv_usec` just before \
                 `write(2)`; (2) CLOCK_MONOTONIC read by the loop when it hands the braille line \
                 that the press changed (the engine moved the highlight) to its braille outputs, \
-                a `BrailleSink` here. \(presses) presses per scene, manual scanning, no grouping \
+                a `ScanOutput` here. \(presses) presses per scene, manual scanning, no grouping \
                 (each press moves the highlight).
                 """)
             lines.append("")
@@ -324,9 +324,14 @@ private struct InputBenchmark {
     // MARK: (b) Latency through LiveRun
 
     /// A braille output that notes when the loop hands it a line.
-    final class ClockSink: BrailleSink {
+    final class ClockSink: ScanOutput {
         var shown = [(at: Double, text: String)]()
-        func show(_ line: BrailleLine, language: String?, at now: Double) {
+        var showsLines: Bool { true }
+        var isShowingLines: Bool { true }
+        func present(_ outputs: [SessionOutput], shown state: ShownState, at now: Double) {
+            if state.lineIsNew { shown.append((now, state.line.text)) }
+        }
+        func showAhead(_ line: BrailleLine, language: String?, at now: Double) {
             shown.append((now, line.text))
         }
     }
@@ -362,7 +367,7 @@ private struct InputBenchmark {
             scene: scene, settings: settings, terminalInput: false, terminalView: false, tracePath: nil,
             // A FIFO whose writer closes waits for the next writer (the live loop's fault rule), so
             // the run is given the stream's length and three seconds more.
-            duration: Double(presses) * (hold + gap) + 3, sources: made.sources, brailleSinks: [sink])
+            duration: Double(presses) * (hold + gap) + 3, sources: made.sources, outputs: [sink])
         let live: LiveRun
         do {
             live = try LiveRun(options)

@@ -45,20 +45,3 @@ extension RuntimeSource {
     public var isSwitchInput: Bool { true }
     public func close() {}
 }
-
-/// An output that shows the braille line: the terminal view, a BrlAPI display.
-public protocol BrailleSink: AnyObject {
-    /// Shows `line` (the scanner's current line); `language` chooses the braille table.
-    func show(_ line: BrailleLine, language: String?, at now: Double)
-    /// Makes `line` ready to be shown soon (a highlight the scanner may reach next), while the
-    /// loop is idle; shows nothing.
-    func prepare(_ line: BrailleLine, language: String?)
-    /// Whether what it is shown reaches a reader now (a display connected): lines are made ahead
-    /// and edges forecast only for outputs that show them.
-    var isShowing: Bool { get }
-}
-
-extension BrailleSink {
-    public func prepare(_ line: BrailleLine, language: String?) {}
-    public var isShowing: Bool { true }
-}

@@ -57,7 +57,7 @@ extension ScanSession {
             guard until > from else { continue }
             var trial = self
             trial.isForecast = true
-            _ = trial.input(SwitchEdge(switchID: switchID, kind: kind, time: from))
+            _ = trial.handle(.edge(SwitchEdge(switchID: switchID, kind: kind, time: from)))
             if trial.forecastSpoiled { return [] }
             forecasts.append(EdgeForecast(
                 switchID: switchID, kind: kind, from: from, until: until, revision: revision,

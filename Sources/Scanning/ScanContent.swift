@@ -22,6 +22,47 @@ public protocol ScanContent: Sendable {
     /// what changed as far as it is known now (a live application may answer later, through
     /// `ScanSession.contentChanged`).
     mutating func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate?
+
+    // What a content may do besides (each has a default: it does not).
+
+    /// Whether `perform` acts on something outside this value (a live application): a forecast,
+    /// which works on a copy of the session, must not perform on it.
+    var actsOutsideItself: Bool { get }
+    /// The scene whose state the content keeps, for expectations (a live application: an empty
+    /// scene with its title, size and language).
+    var scene: Scene { get }
+    /// The scene's state (values and screen), for expectations.
+    var sceneState: SceneState { get }
+    /// Builds the structure with `weights` (learnt selections) from the next rebuild on; true
+    /// when that changes it. Called at calm points only (`ScanSession` says which).
+    mutating func useLearnedWeights(_ weights: LearnedWeights?) -> Bool
+    /// The highlight moved between items (`moves`, in order): the content runs its focus hooks
+    /// (`didLoseFocus`, `didBecomeFocused`) as the app's own effects. Nil when it has none;
+    /// else the hooks run, by name, and what changed (nothing ran: empty names).
+    mutating func highlightMoved(_ moves: [HighlightMove]) -> (ran: [String], update: ContentUpdate)?
+    /// The app changes by itself, with no user press (a timer of the app firing, data arriving):
+    /// nil when the content has no such behaviour to run.
+    mutating func runAppEffects(_ effects: [Effect]) -> ContentUpdate?
+}
+
+extension ScanContent {
+    public var actsOutsideItself: Bool { true }
+    public var scene: Scene { Scene(title: title, size: size, language: language) }
+    public var sceneState: SceneState { SceneState(values: [:], screen: screenName) }
+    public mutating func useLearnedWeights(_ weights: LearnedWeights?) -> Bool { false }
+    public mutating func highlightMoved(_ moves: [HighlightMove]) -> (ran: [String], update: ContentUpdate)? { nil }
+    public mutating func runAppEffects(_ effects: [Effect]) -> ContentUpdate? { nil }
+}
+
+/// The highlight left one item and landed on another (nil: none, or not an item).
+public struct HighlightMove: Hashable, Sendable {
+    public var lost: ElementID?
+    public var gained: ElementID?
+
+    public init(lost: ElementID?, gained: ElementID?) {
+        self.lost = lost
+        self.gained = gained
+    }
 }
 
 /// What changed in the content: a new screen (its name), and the notifications posted.
@@ -71,6 +112,37 @@ public struct SceneContent: ScanContent {
     public var screenName: String { state.screen }
     public var size: (width: Double, height: Double) { scene.size }
     public var language: String { scene.language }
+    /// A scene's behaviour runs on the value itself: a forecast may perform on a copy.
+    public var actsOutsideItself: Bool { false }
+    public var sceneState: SceneState { state }
+
+    public mutating func useLearnedWeights(_ weights: LearnedWeights?) -> Bool {
+        guard weights != learned else { return false }
+        learned = weights
+        return true
+    }
+
+    /// `didLoseFocus` of the item the highlight left, then `didBecomeFocused` of the one it
+    /// landed on, for each move, run as the app's own effects.
+    public mutating func highlightMoved(_ moves: [HighlightMove]) -> (ran: [String], update: ContentUpdate)? {
+        guard !scene.focusHooks.isEmpty else { return nil }
+        var effects = [Effect]()
+        var named = [String]()
+        for move in moves {
+            if let lost = move.lost, let hooks = scene.focusHooks[lost], !hooks.didLoseFocus.isEmpty {
+                effects += hooks.didLoseFocus
+                named.append("\(lost) didLoseFocus")
+            }
+            if let gained = move.gained, let hooks = scene.focusHooks[gained], !hooks.didBecomeFocused.isEmpty {
+                effects += hooks.didBecomeFocused
+                named.append("\(gained) didBecomeFocused")
+            }
+        }
+        guard !effects.isEmpty else { return ([], ContentUpdate()) }
+        return (named, performByApp(effects))
+    }
+
+    public mutating func runAppEffects(_ effects: [Effect]) -> ContentUpdate? { performByApp(effects) }
 
     public func currentStructure(groupItems: Bool) -> ScanStructure {
         if let cache, cache.screen == state.screen, cache.groupItems == groupItems, cache.learned == learned,

@@ -57,6 +57,8 @@ public struct ScanSession: Sendable {
     /// `brailleLanguage` when `brailleLine` was made: stored, so that a host reads it without
     /// the session being copied to compute it.
     public private(set) var brailleLineLanguage: String?
+    /// The language of the last `.line` output.
+    private var shownLanguage: String?
 
     /// Counts what changed the session besides time passing with no timer due (edges, timers
     /// fired, content, settings, the reader's panning): a forecast holds only while it stays the
@@ -123,15 +125,11 @@ public struct ScanSession: Sendable {
 
     // MARK: State, for outputs and expectations
 
-    /// The scene file scanned (nil for live content).
-    public var sceneContent: SceneContent? { content as? SceneContent }
     /// The scene scanned; for live content, an empty scene with its title, size and language.
-    public var scene: Scene {
-        sceneContent?.scene ?? Scene(title: content.title, size: content.size, language: content.language)
-    }
-    public var sceneState: SceneState { sceneContent?.state ?? SceneState(values: [:], screen: content.screenName) }
+    public var scene: Scene { content.scene }
+    public var sceneState: SceneState { content.sceneState }
     public var screen: String { content.screenName }
-    public var state: [String: StateValue] { sceneContent?.state.values ?? [:] }
+    public var state: [String: StateValue] { content.sceneState.values }
     public var focusID: ElementID? { engine.highlight.focusID }
     public var menuTitles: [String]? { engine.menu?.entries.map(\.title) }
     public var menuFocusTitle: String? { engine.menu.map { $0.entries[$0.focus].title } }
@@ -140,7 +138,7 @@ public struct ScanSession: Sendable {
     /// state), when it is present (not `visible: false`, nor under an element that is not); nil
     /// for live content.
     public func currentElement(_ id: ElementID) -> Element? {
-        guard let scene = sceneContent?.scene, let screen = sceneState.resolvedScreen(in: scene) else { return nil }
+        guard let screen = sceneState.resolvedScreen(in: scene) else { return nil }
         func search(_ element: Element) -> Element? {
             if element.id == id { return element }
             for child in element.children { if let found = search(child) { return found } }
@@ -196,9 +194,9 @@ public struct ScanSession: Sendable {
         return unsavedSelections
     }
 
-    /// Records a selection of `element` on the current screen (learning on, a scene file).
+    /// Records a selection of `element` on the current screen (learning on).
     private mutating func recordSelection(_ command: ElementCommand, on element: Element?) {
-        guard learnsSelections, let element, content is SceneContent else { return }
+        guard learnsSelections, let element else { return }
         switch command {
         case .activate, .increment, .decrement, .customAction: break
         case .escape, .magicTap, .switchTo, .content: return  // not a choice of this item
@@ -214,15 +212,11 @@ public struct ScanSession: Sendable {
     /// scans a screen. True when the weights changed.
     @discardableResult
     private mutating func takeLearnedWeights() -> Bool {
-        guard var scene = content as? SceneContent else { return false }
         // A screen without counts keeps the plain grouping (the same structure as equal weights,
         // built with the grouping memo).
-        let counts = learnsSelections ? selections.counts(screen: selectionKey(scene.screenName)) ?? [:] : [:]
+        let counts = learnsSelections ? selections.counts(screen: selectionKey(content.screenName)) ?? [:] : [:]
         let learned = counts.isEmpty ? nil : LearnedWeights(counts: counts, orderByFrequency: settings.orderByFrequency)
-        guard learned != scene.learned else { return false }
-        scene.learned = learned
-        content = scene
-        return true
+        return content.useLearnedWeights(learned)
     }
 
     /// The earliest pending timer, which the host must fire with `advance(to:)`.
@@ -230,10 +224,43 @@ public struct ScanSession: Sendable {
 
     // MARK: Driving
 
+    /// What happened, in: what to show, do and trace, out (in order).
+    public mutating func handle(_ event: SessionEvent) -> [SessionOutput] {
+        switch event {
+        case .start: begin()
+        case .edge(let edge): take(edge)
+        case let .time(target, lateness): passTime(to: target, lateness: lateness)
+        case let .readerPanned(away, moment): pan(away: away, at: moment)
+        case .switchesLost: releaseSwitches()
+        case .contentChanged(let update): contentUpdated(update)
+        case .settings(let settings): applySettings(settings)
+        }
+    }
+
+    // The same, for hosts that keep the trace only (scripted tests, benchmarks).
+
     /// Shows the start screen.
-    public mutating func start() -> [TraceEvent] {
+    public mutating func start() -> [TraceEvent] { handle(.start).traceEvents }
+    /// A switch edge from any source (a device, a recording, a scripted test).
+    public mutating func input(_ edge: SwitchEdge) -> [TraceEvent] { handle(.edge(edge)).traceEvents }
+    /// See `SessionEvent.readerPanned`.
+    public mutating func readerPanned(away: Bool, at moment: Double) -> [TraceEvent] {
+        handle(.readerPanned(away: away, at: moment)).traceEvents
+    }
+    /// The switch device is gone: every switch that was down is released.
+    public mutating func releaseAllSwitches() -> [TraceEvent] { handle(.switchesLost).traceEvents }
+    /// Lets time pass to `target` (see `passTime`).
+    public mutating func advance(to target: Double, lateness: Double? = nil) -> [TraceEvent] {
+        handle(.time(target, lateness: lateness)).traceEvents
+    }
+    /// The content changed by itself (see `SessionEvent.contentChanged`).
+    public mutating func contentChanged(_ update: ContentUpdate) -> [TraceEvent] { handle(.contentChanged(update)).traceEvents }
+    /// New settings from now on (see `applySettings`).
+    public mutating func updateSettings(_ new: ScanSettings) -> [TraceEvent] { handle(.settings(new)).traceEvents }
+
+    private mutating func begin() -> [SessionOutput] {
         revision &+= 1
-        var trace = [TraceEvent(time: time, kind: .screen(name: content.screenName))]
+        var trace = [SessionOutput(time: time, kind: .screen(name: content.screenName))]
         takeLearnedWeights()
         let structure = rebuildStructure()
         summaryToAnnounce = engine.summaryText(of: structure)
@@ -243,14 +270,14 @@ public struct ScanSession: Sendable {
     }
 
     /// A switch edge from any source (a device, a recording, a scripted test).
-    public mutating func input(_ edge: SwitchEdge) -> [TraceEvent] {
+    private mutating func take(_ edge: SwitchEdge) -> [SessionOutput] {
         revision &+= 1
-        var trace = [TraceEvent]()
-        if edge.time > time { trace += advance(to: edge.time) }
+        var trace = [SessionOutput]()
+        if edge.time > time { trace += passTime(to: edge.time, lateness: nil) }
         let outputs = stabilizer.handle(edge)
         let rejected = outputs.contains { if case .rejected = $0 { return true } else { return false } }
         if !rejected {
-            trace.append(TraceEvent(time: time, kind: .input(switchID: edge.switchID, edge: edgeName(edge.kind), accepted: true, reason: nil)))
+            trace.append(SessionOutput(time: time, kind: .input(switchID: edge.switchID, edge: edge.kind, rejection: nil)))
         }
         trace += applyInput(outputs)
         trace += updateBraille()
@@ -259,13 +286,13 @@ public struct ScanSession: Sendable {
 
     /// The braille display was panned away from the line's first window, or back to it (the
     /// runtime tells): auto scanning holds while the reader reads the rest of a long line.
-    public mutating func readerPanned(away: Bool, at moment: Double) -> [TraceEvent] {
-        var trace = [TraceEvent]()
-        if moment > time { trace += advance(to: moment) }
+    private mutating func pan(away: Bool, at moment: Double) -> [SessionOutput] {
+        var trace = [SessionOutput]()
+        if moment > time { trace += passTime(to: moment, lateness: nil) }
         revision &+= 1
         let actions = engine.handle(.readerPanned(away: away, time: time))
         guard !actions.isEmpty else { return trace }
-        trace.append(TraceEvent(time: time, kind: .status(text: away
+        trace.append(SessionOutput(time: time, kind: .status(away
             ? "the reader panned away from the line's first window: scanning holds"
             : "the reader is back on the line's first window: scanning goes on")))
         trace += apply(actions)
@@ -302,7 +329,7 @@ public struct ScanSession: Sendable {
     }
 
     /// The switch device is gone: every switch that was down is released.
-    public mutating func releaseAllSwitches() -> [TraceEvent] {
+    private mutating func releaseSwitches() -> [SessionOutput] {
         revision &+= 1
         var trace = applyInput(stabilizer.releaseAll(at: time))
         trace += updateBraille()
@@ -327,8 +354,8 @@ public struct ScanSession: Sendable {
     /// once, at `target`, and the timers it schedules count from there: the user sees one step,
     /// not a burst of every step missed meanwhile. Scripted tests pass nil: virtual time never
     /// stalls, and every timer fires at its own deadline.
-    public mutating func advance(to target: Double, lateness: Double? = nil) -> [TraceEvent] {
-        var trace = [TraceEvent]()
+    private mutating func passTime(to target: Double, lateness: Double?) -> [SessionOutput] {
+        var trace = [SessionOutput]()
         var fired = 0
         while let (key, due) = timers.min(by: { $0.value < $1.value || ($0.value == $1.value && order($0.key) < order($1.key)) }),
               due <= target {
@@ -341,11 +368,11 @@ public struct ScanSession: Sendable {
             timers[key] = nil
             var deadline = due
             if let lateness, target - due > lateness {
-                trace.append(TraceEvent(time: target, kind: .status(text: "a \(timerName(key)) timer fired \(Self.seconds(target - due)) s late (the program was held up); missed steps are skipped")))
+                trace.append(SessionOutput(time: target, kind: .status("a \(timerName(key)) timer fired \(Self.seconds(target - due)) s late (the program was held up); missed steps are skipped")))
                 deadline = target
             }
             time = max(time, deadline)
-            trace.append(TraceEvent(time: time, kind: .timer(name: timerName(key), switchID: switchOf(key))))
+            trace.append(SessionOutput(time: time, kind: .timer(name: timerName(key), switchID: switchOf(key))))
             switch key {
             case .engine(let timer):
                 trace += apply(engine.handle(.timerFired(timer, time: time)))
@@ -383,27 +410,19 @@ public struct ScanSession: Sendable {
 
     // MARK: Wiring
 
-    private func edgeName(_ kind: SwitchEdge.Kind) -> String {
-        switch kind {
-        case .down: return "down"
-        case .up: return "up"
-        case .repeat: return "repeat"
-        }
-    }
-
-    private mutating func applyInput(_ outputs: [StabilizerOutput]) -> [TraceEvent] {
-        var trace = [TraceEvent]()
+    private mutating func applyInput(_ outputs: [StabilizerOutput]) -> [SessionOutput] {
+        var trace = [SessionOutput]()
         for output in outputs {
             switch output {
             case let .began(action, id, at):
-                trace.append(TraceEvent(time: at, kind: .action(action: action.rawValue, phase: "began", switchID: id)))
+                trace.append(SessionOutput(time: at, kind: .action(action, began: true, switchID: id)))
                 trace += apply(engine.handle(.began(action, time: at)))
             case let .ended(action, id, at):
-                trace.append(TraceEvent(time: at, kind: .action(action: action.rawValue, phase: "ended", switchID: id)))
+                trace.append(SessionOutput(time: at, kind: .action(action, began: false, switchID: id)))
                 trace += apply(engine.handle(.ended(action, time: at)))
             case let .rejected(edge, reason):
-                trace.append(TraceEvent(time: time, kind: .input(
-                    switchID: edge.switchID, edge: edgeName(edge.kind), accepted: false, reason: reason.rawValue)))
+                trace.append(SessionOutput(time: time, kind: .input(
+                    switchID: edge.switchID, edge: edge.kind, rejection: reason.rawValue)))
             case let .schedule(timer, at):
                 timers[.input(timer)] = at
             case let .cancel(timer):
@@ -422,14 +441,14 @@ public struct ScanSession: Sendable {
     /// app's, and the menu button none either).
     private var focusedItem: ElementID?
     /// Highlight moves from one item to another not yet told to the scene's focus hooks.
-    private var focusMoves: [(lost: ElementID?, gained: ElementID?)] = []
+    private var focusMoves: [HighlightMove] = []
     /// How deep `apply` is: the focus hooks run when the outermost one ends.
     private var applyDepth = 0
     /// Focus hooks that move the highlight run the hooks again, up to this many rounds: a
     /// scene whose hooks keep moving the highlight cannot hang the scanner.
     static let focusHookRounds = 16
 
-    private mutating func apply(_ actions: [ScanAction]) -> [TraceEvent] {
+    private mutating func apply(_ actions: [ScanAction]) -> [SessionOutput] {
         applyDepth += 1
         var trace = applyActions(actions)
         applyDepth -= 1
@@ -440,64 +459,44 @@ public struct ScanSession: Sendable {
     /// `didLoseFocus` of the item the highlight left, then `didBecomeFocused` of the one it
     /// landed on, run as the app's own effects (the engine only moves the highlight; what the
     /// app does about it is the scene's).
-    private mutating func runFocusHooks() -> [TraceEvent] {
-        var trace = [TraceEvent]()
+    private mutating func runFocusHooks() -> [SessionOutput] {
+        var trace = [SessionOutput]()
         var rounds = 0
         while !focusMoves.isEmpty, rounds < Self.focusHookRounds {
             rounds += 1
             let moves = focusMoves
             focusMoves = []
-            guard var scene = content as? SceneContent, !scene.scene.focusHooks.isEmpty else { break }
-            var effects = [Effect]()
-            var named = [String]()
-            for move in moves {
-                if let lost = move.lost, let hooks = scene.scene.focusHooks[lost], !hooks.didLoseFocus.isEmpty {
-                    effects += hooks.didLoseFocus
-                    named.append("\(lost) didLoseFocus")
-                }
-                if let gained = move.gained, let hooks = scene.scene.focusHooks[gained], !hooks.didBecomeFocused.isEmpty {
-                    effects += hooks.didBecomeFocused
-                    named.append("\(gained) didBecomeFocused")
-                }
-            }
-            guard !effects.isEmpty else { continue }
-            trace.append(TraceEvent(time: time, kind: .status(text: "focus hooks: \(named.joined(separator: ", "))")))
-            let update = scene.performByApp(effects)
-            content = scene
+            guard let hooks = content.highlightMoved(moves) else { break }
+            guard !hooks.ran.isEmpty else { continue }
+            trace.append(SessionOutput(time: time, kind: .status("focus hooks: \(hooks.ran.joined(separator: ", "))")))
             applyDepth += 1
-            trace += applyUpdate(update)
+            trace += applyUpdate(hooks.update)
             applyDepth -= 1
         }
         focusMoves = []
         return trace
     }
 
-    private mutating func applyActions(_ actions: [ScanAction]) -> [TraceEvent] {
-        var trace = [TraceEvent]()
+    private mutating func applyActions(_ actions: [ScanAction]) -> [SessionOutput] {
+        var trace = [SessionOutput]()
         for action in actions {
             switch action {
             case .highlight(let highlight):
-                let element: Element? = {
-                    switch highlight {
-                    case .entry(let node), .groupExit(let node): return node.element
-                    default: return nil
-                    }
-                }()
                 let item: ElementID? = {
                     if case .entry(let node) = highlight, !node.isGroup { return node.id }
                     return nil
                 }()
                 if item != focusedItem {
-                    focusMoves.append((focusedItem, item))
+                    focusMoves.append(HighlightMove(lost: focusedItem, gained: item))
                     focusedItem = item
                 }
-                trace.append(TraceEvent(time: time, kind: .highlight(id: element?.id, label: element?.label)))
+                trace.append(SessionOutput(time: time, kind: .highlight(highlight)))
             case .menu(let entries, let focus):
-                trace.append(TraceEvent(time: time, kind: .menu(entries: entries.map(\.title), focus: focus)))
+                trace.append(SessionOutput(time: time, kind: .menu(entries: entries, focus: focus, item: engine.menuItem)))
             case .menuClosed:
-                trace.append(TraceEvent(time: time, kind: .menu(entries: [], focus: nil)))
+                trace.append(SessionOutput(time: time, kind: .menuClosed))
             case .perform(let command, let element):
-                trace.append(TraceEvent(time: time, kind: .perform(id: element?.id, action: command.description)))
+                trace.append(SessionOutput(time: time, kind: .perform(command, element: element)))
                 recordSelection(command, on: element)
                 trace += perform(command, on: element)
             case .flash(let text, _):
@@ -505,7 +504,7 @@ public struct ScanSession: Sendable {
                     lastAnnouncement = text
                     summaryToAnnounce = nil
                 }
-                trace.append(TraceEvent(time: time, kind: .announcement(text: text)))
+                trace.append(SessionOutput(time: time, kind: .announcement(text)))
             case .flashEnded:
                 break
             case .schedule(let timer, let at):
@@ -513,7 +512,7 @@ public struct ScanSession: Sendable {
             case .cancel(let timer):
                 timers[.engine(timer)] = nil
             case .scanning(let running):
-                trace.append(TraceEvent(time: time, kind: .scanning(running: running)))
+                trace.append(SessionOutput(time: time, kind: .scanning(running: running)))
                 // Scanning stopped by itself (its loops ran out; not paused): the highlight is
                 // hidden and the next switch starts again from the top, a calm point.
                 if !running, learnsSelections, !engine.isRunning, !engine.isPaused, !engine.isPausedByApp, !engine.isEmpty,
@@ -521,15 +520,15 @@ public struct ScanSession: Sendable {
                     trace += apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
                 }
             case .ignored(let action, let reason):
-                trace.append(TraceEvent(time: time, kind: .ignored(action: action.rawValue, reason: reason)))
+                trace.append(SessionOutput(time: time, kind: .ignored(action, reason: reason)))
             }
         }
         return trace
     }
 
     /// Runs the content's behaviour for a command, then tells the engine what changed.
-    private mutating func perform(_ command: ElementCommand, on element: Element?) -> [TraceEvent] {
-        if isForecast, !(content is SceneContent) {
+    private mutating func perform(_ command: ElementCommand, on element: Element?) -> [SessionOutput] {
+        if isForecast, content.actsOutsideItself {
             // A live application would act now: that edge is not forecast.
             forecastSpoiled = true
             return []
@@ -544,7 +543,7 @@ public struct ScanSession: Sendable {
 
     /// The content changed by itself (a live application's window, dialog or labels): the engine
     /// re-derives its items as after an action, and the braille line follows.
-    public mutating func contentChanged(_ update: ContentUpdate) -> [TraceEvent] {
+    private mutating func contentUpdated(_ update: ContentUpdate) -> [SessionOutput] {
         revision &+= 1
         var trace = applyUpdate(update)
         trace += updateBraille()
@@ -553,21 +552,24 @@ public struct ScanSession: Sendable {
 
     /// The app changes by itself, with no user press (a timer of the app firing, data arriving):
     /// a scene's effects (state changes, `go`, `announce`, `post`) run as a behaviour's would,
-    /// and the engine hears what changed. Nil when the content is not a scene file (a live
+    /// and the engine hears what changed. Nil when the content has no such behaviour (a live
     /// application changes by itself through `contentChanged`).
-    public mutating func appChanged(_ effects: [Effect]) -> [TraceEvent]? {
-        guard var scene = content as? SceneContent else { return nil }
+    public mutating func appChangedOutputs(_ effects: [Effect]) -> [SessionOutput]? {
+        guard let update = content.runAppEffects(effects) else { return nil }
         revision &+= 1
-        let update = scene.performByApp(effects)
-        content = scene
-        return contentChanged(update)
+        return contentUpdated(update)
     }
 
-    private mutating func applyUpdate(_ update: ContentUpdate) -> [TraceEvent] {
+    /// `appChangedOutputs`'s trace.
+    public mutating func appChanged(_ effects: [Effect]) -> [TraceEvent]? {
+        appChangedOutputs(effects)?.traceEvents
+    }
+
+    private mutating func applyUpdate(_ update: ContentUpdate) -> [SessionOutput] {
         let notifications = update.notifications
-        var trace = [TraceEvent]()
+        var trace = [SessionOutput]()
         if let screen = update.screen {
-            trace.append(TraceEvent(time: time, kind: .screen(name: screen)))
+            trace.append(SessionOutput(time: time, kind: .screen(name: screen)))
             takeLearnedWeights()
         }
         // One structure change for the whole behaviour: a screen change wins over a layout change.
@@ -643,7 +645,7 @@ public struct ScanSession: Sendable {
     }
 
     /// Recomputes the braille line; a trace line when it changed.
-    private mutating func updateBraille() -> [TraceEvent] {
+    private mutating func updateBraille() -> [SessionOutput] {
         brailleLineLanguage = brailleLanguage
         // Most edges (a release, a press the stabiliser holds back) change none of it.
         let menu = engine.menu
@@ -676,13 +678,12 @@ public struct ScanSession: Sendable {
             case .groupExit(let node): line = formatter.outline(of: node)
             }
         }
-        guard line.text != brailleText else {
-            brailleLine = line
-            return []
-        }
+        guard line != brailleLine || brailleLineLanguage != shownLanguage else { return [] }
+        let textChanged = line.text != brailleText
         brailleLine = line
         brailleText = line.text
-        return [TraceEvent(time: time, kind: .braille(text: line.text))]
+        shownLanguage = brailleLineLanguage
+        return [SessionOutput(time: time, kind: .line(line, language: brailleLineLanguage, textChanged: textChanged))]
     }
 
     /// The language of what the line shows (for the braille table): the highlighted element's.
@@ -728,11 +729,11 @@ extension ScanSession {
     /// grouping or tap behaviour, the structure is rebuilt around the same element. When the
     /// input settings change (debounce, hold duration, ignore repeat, long press), switches held
     /// at that moment are released first, then the new filter applies to the next press.
-    public mutating func updateSettings(_ new: ScanSettings) -> [TraceEvent] {
+    fileprivate mutating func applySettings(_ new: ScanSettings) -> [SessionOutput] {
         guard new != settings else { return [] }
         revision &+= 1
         let old = settings
-        var trace = [TraceEvent]()
+        var trace = [SessionOutput]()
         if (old.debounceTime, old.holdDuration, old.ignoreRepeat, old.longPress)
             != (new.debounceTime, new.holdDuration, new.ignoreRepeat, new.longPress) {
             trace += applyInput(stabilizer.releaseAll(at: time))

@@ -188,7 +188,7 @@ struct RunCommand: ParsableCommand {
         var options = LiveRun.Options(
             scene: scene, settings: settings, terminalInput: inputs.terminal, terminalView: !noView,
             tracePath: trace, duration: duration, brailleCells: brailleCells,
-            sources: inputs.sources + brailleOutputs.sources + (live.map { [$0] } ?? []), brailleSinks: brailleOutputs.sinks)
+            sources: inputs.sources + brailleOutputs.sources + (live.map { [$0] } ?? []), outputs: brailleOutputs.outputs)
         options.content = live
         if let live {
             options.highlightShown = { [unowned live] in live.highlightShown($0) }
@@ -220,7 +220,7 @@ struct RunCommand: ParsableCommand {
                 do {
                     let overlay = try HighlightOverlay()
                     overlay.placement = { [unowned live] in live.screenRect(of: $0) }
-                    options.highlightOverlay = overlay
+                    options.outputs.insert(overlay, at: 0)
                     options.sources.append(overlay)
                 } catch {
                     let said = "the highlight is not drawn on the screen: \(error)"

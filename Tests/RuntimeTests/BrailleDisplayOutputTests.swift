@@ -273,10 +273,10 @@ struct BrailleDisplayOutputTests {
     func factory() {
         #expect(BrailleOutputs.make(.none, auth: nil, profilesDirectories: []).terminalCells == false)
         let terminal = BrailleOutputs.make(.terminal, auth: nil, profilesDirectories: [])
-        #expect(terminal.sinks.isEmpty && terminal.sources.isEmpty && terminal.terminalCells)
+        #expect(terminal.outputs.isEmpty && terminal.sources.isEmpty && terminal.terminalCells)
         let made = BrailleOutputs.makeOutputs(.brlapi(host: ":\(BRLTTYProcess.unusedHostNumber())"), auth: "none", profilesDirectories: [])
         defer { made.display?.close() }
-        #expect(made.sinks.count == 1 && made.sources.count == 1 && made.terminalCells)
+        #expect(made.outputs.count == 1 && made.sources.count == 1 && made.terminalCells)
         #expect(made.display?.configuration.quietWhileAbsent == false)
         #expect(made.display?.configuration.auth == "none")
         let auto = BrailleOutputs.makeOutputs(.auto, auth: nil, profilesDirectories: [])

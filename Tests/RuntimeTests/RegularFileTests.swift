@@ -1,5 +1,6 @@
 import Documents
 import Foundation
+import Presentation
 @testable import Runtime
 import Scanning
 import Testing

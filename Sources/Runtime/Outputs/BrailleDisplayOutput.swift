@@ -3,6 +3,7 @@ import Glibc
 #endif
 import BrailleFormatting
 import BrlAPI
+import Scanning
 import DeviceProfiles
 import Foundation
 import Louis
@@ -56,7 +57,7 @@ import SwitchInput
 /// The loop's end-of-input rule: the output says `.endOfInput` at once, so that a run without the
 /// terminal (a replayed recording) still ends with its other sources; the display keeps working
 /// until then.
-public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
+public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
     /// What dots 7-8 mark (`none`, `firstCell`: BrlAPI's cursor on the highlighted segment's
     /// first cell, `segment`: dots 7-8 under all of it; a line liblouis could not translate gets
     /// `firstCell` for `segment`).
@@ -316,9 +317,36 @@ public final class BrailleDisplayOutput: RuntimeSource, BrailleSink {
         carryOut(link.close(), at: 0)
     }
 
-    // MARK: BrailleSink
+    // MARK: ScanOutput
 
-    public var isShowing: Bool { isConnected }
+    public var showsLines: Bool { true }
+    public var isShowingLines: Bool { isConnected }
+
+    /// The session's line, when it is not the one shown already.
+    public func present(_ outputs: [SessionOutput], shown: ShownState, at now: Double) {
+        if shown.lineIsNew { show(shown.line, language: shown.language, at: now) }
+    }
+
+    public func showAhead(_ line: BrailleLine, language: String?, at now: Double) {
+        show(line, language: language, at: now)
+    }
+
+    /// The reader's panning, when it changed since the last report.
+    public func takeReports() -> [OutputReport] {
+        let away = isPannedAway
+        guard away != reportedAway else { return [] }
+        reportedAway = away
+        return [.readerPanned(away: away)]
+    }
+
+    /// The panning last reported.
+    private var reportedAway = false
+
+    public func observeWrites(_ observer: @escaping (OutputWrite) -> Void) {
+        writeObserver = { [weak self] started, returned in
+            observer(OutputWrite(started: started, returned: returned, text: self?.lastWrittenText ?? ""))
+        }
+    }
 
     public func show(_ line: BrailleLine, language: String?, at now: Double) {
         if line == self.line, language == self.language, window != nil || !isConnected { return }

@@ -7,7 +7,7 @@ extension BrailleOutputs {
     /// The outputs for a `--braille` value.
     public struct Made {
         /// Where the braille line goes besides the terminal view.
-        public var sinks: [any BrailleSink]
+        public var outputs: [any ScanOutput]
         /// What the loop polls (the display's connection and keys).
         public var sources: [any RuntimeSource]
         /// Whether the terminal view shows the line's cells.
@@ -16,7 +16,7 @@ extension BrailleOutputs {
         public var display: BrailleDisplayOutput?
     }
 
-    /// The sinks and sources for `spec`:
+    /// The outputs and sources for `spec`:
     ///
     /// - `.brlapi(host)`: a BrlAPI display at `host` (nil: BrlAPI's default). The connection is
     ///   attempted at once and again in the background while BRLTTY is not there; the run never
@@ -33,9 +33,9 @@ extension BrailleOutputs {
     public static func make(
         _ spec: Spec, auth: String?, profilesDirectories: [String], tables: BrailleTableChoice = BrailleTableChoice(),
         cursor: BrailleDisplayOutput.CursorMarking = .none
-    ) -> (sinks: [any BrailleSink], sources: [any RuntimeSource], terminalCells: Bool) {
+    ) -> (outputs: [any ScanOutput], sources: [any RuntimeSource], terminalCells: Bool) {
         let made = makeOutputs(spec, auth: auth, profilesDirectories: profilesDirectories, tables: tables, cursor: cursor)
-        return (made.sinks, made.sources, made.terminalCells)
+        return (made.outputs, made.sources, made.terminalCells)
     }
 
     /// `make`, with the display output itself (for tests and benchmarks).
@@ -46,8 +46,8 @@ extension BrailleOutputs {
         let host: String?
         let quiet: Bool
         switch spec {
-        case .none: return Made(sinks: [], sources: [], terminalCells: false, display: nil)
-        case .terminal: return Made(sinks: [], sources: [], terminalCells: true, display: nil)
+        case .none: return Made(outputs: [], sources: [], terminalCells: false, display: nil)
+        case .terminal: return Made(outputs: [], sources: [], terminalCells: true, display: nil)
         case .auto:
             host = nil
             quiet = true
@@ -63,7 +63,7 @@ extension BrailleOutputs {
                 host: host, auth: auth.flatMap { $0.isEmpty ? nil : $0 }, quietWhileAbsent: quiet,
                 profiles: loaded.profiles, tables: tables, cursor: cursor),
             statuses: loaded.problems.map { "braille display profile: \($0)" })
-        return Made(sinks: [display], sources: [display], terminalCells: true, display: display)
+        return Made(outputs: [display], sources: [display], terminalCells: true, display: display)
     }
 
     /// Every `.yaml`/`.yml` profile of a folder, in file name order, and the problems of those

@@ -11,7 +11,7 @@ import Xcb
 /// can still click what is under it). It is the loop's source for the X connection: the
 /// connection's descriptor joins the run's poll, and what arrives on it is read and dropped (a
 /// broken connection hides the overlay for the rest of the run, and is said).
-public final class HighlightOverlay: RuntimeSource {
+public final class HighlightOverlay: RuntimeSource, ScanOutput {
     /// The frame's colour (0xRRGGBB) and thickness in pixels: an orange seen on light and dark
     /// themes alike, thick enough to be seen from a wheelchair's distance.
     public static let color: UInt32 = 0xFF_8C00
@@ -55,6 +55,12 @@ public final class HighlightOverlay: RuntimeSource {
         } catch {
             fail(error)
         }
+    }
+
+    /// The frame follows the highlight, and the element when its window moved or a layout
+    /// change moved it (nothing is sent to the X server when the frame stays).
+    public func present(_ outputs: [SessionOutput], shown: ShownState, at now: Double) {
+        show(Self.frame(of: shown.highlight))
     }
 
     /// Where the frame is on the screen now (nil: hidden), as the window's outer rectangle.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AccessibilityModel
 import BrailleFormatting
+import Presentation
 import RunControl
 import Scanning
 import Scenes
@@ -30,8 +31,10 @@ public final class LiveRun {
         public var brailleCells: ((String, String?) -> String?)?
         /// Other inputs: devices, recordings, streams, braille display keys.
         public var sources: [any RuntimeSource]
-        /// Outputs of the braille line besides the terminal view (a BrlAPI display).
-        public var brailleSinks: [any BrailleSink]
+        /// Outputs besides the terminal view (a BrlAPI display, the highlight on the screen),
+        /// handed the session's outputs every turn in this order; register those with a
+        /// connection in `sources` too.
+        public var outputs: [any ScanOutput]
         /// The settings file, watched: an edit applies at once; a bad one is said and ignored.
         public var settingsWatcher: SettingsWatcher?
         /// Said on the status line and in the trace as the run starts (a settings file with
@@ -45,8 +48,6 @@ public final class LiveRun {
         public var statusesOnStandardError = true
         /// What is scanned instead of `scene` (a live application; register it in `sources` too).
         public var content: (any ScanContent)?
-        /// The highlight drawn on the screen (register it in `sources` too, for its connection).
-        public var highlightOverlay: HighlightOverlay?
         /// Told the highlight each time the state is shown (a live window brings an item out
         /// of view into view).
         public var highlightShown: ((Highlight) -> Void)?
@@ -59,7 +60,7 @@ public final class LiveRun {
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
-                    sources: [any RuntimeSource] = [], brailleSinks: [any BrailleSink] = []) {
+                    sources: [any RuntimeSource] = [], outputs: [any ScanOutput] = []) {
             self.scene = scene
             self.settings = settings
             self.terminalInput = terminalInput
@@ -68,7 +69,7 @@ public final class LiveRun {
             self.duration = duration
             self.brailleCells = brailleCells
             self.sources = sources
-            self.brailleSinks = brailleSinks
+            self.outputs = outputs
         }
     }
 
@@ -89,7 +90,14 @@ public final class LiveRun {
     private let signals: SignalDescriptor
     private let terminal: TerminalSession?
     private let trace: TraceWriter?
-    private var lastFrame: String?
+    /// Every output, the terminal view last.
+    private let outputs: [any ScanOutput]
+    private let terminalView: TerminalView?
+    /// The terminal view's last frame (nil: the next is drawn whole).
+    private var lastFrame: String? {
+        get { terminalView?.lastFrame }
+        set { terminalView?.lastFrame = newValue }
+    }
     private var status: String?
 
     public init(_ options: Options) throws(SystemCallError) {
@@ -139,6 +147,10 @@ public final class LiveRun {
         drawsScreen = options.terminalView && TerminalSession.isTerminal(STDOUT_FILENO)
         configuration.hasTerminal = terminal != nil
         state = RunStateMachine(configuration)
+        let view = drawsScreen ? terminal.map { TerminalView(terminal: $0) } : nil
+        terminalView = view
+        outputs = options.outputs + (view.map { [$0] } ?? [])
+        view?.frame = { [unowned self] columns, rows in self.frame(columns: columns, rows: rows) }
     }
 
     /// Whether the screen is drawn (a view was asked for and standard output is a terminal).
@@ -235,17 +247,16 @@ public final class LiveRun {
         }
         if trace != nil {
             // When each BrlAPI write returned, on the clock of the switches' timestamps.
-            for case let display as BrailleDisplayOutput in options.brailleSinks {
-                display.writeObserver = { [weak self, weak display] started, returned in
-                    guard let self else { return }
+            for output in outputs {
+                output.observeWrites { [weak self] write in
                     // Kept as numbers: the line is made with the rest of the trace, once the
                     // write has reached the display (`RunStateMachine.Configuration.settleSeconds`).
-                    pendingTrace.append(.brailleWritten(started: started, returned: returned, text: display?.lastWrittenText ?? ""))
+                    self?.pendingTrace.append(.brailleWritten(started: write.started, returned: write.returned, text: write.text))
                 }
             }
         }
         now = MonotonicClock.now() - origin
-        record(session.start())
+        record(session.handle(.start))
         for text in options.startupStatus + [options.settingsWatcher?.startupStatus, loadProblem, traceStartProblem].compactMap({ $0 }) {
             say(text)
         }
@@ -287,14 +298,15 @@ public final class LiveRun {
             if readsKeys, ready.contains(STDIN_FILENO) {
                 guard let bytes = try FileIO.read(STDIN_FILENO) else { continue }
                 if bytes.isEmpty, let ending = try carryOut(state.keysEnded()) { return ending }
-                record(session.advance(to: now, lateness: Self.stallLateness))
+                record(session.handle(.time(now, lateness: Self.stallLateness)))
                 for key in TerminalKeys.decode(bytes) {
                     if TerminalKeys.isQuit(key), let ending = try carryOut(state.quitTyped()) { return ending }
                     let situation = TerminalKeys.Situation(session.engine)
                     var events = [TraceEvent]()
                     if let id = TerminalKeys.switchID(for: key) {
-                        events = session.input(SwitchEdge(switchID: id, kind: .down, time: now))
-                        record(events, timestamp: origin + now)
+                        let handled = session.handle(.edge(SwitchEdge(switchID: id, kind: .down, time: now)))
+                        events = handled.traceEvents
+                        record(handled, timestamp: origin + now)
                     }
                     showKeyFeedback(TerminalKeys.feedback(for: key, events: events, situation: situation))
                 }
@@ -307,8 +319,8 @@ public final class LiveRun {
                 for change in watcher.readable() {
                     switch change {
                     case .applied(let settings, let text):
-                        record(session.advance(to: now, lateness: Self.stallLateness))
-                        record(session.updateSettings(settings))
+                        record(session.handle(.time(now, lateness: Self.stallLateness)))
+                        record(session.handle(.settings(settings)))
                         say(text, from: "settings")
                     case .rejected(let text):
                         say(text, from: "settings")
@@ -338,19 +350,19 @@ public final class LiveRun {
                         let forecast = forecast(for: edge)
                         var forecastWrites: [PendingTraceLine] = []
                         if let forecast { forecastWrites = showForecast(forecast) }
-                        record(session.advance(to: edge.time, lateness: Self.stallLateness))
-                        record(session.input(edge), timestamp: timestamp, read: readBegan)
+                        record(session.handle(.time(edge.time, lateness: Self.stallLateness)))
+                        record(session.handle(.edge(edge)), timestamp: timestamp, read: readBegan)
                         pendingTrace += forecastWrites
                         if let forecast { checkForecast(forecast) }
                     case .devicesLost:
-                        record(session.releaseAllSwitches())
+                        record(session.handle(.switchesLost))
                     case .endOfInput(let name, let sourceFailed):
                         state.sourceEnded(name, failed: sourceFailed)
                     case .status(let text):
                         say(text, from: source.name)
                     case .content(let update):
-                        record(session.advance(to: now, lateness: Self.stallLateness))
-                        record(session.contentChanged(update))
+                        record(session.handle(.time(now, lateness: Self.stallLateness)))
+                        record(session.handle(.contentChanged(update)))
                     }
                 }
             }
@@ -407,16 +419,39 @@ public final class LiveRun {
         return nil
     }
 
-    /// Shows the current state: the braille line on every display, the frame on the screen,
-    /// then the terminal.
+    /// Shows the current state: every output is handed the turn's outputs and what they leave
+    /// shown (the overlay and the displays first, the terminal view last).
     private func output() {
         // The frame follows the highlight, and the element when its window moved or a layout
         // change moved it (the overlay sends nothing to the X server when the frame stays).
         options.highlightShown?(session.engine.highlight)
-        options.highlightOverlay?.show(HighlightOverlay.frame(of: session.engine.highlight))
-        if session.brailleLine != shownLine { showLine(session.brailleLine, language: session.brailleLineLanguage) }
+        let line = session.brailleLine
+        let lineIsNew = line != shownLine
+        if lineIsNew { lineShown(line) }
+        let shown = ShownState(
+            line: line, language: session.brailleLineLanguage, lineIsNew: lineIsNew, highlight: session.engine.highlight)
+        let turn = turnOutputs
+        turnOutputs.removeAll(keepingCapacity: true)
+        for output in outputs where output !== terminalView { output.present(turn, shown: shown, at: MonotonicClock.now()) }
+        // When the line was handed over (a measurement, as the writes' own times are): what the
+        // displays' write intervals and the settling before idle work count from.
+        if lineIsNew, showsLines { state.brailleWritten(at: MonotonicClock.now() - origin) }
+        // A reader panning away from the line's first window holds scanning until they are back
+        // (a new line starts at its first window again).
+        for (index, output) in outputs.enumerated() {
+            for report in output.takeReports() {
+                switch report {
+                case .readerPanned(let away):
+                    if away { readersAway.insert(index) } else { readersAway.remove(index) }
+                }
+            }
+        }
+        if !readersAway.isEmpty != readerAway {
+            readerAway = !readersAway.isEmpty
+            record(session.handle(.readerPanned(away: readerAway, at: now)))
+        }
         if let speech = options.speech {
-            speech.follow(session.brailleLine, language: session.brailleLineLanguage, utterance: session.speechUtterance,
+            speech.follow(line, language: session.brailleLineLanguage, utterance: session.speechUtterance,
                           at: MonotonicClock.now())
             // A report can move the scan on (an empty line's speech is over at once; speech gone
             // takes a step that waited for it): what it changed is shown now.
@@ -427,18 +462,16 @@ public final class LiveRun {
                 return
             }
         }
-        // A reader panning away from the line's first window holds scanning until they are back
-        // (a new line starts at its first window again).
-        var away = false
-        for case let display as BrailleDisplayOutput in options.brailleSinks where display.isPannedAway { away = true }
-        if away != readerAway {
-            readerAway = away
-            record(session.readerPanned(away: away, at: now))
-        }
-        draw()
+        terminalView?.present(turn, shown: shown, at: MonotonicClock.now())
     }
 
     private var readerAway = false
+    /// The outputs (by their place in `outputs`) whose reader is panned away.
+    private var readersAway = Set<Int>()
+    /// The session's outputs since the last turn was shown, and the run's statuses among them.
+    private var turnOutputs: [SessionOutput] = []
+    /// Some output shows the braille line.
+    private lazy var showsLines = outputs.contains(where: \.showsLines)
 
     /// What speech reported (its lines begun and ended, speech-dispatcher come or gone) goes to
     /// the session, which holds auto scanning for it, and to the trace.
@@ -455,17 +488,17 @@ public final class LiveRun {
         if trace != nil { pendingTrace += speech.takeTraceLines(origin: origin).map(PendingTraceLine.line) }
     }
 
-    /// Hands `line` to every display (the session's, or a forecast's ahead of it).
+    /// A forecast's line, shown ahead of the session on every output that shows lines.
     private func showLine(_ line: BrailleLine, language: String?) {
+        lineShown(line)
+        for output in outputs { output.showAhead(line, language: language, at: MonotonicClock.now()) }
+        if showsLines { state.brailleWritten(at: MonotonicClock.now() - origin) }
+    }
+
+    /// `line` is handed to the outputs: the lines the next edges may show are made (and
+    /// translated) once the loop is idle.
+    private func lineShown(_ line: BrailleLine) {
         shownLine = line
-        if !options.brailleSinks.isEmpty {
-            // When the line is handed over (a measurement, as the writes' own times are): what
-            // the displays' write intervals and the settling before idle work count from.
-            let handedOver = MonotonicClock.now()
-            for sink in options.brailleSinks { sink.show(line, language: language, at: handedOver) }
-            state.brailleWritten(at: handedOver - origin)
-        }
-        // The lines the next edges may show are made (and translated) once the loop is idle.
         preparationDue = true
         linesToPrepare = []
     }
@@ -494,7 +527,7 @@ public final class LiveRun {
         if preparationDue {
             preparationDue = false
             linesToPrepare = session.upcomingBrailleLines(limit: Self.linesPreparedAhead)
-            if options.brailleSinks.isEmpty { linesToPrepare = [] }
+            if !showsLines { linesToPrepare = [] }
             return
         }
         if !switchesToForecast.isEmpty {
@@ -502,13 +535,13 @@ public final class LiveRun {
             let made = session.forecasts(edgeOf: id)
             forecasts += made
             for forecast in made where forecast.line != shownLine {
-                for sink in options.brailleSinks { sink.prepare(forecast.line, language: forecast.language) }
+                for output in outputs { output.prepare(forecast.line, language: forecast.language) }
             }
             return
         }
         guard !linesToPrepare.isEmpty else { return }
         let next = linesToPrepare.removeFirst()
-        for sink in options.brailleSinks { sink.prepare(next.line, language: next.language) }
+        for output in outputs { output.prepare(next.line, language: next.language) }
     }
 
     // MARK: Forecasts
@@ -533,7 +566,7 @@ public final class LiveRun {
     /// Forecasts are to be made: a display shows the line (none while BRLTTY is away), and the
     /// session changed since (or some switches are still to do).
     private var forecastsDue: Bool {
-        guard !recentSwitches.isEmpty, options.brailleSinks.contains(where: \.isShowing) else { return false }
+        guard !recentSwitches.isEmpty, outputs.contains(where: \.isShowingLines) else { return false }
         return forecastRevision != session.revision || !switchesToForecast.isEmpty
     }
 
@@ -575,9 +608,25 @@ public final class LiveRun {
         /// edge its source's own timestamp (CLOCK_MONOTONIC seconds).
         /// `read`: when the loop began reading the edge's source (CLOCK_MONOTONIC seconds).
         case event(TraceEvent, handled: Double, timestamp: Double?, read: Double?)
+        /// The same for a session's output, made into its trace line (if it has one) only when
+        /// the trace is written, not on the way to the braille write.
+        case output(SessionOutput, handled: Double, timestamp: Double?, read: Double?)
         case line(String)
         /// A BrlAPI write's start and return (CLOCK_MONOTONIC seconds) and the text written.
         case brailleWritten(started: Double, returned: Double, text: String)
+    }
+
+    /// Keeps the session's outputs for the outputs' next turn, and their trace lines (see the
+    /// other `record`).
+    private func record(_ outputs: [SessionOutput], timestamp: Double? = nil, read: Double? = nil) {
+        guard !outputs.isEmpty else { return }
+        turnOutputs += outputs
+        guard trace != nil else { return }
+        let handled = traceTime
+        pendingTrace += outputs.map { output in
+            if case .input = output.kind { return .output(output, handled: handled, timestamp: timestamp, read: read) }
+            return .output(output, handled: handled, timestamp: nil, read: nil)
+        }
     }
 
     /// Keeps the events for the trace; `timestamp` (a switch edge's own) and `read` (when the
@@ -593,8 +642,7 @@ public final class LiveRun {
 
     /// A status for the trace, dated when it is recorded.
     private func recordStatus(_ text: String) {
-        guard trace != nil else { return }
-        record([TraceEvent(time: traceTime, kind: .status(text: text))])
+        record([SessionOutput(time: now, kind: .status(text))])
     }
 
     /// The trace's clock (seconds since the start), read as a line is recorded: the trace
@@ -605,9 +653,11 @@ public final class LiveRun {
 
     private func flushTrace() {
         guard let trace, !pendingTrace.isEmpty else { return }
-        trace.write(lines: pendingTrace.map {
+        trace.write(lines: pendingTrace.compactMap {
             switch $0 {
             case let .event(event, handled, timestamp, read): TraceFormat.jsonLine(event, handled: handled, timestamp: timestamp, read: read)
+            case let .output(output, handled, timestamp, read):
+                output.traceEvent.map { TraceFormat.jsonLine($0, handled: handled, timestamp: timestamp, read: read) }
             case .line(let line): line
             case let .brailleWritten(started, returned, text):
                 TraceFormat.brailleWrittenLine(time: returned - origin, monotonic: returned, call: returned - started, text: text)
@@ -676,16 +726,13 @@ public final class LiveRun {
 
     private var statusIsKeyFeedback = false
 
-    /// Redraws the terminal when what it shows changed.
-    private func draw() {
-        guard drawsScreen, let terminal, terminal.isRaw, let size = terminal.size() else { return }
-        let frame = TerminalFrame(snapshot(), columns: size.columns, rows: size.rows, keys: TerminalKeys.helpItems,
+    /// The terminal view's frame for a terminal of `columns` × `rows`; a status too long for
+    /// its rows is shown a page at a time (`RunStateMachine` turns the pages).
+    private func frame(columns: Int, rows: Int) -> TerminalFrame {
+        let frame = TerminalFrame(snapshot(), columns: columns, rows: rows, keys: TerminalKeys.helpItems,
                                   statusPage: state.currentStatusPage)
         state.statusDrawn(pages: frame.statusPageCount, at: now)
-        let text = frame.ansi
-        guard text != lastFrame else { return }
-        lastFrame = text
-        try? FileIO.writeAll(terminal.output, text)
+        return frame
     }
 
     /// Whether keystrokes are read now: a pipe always; a terminal while the program has it in

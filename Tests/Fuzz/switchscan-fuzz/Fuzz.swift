@@ -3,6 +3,7 @@ import DeviceProfiles
 import Documents
 import DumpImport
 import Foundation
+import Presentation
 import Runtime
 import Scanning
 import Scenes

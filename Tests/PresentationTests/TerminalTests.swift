@@ -1,6 +1,6 @@
 import AccessibilityModel
 import Foundation
-@testable import Runtime
+@testable import Presentation
 import Scanning
 import Scenes
 import SwitchInput
@@ -289,13 +289,20 @@ struct TerminalFrameTests {
 
 @Suite("Feedback for keys that did nothing")
 struct KeyFeedbackTests {
+    /// The seed scene `switch-control-groups.yaml`.
+    static func scene() throws -> Scene {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenarios/switch-control-groups.yaml").path
+        return try SceneParser.parse(yaml: String(contentsOfFile: path, encoding: .utf8), file: path)
+    }
+
     /// A session as `switchscan run` makes it: the terminal's keys bound, pulse-only.
     func session(_ settings: [(String, StateValue)] = [("scanning", .string("manual"))]) throws -> ScanSession {
         var scanSettings = ScanSettings()
         for (name, value) in settings { try scanSettings.set(name, value) }
         var bindings = ScanSession.actionSwitches
         bindings.merge(TerminalKeys.bindings) { $1 }
-        var session = ScanSession(scene: try SettingsUpdateTests.scene(), settings: scanSettings, bindings: bindings,
+        var session = ScanSession(scene: try Self.scene(), settings: scanSettings, bindings: bindings,
                                   pulseOnlySwitches: Set(TerminalKeys.bindings.keys))
         _ = session.start()
         return session

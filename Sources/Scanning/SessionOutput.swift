@@ -1,0 +1,128 @@
+import AccessibilityModel
+import BrailleFormatting
+import SwitchInput
+
+/// What a `ScanSession` tells its host, in order, each dated: what the user is shown (the
+/// highlight, the menu, the braille line and its language, announcements, the scanner running),
+/// what the run must know (a command performed, a new screen, a status), and what the trace
+/// records (inputs, switch actions, timers). Every output — the braille display, the terminal
+/// view, the highlight, speech, the trace — reads this one stream; `traceEvent` is its trace line.
+public struct SessionOutput: Sendable {
+    public enum Kind: Sendable {
+        /// A switch edge; `rejection` says why the stabilisation did not take it.
+        case input(switchID: SwitchID, edge: SwitchEdge.Kind, rejection: String?)
+        /// The stabilisation began or ended a switch action.
+        case action(SwitchAction, began: Bool, switchID: SwitchID)
+        /// A timer fired (the engine's or the stabilisation's, by name).
+        case timer(name: String, switchID: SwitchID?)
+        /// The highlight moved (`.none`: hidden).
+        case highlight(Highlight)
+        /// The scanner menu is open on `entries[focus]`, for `item` (nil: the screen).
+        case menu(entries: [MenuEntry], focus: Int, item: Element?)
+        case menuClosed
+        /// A command was carried out on an element (nil: on the screen).
+        case perform(ElementCommand, element: Element?)
+        /// The content shows another screen.
+        case screen(name: String)
+        /// A message for the user (an announcement, a page scrolled, a summary, "Not enabled").
+        case announcement(String)
+        /// The line to show changed; `language` chooses the braille table (and a voice).
+        /// `textChanged`: its text differs from the last line's (only then is it traced; the
+        /// segments alone may change).
+        case line(BrailleLine, language: String?, textChanged: Bool)
+        /// A switch action the scanner did not act on, and why.
+        case ignored(SwitchAction, reason: String)
+        /// Scanning started or stopped.
+        case scanning(running: Bool)
+        /// Something the user should know about the session itself (a late timer, focus hooks,
+        /// the reader's panning holding scanning).
+        case status(String)
+    }
+
+    public var time: Double
+    public var kind: Kind
+
+    public init(time: Double, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+
+    /// The trace line of this output (nil: a line whose text is unchanged is not traced).
+    public var traceEvent: TraceEvent? {
+        let traced: TraceEvent.Kind
+        switch kind {
+        case let .input(switchID, edge, rejection):
+            traced = .input(switchID: switchID, edge: Self.name(of: edge), accepted: rejection == nil, reason: rejection)
+        case let .action(action, began, switchID):
+            traced = .action(action: action.rawValue, phase: began ? "began" : "ended", switchID: switchID)
+        case let .timer(name, switchID):
+            traced = .timer(name: name, switchID: switchID)
+        case .highlight(let highlight):
+            let element = highlight.element
+            traced = .highlight(id: element?.id, label: element?.label)
+        case let .menu(entries, focus, _):
+            traced = .menu(entries: entries.map(\.title), focus: focus)
+        case .menuClosed:
+            traced = .menu(entries: [], focus: nil)
+        case let .perform(command, element):
+            traced = .perform(id: element?.id, action: command.description)
+        case .screen(let name):
+            traced = .screen(name: name)
+        case .announcement(let text):
+            traced = .announcement(text: text)
+        case let .line(line, _, textChanged):
+            guard textChanged else { return nil }
+            traced = .braille(text: line.text)
+        case let .ignored(action, reason):
+            traced = .ignored(action: action.rawValue, reason: reason)
+        case .scanning(let running):
+            traced = .scanning(running: running)
+        case .status(let text):
+            traced = .status(text: text)
+        }
+        return TraceEvent(time: time, kind: traced)
+    }
+
+    /// An edge's name in the trace.
+    static func name(of edge: SwitchEdge.Kind) -> String {
+        switch edge {
+        case .down: "down"
+        case .up: "up"
+        case .repeat: "repeat"
+        }
+    }
+}
+
+extension Highlight {
+    /// The element the highlight shows: an entry's (an item's, or a group's), or the group's
+    /// left by a group exit; nil for the menu button and no highlight.
+    public var element: Element? {
+        switch self {
+        case .entry(let node), .groupExit(let node): node.element
+        case .none, .menuButton: nil
+        }
+    }
+}
+
+extension Sequence where Element == SessionOutput {
+    /// The trace lines of these outputs, in order.
+    public var traceEvents: [TraceEvent] { compactMap(\.traceEvent) }
+}
+
+/// What happens to a session: each of `ScanSession.handle`'s inputs.
+public enum SessionEvent: Sendable {
+    /// Show the start screen.
+    case start
+    /// A switch edge from any source (a device, a recording, a scripted test).
+    case edge(SwitchEdge)
+    /// Time passes to this moment, firing the timers due (`lateness`: see `ScanSession.advance`).
+    case time(Double, lateness: Double?)
+    /// The braille reader panned away from the line's first window, or back to it.
+    case readerPanned(away: Bool, at: Double)
+    /// The switch device is gone: every switch that was down is released.
+    case switchesLost
+    /// The content changed by itself (a live application's window, dialog or labels).
+    case contentChanged(ContentUpdate)
+    /// New settings from now on.
+    case settings(ScanSettings)
+}

@@ -1,0 +1,103 @@
+import AccessibilityModel
+import Runtime
+import Scanning
+import Scenes
+import SwitchInput
+import Testing
+
+/// Every output of a live run is a `ScanOutput` handed the same typed stream: the session's
+/// outputs (highlight, menu with its item, line with its language) and the run's statuses; and
+/// any output, not only the braille display, can tell the run that its reader panned away.
+@Suite("Outputs as one seam")
+struct OutputSeamTests {
+    /// Presses of switches bound to `actions`, one every 50 ms from the start, then the end.
+    final class ScriptedPresses: RuntimeSource {
+        private var actions: [SwitchAction]
+        private(set) var deadline: Double?
+        init(_ actions: [SwitchAction]) {
+            self.actions = actions
+            deadline = MonotonicClock.now()
+        }
+        var name: String { "scripted presses" }
+        var descriptor: Int32? { nil }
+        func readable(at now: Double) -> [RuntimeInput] { [] }
+        func deadlineReached(at now: Double) -> [RuntimeInput] {
+            guard !actions.isEmpty else {
+                deadline = nil
+                return [.endOfInput(source: name)]
+            }
+            let action = actions.removeFirst()
+            deadline = now + 0.05
+            return [.edge(SwitchEdge(switchID: "scripted:" + action.rawValue, kind: .down, time: now))]
+        }
+        var bindings: [SwitchID: SwitchBinding] {
+            Dictionary(uniqueKeysWithValues: SwitchAction.allCases.map { ("scripted:" + $0.rawValue, SwitchBinding(action: $0)) })
+        }
+        var pulseSwitches: Set<SwitchID> { Set(bindings.keys) }
+    }
+
+    /// Keeps what it is handed; with `pansAway`, reports its reader away once it has a line.
+    final class RecordingOutput: ScanOutput {
+        var received: [SessionOutput] = []
+        var newLines: [String] = []
+        let pansAway: Bool
+        private var reported = false
+        init(pansAway: Bool) { self.pansAway = pansAway }
+        func present(_ outputs: [SessionOutput], shown: ShownState, at now: Double) {
+            received += outputs
+            if shown.lineIsNew { newLines.append(shown.line.text) }
+        }
+        func takeReports() -> [OutputReport] {
+            guard pansAway, !reported, !newLines.isEmpty else { return [] }
+            reported = true
+            return [.readerPanned(away: true)]
+        }
+    }
+
+    static let yaml = """
+        scene: Seam
+        size: [390, 844]
+        start: main
+        screens:
+          main:
+            elements:
+              - {id: first, label: First, traits: [button], frame: [0, 0, 390, 44]}
+              - {id: second, label: Second, traits: [button], frame: [0, 100, 390, 44]}
+        """
+
+    @Test func everyOutputIsHandedTheSameTypedStreamAndAnyCanHoldScanning() throws {
+        var settings = ScanSettings()
+        settings.scanning = .manual
+        settings.groupItems = false
+        let plain = RecordingOutput(pansAway: false), panning = RecordingOutput(pansAway: true)
+        var options = LiveRun.Options(
+            scene: try SceneParser.parse(yaml: Self.yaml, file: "seam.yaml"), settings: settings,
+            terminalInput: false, terminalView: false, sources: [ScriptedPresses([.next, .menu, .menu])],
+            outputs: [plain, panning])
+        options.startupStatus = ["said by the run"]
+        options.statusesOnStandardError = false
+        #expect(try LiveRun(options).run() == .endOfInput)
+
+        // The same stream, in the same order, to both.
+        #expect(plain.received.map(\.traceEvent) == panning.received.map(\.traceEvent))
+        #expect(plain.newLines == panning.newLines)
+
+        let highlighted = plain.received.compactMap { output -> ElementID? in
+            if case .highlight(let highlight) = output.kind { return highlight.element?.id }
+            return nil
+        }
+        #expect(highlighted.starts(with: ["first", "second"]), "\(highlighted)")
+        let menus = plain.received.compactMap { output -> (focus: Int, count: Int, item: ElementID?)? in
+            if case let .menu(entries, focus, item) = output.kind { return (focus, entries.count, item?.id) }
+            return nil
+        }
+        #expect(menus.first?.item == "second" && menus.first?.focus == 0 && (menus.first?.count ?? 0) > 1)
+        #expect(plain.received.contains { if case .menuClosed = $0.kind { true } else { false } })
+        #expect(plain.newLines.contains { $0.hasPrefix("Second") }, "\(plain.newLines)")
+        // The run's own statuses are in the stream.
+        #expect(plain.received.contains { if case .status("said by the run") = $0.kind { true } else { false } })
+        // One output's reader panned away: the session held scanning, and every output heard it.
+        let held = "the reader panned away from the line's first window: scanning holds"
+        #expect(plain.received.contains { if case .status(held) = $0.kind { true } else { false } })
+    }
+}
