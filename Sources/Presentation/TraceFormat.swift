@@ -57,6 +57,14 @@ public enum TraceFormat {
         object([("time", "0"), ("kind", string("run")), ("started", string(started)), ("pid", String(pid))])
     }
 
+    /// A line of speech: `said` (handed to speech-dispatcher), `began`, `ended` or `cancelled`,
+    /// with the moment on the monotonic clock (`began` and `ended`: when libspeechd's thread got
+    /// the news) and the line's number (`ScanSession.speechUtterance`).
+    public static func speechLine(time: Double, monotonic: Double, event: String, utterance: Int, text: String, language: String?) -> String {
+        object([("time", number(time)), ("kind", string("speech")), ("event", string(event)), ("monotonic", number(monotonic)),
+                ("utterance", String(utterance)), ("text", string(text)), ("language", language.map(string) ?? "null")])
+    }
+
     static func object(_ fields: [(String, String)]) -> String {
         "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }

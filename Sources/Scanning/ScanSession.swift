@@ -234,6 +234,9 @@ public struct ScanSession: Sendable {
         case .switchesLost: releaseSwitches()
         case .contentChanged(let update): contentUpdated(update)
         case .settings(let settings): applySettings(settings)
+        case let .speechHolds(on, moment): speechEvent(at: moment) { .speechHold(on, time: $0) }
+        case let .speechBegan(utterance, moment): speechEvent(at: moment) { .speechBegan(utterance: utterance, time: $0) }
+        case let .speechEnded(utterance, moment): speechEvent(at: moment) { .speechEnded(utterance: utterance, time: $0) }
         }
     }
 
@@ -299,29 +302,26 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// Speech is on and heard (`true`), or off or gone (the runtime tells): auditory scanning's
-    /// rule (`SpeechHold`) applies only while speech is heard.
+    /// Speech is on and heard (`true`), or off or gone (the runtime tells): see `SessionEvent.speechHolds`.
     public mutating func speechHolds(_ on: Bool, at moment: Double) -> [TraceEvent] {
-        speechEvent(at: moment) { .speechHold(on, time: $0) }
+        handle(.speechHolds(on, at: moment)).traceEvents
     }
-
-    /// The speech of line `utterance` (`speechUtterance` when it was said) began.
+    /// The speech of line `utterance` began: see `SessionEvent.speechBegan`.
     public mutating func speechBegan(utterance: Int, at moment: Double) -> [TraceEvent] {
-        speechEvent(at: moment) { .speechBegan(utterance: utterance, time: $0) }
+        handle(.speechBegan(utterance: utterance, at: moment)).traceEvents
     }
-
-    /// The speech of line `utterance` ended, or was cancelled: a step held for it is taken.
+    /// The speech of line `utterance` ended: see `SessionEvent.speechEnded`.
     public mutating func speechEnded(utterance: Int, at moment: Double) -> [TraceEvent] {
-        speechEvent(at: moment) { .speechEnded(utterance: utterance, time: $0) }
+        handle(.speechEnded(utterance: utterance, at: moment)).traceEvents
     }
 
     /// The number of the line shown now, for the speech output to say it with.
     public var speechUtterance: Int { engine.speech.utterance }
 
     /// `event` is made with the session's time once it has caught up with `moment`.
-    private mutating func speechEvent(at moment: Double, _ event: (Double) -> ScanEvent) -> [TraceEvent] {
-        var trace = [TraceEvent]()
-        if moment > time { trace += advance(to: moment) }
+    private mutating func speechEvent(at moment: Double, _ event: (Double) -> ScanEvent) -> [SessionOutput] {
+        var trace = [SessionOutput]()
+        if moment > time { trace += handle(.time(moment, lateness: nil)) }
         revision &+= 1
         trace += apply(engine.handle(event(time)))
         trace += updateBraille()

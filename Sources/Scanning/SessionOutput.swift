@@ -125,4 +125,11 @@ public enum SessionEvent: Sendable {
     case contentChanged(ContentUpdate)
     /// New settings from now on.
     case settings(ScanSettings)
+    /// Speech is on and heard (`true`), or off or gone: auditory scanning's rule (`SpeechHold`)
+    /// applies only while speech is heard.
+    case speechHolds(Bool, at: Double)
+    /// The speech of line `utterance` (`ScanSession.speechUtterance` when it was said) began.
+    case speechBegan(utterance: Int, at: Double)
+    /// The speech of line `utterance` ended, or was cancelled: a step held for it is taken.
+    case speechEnded(utterance: Int, at: Double)
 }

@@ -1,4 +1,5 @@
 import BrailleFormatting
+import Presentation
 import Scanning
 import Speech
 import SwitchInput
@@ -307,15 +308,5 @@ public final class SpeechOutput: RuntimeSource {
         case .paused, .resumed, .indexMark:
             break
         }
-    }
-}
-
-extension TraceFormat {
-    /// A line of speech: `said` (handed to speech-dispatcher), `began`, `ended` or `cancelled`,
-    /// with the moment on the monotonic clock (`began` and `ended`: when libspeechd's thread got
-    /// the news) and the line's number (`ScanSession.speechUtterance`).
-    public static func speechLine(time: Double, monotonic: Double, event: String, utterance: Int, text: String, language: String?) -> String {
-        object([("time", number(time)), ("kind", string("speech")), ("event", string(event)), ("monotonic", number(monotonic)),
-                ("utterance", String(utterance)), ("text", string(text)), ("language", language.map(string) ?? "null")])
     }
 }

@@ -480,9 +480,9 @@ public final class LiveRun {
         for case .status(let text) in speech.takeStatuses() { say(text, from: speech.name) }
         for report in speech.takeReports() {
             switch report {
-            case .hold(let on): record(session.speechHolds(on, at: now))
-            case let .began(utterance, time): record(session.speechBegan(utterance: utterance, at: time - origin))
-            case let .ended(utterance, time): record(session.speechEnded(utterance: utterance, at: time - origin))
+            case .hold(let on): record(session.handle(.speechHolds(on, at: now)))
+            case let .began(utterance, time): record(session.handle(.speechBegan(utterance: utterance, at: time - origin)))
+            case let .ended(utterance, time): record(session.handle(.speechEnded(utterance: utterance, at: time - origin)))
             }
         }
         if trace != nil { pendingTrace += speech.takeTraceLines(origin: origin).map(PendingTraceLine.line) }
