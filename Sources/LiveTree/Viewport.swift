@@ -1,8 +1,8 @@
 import AccessibilityModel
 
-/// What of a window is in view: an object is in view when its extents lie inside the window
-/// and inside every scrolled container around it (a browser's document, a scroll pane), all in
-/// window coordinates. What is out of view is scrolled to before it is highlighted, and the
+/// What of a window is in view: an object is in view when its frame lies inside the window
+/// and inside every scrolled container around it (a browser's document, a scroll pane), all
+/// relative to the window's corner (`WindowCoordinates`: a snapshot may hold screen extents only). What is out of view is scrolled to before it is highlighted, and the
 /// scanner menu's Scroll down and Scroll up say where there is more.
 public enum Viewport {
     /// Roles whose object shows part of its content, scrolled (its extents are the part shown).
@@ -19,7 +19,9 @@ public enum Viewport {
     }
 
     /// Where the object `id` is in `window`; nil when the window does not hold it.
-    public static func place(of id: String, in window: AccessibleNode) -> Place? {
+    public static func place(of id: String, in snapshot: AccessibleNode) -> Place? {
+        let coordinates = WindowCoordinates(window: snapshot)
+        let window = coordinates.resolved(snapshot)
         var found: Place?
         func walk(_ node: AccessibleNode, visible: Rect) -> Bool {
             var area = visible
@@ -33,7 +35,7 @@ public enum Viewport {
             for child in node.children where walk(child, visible: area) { return true }
             return false
         }
-        let bounds = Rect(x: 0, y: 0, width: window.extents?.width ?? 0, height: window.extents?.height ?? 0)
+        let bounds = Rect(x: 0, y: 0, width: coordinates.width, height: coordinates.height)
         _ = walk(window, visible: bounds)
         return found
     }
@@ -62,7 +64,9 @@ public enum Viewport {
     /// The objects scanned as items that are out of view in
     /// `direction` (`.above` or `.below`), in the window's order: what Scroll up and Scroll
     /// down bring into view.
-    public static func items(_ direction: Place, in window: AccessibleNode) -> [String] {
+    public static func items(_ direction: Place, in snapshot: AccessibleNode) -> [String] {
+        let coordinates = WindowCoordinates(window: snapshot)
+        let window = coordinates.resolved(snapshot)
         var found = [String]()
         func walk(_ node: AccessibleNode, visible: Rect) {
             guard AccessibleMapping.isShown(node) else { return }
@@ -76,7 +80,7 @@ public enum Viewport {
             }
             for child in node.children { walk(child, visible: area) }
         }
-        let bounds = Rect(x: 0, y: 0, width: window.extents?.width ?? 0, height: window.extents?.height ?? 0)
+        let bounds = Rect(x: 0, y: 0, width: coordinates.width, height: coordinates.height)
         walk(window, visible: bounds)
         return found
     }

@@ -99,6 +99,26 @@ struct ElementListTests {
         #expect(Viewport.items(.above, in: scrolled).last == ":1.9/link111")
     }
 
+    @Test("a window read with screen extents only (as the live run reads objects) is placed as one read in window coordinates, wherever the window is")
+    func viewportFromScreenExtents() {
+        func onScreen(_ node: AccessibleNode, at origin: (x: Double, y: Double)) -> AccessibleNode {
+            var copy = node
+            copy.screenExtents = node.extents.map { Rect(x: $0.x + origin.x, y: $0.y + origin.y, width: $0.width, height: $0.height) }
+            copy.extents = nil
+            copy.children = node.children.map { onScreen($0, at: origin) }
+            return copy
+        }
+        for (window, place) in [(browserWindow(links: 150), [("link5", Viewport.Place.inView), ("link120", .below)]),
+                                (browserWindow(links: 150, scrolledBy: 3_400), [("link120", .inView), ("link5", .above)])] {
+            let screenOnly = onScreen(window, at: (x: 300, y: 120))
+            for (link, expected) in place {
+                #expect(Viewport.place(of: ":1.9/\(link)", in: screenOnly) == expected, "\(link)")
+            }
+            #expect(Viewport.items(.below, in: screenOnly) == Viewport.items(.below, in: window))
+            #expect(Viewport.items(.above, in: screenOnly) == Viewport.items(.above, in: window))
+        }
+    }
+
     @Test("programs by category, the most used first, categories by their most used program; no main category: Other")
     func programMenu() {
         let programs = [

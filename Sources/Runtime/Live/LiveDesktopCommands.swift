@@ -75,7 +75,8 @@ extension LiveApplication {
     }
 
     /// A vertical scroll bar (a Value, taller than wide) that can move `direction` (1 down, -1 up).
-    func scrollBar(in window: AccessibleNode, canGo direction: Double) -> AccessibleNode? {
+    func scrollBar(in snapshot: AccessibleNode, canGo direction: Double) -> AccessibleNode? {
+        let window = WindowCoordinates(window: snapshot).resolved(snapshot)
         func find(_ node: AccessibleNode) -> AccessibleNode? {
             guard AccessibleMapping.isShown(node) else { return nil }
             if node.role == "scroll bar", let value = node.value, let extents = node.extents, extents.height > extents.width,
