@@ -16,6 +16,9 @@ public struct ScanStructure: Hashable, Sendable {
     /// The other windows the content can make the screen (a live desktop's other applications
     /// and windows, as iOS's app switcher); offered in every scanner menu. None for a scene.
     public var switchTargets: [SwitchTarget]
+    /// Keys (`keyboardKey` items) are typed on their select, with no scanner menu between, as
+    /// iOS's "Always Tap Keyboard Keys": true on the scanning keyboard.
+    public var tapsKeysOnSelect = false
 
     public init(
         nodes: [ScanNode], escapable: Set<ElementID> = [], screenHandlesEscape: Bool = false,
