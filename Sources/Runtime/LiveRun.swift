@@ -46,6 +46,8 @@ public final class LiveRun {
         /// path that names its screens there; nil: nothing is read or written.
         public var selectionStore: SelectionStore?
         public var selectionScope: String?
+        /// The scanning keyboard text fields open (nil: none).
+        public var keyboard: KeyboardOffer?
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
@@ -101,6 +103,7 @@ public final class LiveRun {
         session = ScanSession(
             content: options.content ?? SceneContent(scene: options.scene), settings: options.settings, bindings: bindings,
             pulseOnlySwitches: pulses)
+        session.keyboard = options.keyboard
         if let store = options.selectionStore, let scope = options.selectionScope, options.content == nil {
             switch store.load() {
             case .success(let (counts, skipped)):

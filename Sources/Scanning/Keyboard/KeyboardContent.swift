@@ -86,14 +86,17 @@ public struct KeyboardContent: ScanContent {
             if case .predictions = row { rowLabel = "words" } else { rowLabel = keys.prefix(4).compactMap(\.label).joined(separator: " ") }
             rows.append(Element(
                 id: "row.\(rowIndex)", label: rowLabel, isAccessibilityElement: false,
-                shouldGroupAccessibilityChildren: true, children: keys))
+                shouldGroupAccessibilityChildren: true, navigationStyle: .combined, children: keys))
         }
         return Screen(name: screenName, size: Rect(x: 0, y: 0, width: size.width, height: size.height), elements: rows)
     }
 
     public func currentStructure(groupItems: Bool) -> ScanStructure {
-        var structure = ScanStructure.of(screen(), groupItems: groupItems)
+        // The layout's rows are the groups (a user learns where a key is): no automatic grouping.
+        var structure = ScanStructure.of(screen(), groupItems: false)
         structure.tapsKeysOnSelect = true
+        // Escape closes the keyboard.
+        structure.screenHandlesEscape = true
         return structure
     }
 

@@ -14,6 +14,7 @@ public enum PerfectTypist {
     /// Why a text cannot be typed on a keyboard.
     public struct Unreachable: Error, Hashable, Sendable, CustomStringConvertible {
         public var message: String
+        public init(message: String) { self.message = message }
         public var description: String { message }
     }
 

@@ -19,12 +19,12 @@ extension ScanSession {
         }
         guard command == .activate, let element, let offer = keyboard,
               var target = content as? any TextEntryTarget, target.isTextField(element) else { return nil }
-        let own = target.perform(.activate, on: element)
+        // The field's own activation gives it the focus; what it says ("type on the keyboard")
+        // is what the keyboard now does.
+        _ = target.perform(.activate, on: element)
         let typing = KeyboardContent(over: target, field: element, offer: offer)
         content = typing
-        var notifications = own?.notifications.filter { $0.kind == .announcement } ?? []
-        notifications.append(AccessibilityNotification(kind: .screenChanged))
-        return ContentUpdate(screen: typing.screenName, notifications: notifications)
+        return ContentUpdate(screen: typing.screenName, notifications: [AccessibilityNotification(kind: .screenChanged)])
     }
 
     /// The keyboard open now, if any.
