@@ -109,6 +109,7 @@ let package = Package(
         // Real GTK 4, GTK 3 and Qt 5 applications on Xvfb with a private D-Bus session and the AT-SPI bus.
         .testTarget(name: "LiveApplicationTests", dependencies: [
             "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "TestTier", "switchscan",
+            "DeviceProfiles",
         ]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier"]),

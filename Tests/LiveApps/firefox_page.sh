@@ -1,8 +1,9 @@
 #!/bin/sh
-# Debian's Firefox ESR on the test desktop, showing Tests/LiveApps/browser.html, with a fresh
-# profile in the desktop's folder: no first-run pages, default-browser check, telemetry, updates,
-# crash reporter or session restore. Firefox exposes its tree on the accessibility bus when told
-# (GNOME_ACCESSIBILITY=1; a desktop session's screen reader setting otherwise).
+# Debian's Firefox ESR on the test desktop, showing Tests/LiveApps/browser.html (or the page
+# FIREFOX_PAGE names there), with a fresh profile in the desktop's folder: no first-run pages,
+# default-browser check, telemetry, updates, crash reporter or session restore. Firefox exposes
+# its tree on the accessibility bus when told (GNOME_ACCESSIBILITY=1; a desktop session's screen
+# reader setting otherwise).
 here=$(cd "$(dirname "$0")" && pwd)
 profile="$APP_FOLDER/firefox-profile"
 mkdir -p "$profile"
@@ -24,4 +25,4 @@ user_pref("accessibility.force_disabled", 0);
 PREFS
 GNOME_ACCESSIBILITY=1 MOZ_CRASHREPORTER_DISABLE=1 MOZ_DISABLE_AUTO_SAFE_MODE=1 MOZ_ENABLE_WAYLAND=0 \
 HOME="$APP_FOLDER" XDG_CONFIG_HOME="$APP_FOLDER/config" exec /usr/bin/firefox-esr --no-remote --new-instance \
-    --profile "$profile" --width 800 --height 600 "file://$here/browser.html"
+    --profile "$profile" --width 800 --height 600 "file://$here/${FIREFOX_PAGE:-browser.html}"
