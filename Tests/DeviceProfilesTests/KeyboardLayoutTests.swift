@@ -51,10 +51,10 @@ import Testing
         } throws: { error in
             let lines = (error as? ProfileLoadError)?.problems.map(\.description) ?? []
             return lines == [
-                "broken.yaml:3:13: error: a key is one character or one of space, delete, return, shift, close, found 'spaec', did you mean 'space'?",
-                "broken.yaml:4:10: error: 'a' is already on the keyboard (line 3, column 6)",
+                "broken.yaml:3:12: error: a key is one character or one of space, delete, return, shift, close, found 'spaec' (did you mean 'space'?)",
+                "broken.yaml:4:9: error: 'a' is already on the keyboard (line 3, column 6)",
                 "broken.yaml:6:6: error: a key's character must be visible (write `space` or `return` for those keys)",
-                "broken.yaml:7:1: error: unknown key 'colour' in a keyboard layout",
+                "broken.yaml:7:1: error: unknown key 'colour' in a keyboard layout; expected one of: name, description, language, predictions, rows",
             ]
         }
     }

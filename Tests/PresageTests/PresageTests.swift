@@ -19,7 +19,8 @@ import Testing
         let presage = try Presage(configuration: .init(configurationFile: Self.configuration, userDatabase: nil, suggestions: 5, learnsWhileTyping: false))
         let words = try presage.predictions(after: "I would like to th")
         #expect(words.count == 5)
-        #expect(words.allSatisfy { $0.hasPrefix("th") }, "\(words)")
+        let completions = words.allSatisfy { $0.hasPrefix("th") }
+        #expect(completions, "\(words)")
         #expect(try presage.configuration("Presage.Selector.SUGGESTIONS") == "5")
     }
 
@@ -49,11 +50,13 @@ import Testing
     @Test func aDatabaseThatCannotBeOpenedIsAnError() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // The database's folder does not exist: SQLite cannot create the file.
+        // The database's path is a folder: SQLite cannot open it, so the user's predictor cannot start.
         #expect {
-            _ = try Presage(configuration: .init(configurationFile: Self.configuration, userDatabase: folder + "/missing/words.db"))
+            _ = try Presage(configuration: .init(configurationFile: Self.configuration, userDatabase: folder))
         } throws: { error in
-            (error as? PresageError)?.function == "presage_config_set"
+            guard let error = error as? PresageError else { return false }
+            return error.function == "presage_config_set" && error.code == "a predictor could not start"
+                && error.description.contains("UserSmoothedNgramPredictor")
         }
     }
 

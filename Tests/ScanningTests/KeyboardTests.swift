@@ -3,6 +3,7 @@ import DeviceProfiles
 import Foundation
 import Scanning
 import Scenes
+import SwitchInput
 import Testing
 
 /// The scanning keyboard: the typing rules, the keyboard as scanned content over a scene's text
@@ -76,10 +77,20 @@ import Testing
         #expect(session.screen == "keyboard: Name")
         // Rows are the groups, in the layout's order: the words first, then the letters' rows.
         let rows = session.currentStructure().nodes
-        #expect(rows.allSatisfy(\.isGroup))
+        let allGroups = rows.allSatisfy(\.isGroup)
+        #expect(allGroups)
         #expect(rows.first?.children.map { $0.element.label } == ["anne", "and", "any"])
         #expect(rows.dropFirst().first?.children.prefix(3).map { $0.element.label } == ["space", "E", "A"], "capitals at the start")
         #expect(keyboard.fieldText.text == "")
+        // Select enters the words' row, select on its first word types it: no scanner menu
+        // between (keys are tapped on select, whatever tapBehavior says).
+        _ = session.input(SwitchEdge(switchID: "select", kind: .down, time: 3))
+        _ = session.input(SwitchEdge(switchID: "select", kind: .up, time: 3.05))
+        _ = session.input(SwitchEdge(switchID: "select", kind: .down, time: 4))
+        _ = session.input(SwitchEdge(switchID: "select", kind: .up, time: 4.05))
+        #expect(session.menuTitles == nil)
+        #expect(session.keyboardContent?.fieldText.text == "Anne ")
+        #expect(session.sceneContent?.state.values["name"] == .string("Anne "))
     }
 
     @Test func theKeyboardTypesThroughTheSceneStateAndReadsTheFieldBack() throws {

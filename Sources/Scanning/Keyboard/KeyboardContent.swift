@@ -82,8 +82,11 @@ public struct KeyboardContent: ScanContent {
                     id: Self.id(row: rowIndex, index: index), label: label(of: action), value: shownText, traits: [.keyboardKey],
                     frame: Rect(x: Double(index) * keyWidth, y: y, width: keyWidth, height: rowHeight))
             }
-            let rowLabel: String
-            if case .predictions = row { rowLabel = "words" } else { rowLabel = keys.prefix(4).compactMap(\.label).joined(separator: " ") }
+            // A row reads as its first keys, then the field's text: the text is on the line while
+            // the rows are scanned too.
+            var rowLabel = "words"
+            if case .keys = row { rowLabel = keys.prefix(4).compactMap(\.label).joined(separator: " ") }
+            rowLabel += ": " + shownText
             rows.append(Element(
                 id: "row.\(rowIndex)", label: rowLabel, isAccessibilityElement: false,
                 shouldGroupAccessibilityChildren: true, navigationStyle: .combined, children: keys))
