@@ -103,8 +103,14 @@ public struct KeyboardContent: ScanContent {
         return structure
     }
 
+    /// The field is read back first: a live application may apply an edit after its call returned,
+    /// or change the text by itself.
     public mutating func rebuildStructure(groupItems: Bool) -> ScanStructure {
-        currentStructure(groupItems: groupItems)
+        if let read = base.fieldText(of: field), read != fieldText {
+            fieldText = read
+            updatePredictions()
+        }
+        return currentStructure(groupItems: groupItems)
     }
 
     public mutating func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
