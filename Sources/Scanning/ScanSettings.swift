@@ -70,6 +70,8 @@ public struct ScanSettings: Hashable, Sendable {
     /// Dots 7-8 on a braille display: none, firstCell (BrlAPI's cursor), segment (under the
     /// whole highlighted segment). `off` is none.
     public var brailleCursor: BrailleCursorMarking = .none
+    /// The scanning keyboard's layout (`Devices/keyboards`): auto takes the text field's language's.
+    public var keyboardLayout: KeyboardLayoutChoice = .auto
 
     public init() {}
 
@@ -153,6 +155,7 @@ public struct ScanSettings: Hashable, Sendable {
             brailleTables = tables
         case "brailleCursor":
             if case .bool(false) = value { brailleCursor = .none } else { brailleCursor = try choice(BrailleCursorMarking.self) }
+        case "keyboardLayout": keyboardLayout = try choice(KeyboardLayoutChoice.self)
         default: throw SettingError(name: name, message: "unknown setting")
         }
     }

@@ -259,6 +259,7 @@ extension ScanSettings {
         case "brailleCode": return .string(brailleCode.rawValue)
         case "brailleRoleFirst": return .bool(brailleRoleFirst)
         case "brailleTables": return .string(BrailleTableSetting.text(brailleTables))
+        case "keyboardLayout": return .string(keyboardLayout.rawValue)
         default: return nil
         }
     }

@@ -56,6 +56,7 @@ public enum SettingNames {
         ("brailleCode", .choice(["contracted", "uncontracted", "computer"])),
         ("brailleRoleFirst", .bool),
         ("brailleTables", .brailleTables),
+        ("keyboardLayout", .choice(["auto", "english-frequency", "qwerty", "azerty"])),
     ]
 
     public static func shape(of name: String) -> SettingShape? {

@@ -26,5 +26,6 @@ extension SettingNames {
         "brailleCode": "The braille code: contracted, uncontracted or computer braille, with the table of each element's language.",
         "brailleRoleFirst": "Role and state words before the label (btn Play), so that on a short display they are in the first window.",
         "brailleTables": "Braille tables chosen per language, winning over brailleCode for those languages.",
+        "keyboardLayout": "The scanning keyboard's layout: auto (the text field's language's, by letter frequency), english-frequency, qwerty or azerty.",
     ]
 }

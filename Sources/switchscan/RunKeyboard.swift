@@ -8,14 +8,14 @@ import Scanning
 /// said on standard error and the keyboard goes without it (no prediction; no keyboard when no
 /// layout loads).
 enum RunKeyboard {
-    static func offer(language: String, said: inout Set<String>) -> KeyboardOffer? {
+    static func offer(language: String, chosen: KeyboardLayoutChoice, said: inout Set<String>) -> KeyboardOffer? {
         let layouts = KeyboardLayouts(folders: KeyboardLayouts.folders())
         for problem in layouts.problems {
             let text = "keyboard layout left out: \(problem)"
             printError("switchscan run: \(text)")
             said.insert(text)
         }
-        guard let layout = layouts.layout(for: language) else {
+        guard let layout = layouts.layout(for: language, chosen: chosen.layoutID) else {
             let text = "no keyboard layout could be loaded: text fields cannot be typed into"
             printError("switchscan run: \(text)")
             said.insert(text)

@@ -104,7 +104,8 @@ struct TestCommand: ParsableCommand {
                     runner.testProfiles[name] = profiles.resolve(name, sceneFile: file)
                 }
                 runner.baseSettings = baseSettings
-                runner.keyboard = keyboards.layout(for: scene.language).map { KeyboardOffer(layout: $0) }
+                runner.keyboard = keyboards.layout(for: scene.language, chosen: baseSettings.keyboardLayout.layoutID)
+                    .map { KeyboardOffer(layout: $0) }
                 var cases = [JUnitReport.Case]()
                 for test in scene.tests where matches(test.name) {
                     let clock = ContinuousClock()

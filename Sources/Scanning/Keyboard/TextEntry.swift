@@ -63,6 +63,17 @@ public protocol WordPredicting: Sendable {
     func predictions(after textBeforeCaret: String) -> [String]
 }
 
+/// The `keyboardLayout` setting: the layout by its file's name, or `auto`, the text field's
+/// language's (its letters by frequency).
+public enum KeyboardLayoutChoice: String, Hashable, Sendable, CaseIterable {
+    case auto
+    case englishFrequency = "english-frequency"
+    case qwerty, azerty
+
+    /// The layout's id, nil for `auto`.
+    public var layoutID: String? { self == .auto ? nil : rawValue }
+}
+
 /// What the scanning keyboard is made of: the layout chosen, and the prediction when there is one.
 public struct KeyboardOffer: Sendable {
     public var layout: KeyboardLayout
