@@ -908,7 +908,7 @@ final class StopFlag: @unchecked Sendable {
 /// the field read back each time.
 enum KeyboardCheck {
     static let scene: Scene? = try? SceneParser.parse(
-        yaml: "scene: field\nstate: {text: \"\"}\nstart: main\nscreens:\n  main:\n    elements:\n      - {id: field, label: Field, textField: text}\n",
+        yaml: "scene: field\nsize: [390, 844]\nstate: {text: \"\"}\nstart: main\nscreens:\n  main:\n    elements:\n      - {id: field, label: Field, textField: text}\n",
         file: "field.yaml")
 
     static func typeEveryKey(_ layout: KeyboardLayout) {
