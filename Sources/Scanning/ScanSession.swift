@@ -43,7 +43,9 @@ public struct TraceEvent: Hashable, Sendable {
 /// with the monotonic clock. Both go through exactly this code.
 public struct ScanSession: Sendable {
     /// What is scanned: a scene file, or a live application.
-    public private(set) var content: any ScanContent
+    public internal(set) var content: any ScanContent
+    /// The scanning keyboard offered when a text field is selected (nil: none).
+    public var keyboard: KeyboardOffer?
     public private(set) var settings: ScanSettings
     public private(set) var engine: ScanningEngine
     public private(set) var stabilizer: Stabilizer
@@ -124,7 +126,7 @@ public struct ScanSession: Sendable {
     // MARK: State, for outputs and expectations
 
     /// The scene file scanned (nil for live content).
-    public var sceneContent: SceneContent? { content as? SceneContent }
+    public var sceneContent: SceneContent? { content as? SceneContent ?? keyboardContent?.base as? SceneContent }
     /// The scene scanned; for live content, an empty scene with its title, size and language.
     public var scene: Scene {
         sceneContent?.scene ?? Scene(title: content.title, size: content.size, language: content.language)
@@ -534,6 +536,7 @@ public struct ScanSession: Sendable {
             forecastSpoiled = true
             return []
         }
+        if let update = keyboardUpdate(command, on: element) { return applyUpdate(update) }
         guard let update = content.perform(command, on: element) else {
             // Nothing handles it (a tap where no element has `activate`): the scene is unchanged,
             // and the engine still hears back, so it places the highlight and scans on.

@@ -141,6 +141,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         return ContentUpdate(notifications: (LivePopups.notification(from: before, to: screen).map { [$0] } ?? []) + notifications)
     }
 
+    /// The AT-SPI object and its snapshot behind element `id`, as last read.
+    func accessible(forElement id: ElementID) -> (object: AccessibleObject, node: AccessibleNode)? {
+        guard let object = objects?[id], let node = snapshot?.node(withID: id) else { return nil }
+        return (object, node)
+    }
+
     // MARK: Windows
 
     /// Looks for the window to scan; true when it changed. The other windows are listed again.
