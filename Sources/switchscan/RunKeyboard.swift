@@ -1,6 +1,7 @@
 import Foundation
 import Runtime
 import Scanning
+import Scenes
 
 /// The scanning keyboard of `switchscan run`: the layout for the content's language (yours in
 /// `$XDG_CONFIG_HOME/switchscan/keyboards` first, then the shipped ones), with presage's

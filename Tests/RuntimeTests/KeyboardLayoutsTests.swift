@@ -2,6 +2,7 @@ import DeviceProfiles
 import Foundation
 import Runtime
 import Scanning
+import Scenes
 import Testing
 
 /// Where the scanning keyboard's layout comes from: the user's folder first, a broken file of
