@@ -43,6 +43,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     var launchWatch: LaunchWatch?
     var lastHighlighted: String?
     var scrolledSinceRead = false
+    /// Text fields whose EditableText answered an edit without making it: typed into with key events.
+    var fieldsTakingKeyEvents = Set<ElementID>()
     /// Where the programs started from the menu are counted; nil: not counted.
     public var programUses: ProgramUses?
     var currentSnapshot: AccessibleNode? { snapshot }

@@ -30,6 +30,10 @@ public struct KeyboardContent: ScanContent {
     /// How many characters of the field's text each key shows around the caret.
     public static let shownTextWidth = 20
 
+    /// The id of the scanner menu's Keyboard entry (`ContentCommand`), offered by content that
+    /// keeps a keyboard focus while a text field has it.
+    public static let openCommandID = "keyboard"
+
     /// The screen name the trace shows while typing.
     public static let screenPrefix = "keyboard: "
 

@@ -17,12 +17,32 @@ extension ScanSession {
             content = typing
             return update
         }
+        if case .content(let chosen) = command, chosen.id == KeyboardContent.openCommandID {
+            return openKeyboardFromMenu(on: element)
+        }
         guard command == .activate, let element, let offer = keyboard,
               var target = content as? any TextEntryTarget, target.isTextField(element) else { return nil }
         // The field's own activation gives it the focus; what it says ("type on the keyboard")
         // is what the keyboard now does.
         _ = target.perform(.activate, on: element)
         let typing = KeyboardContent(over: target, field: element, offer: offer)
+        content = typing
+        return ContentUpdate(screen: typing.screenName, notifications: [AccessibilityNotification(kind: .screenChanged)])
+    }
+
+    /// The scanner menu's Keyboard entry: the keyboard over the item the menu is for when it is a
+    /// text field, else over the field that has the keyboard focus.
+    private mutating func openKeyboardFromMenu(on element: Element?) -> ContentUpdate {
+        func said(_ text: String) -> ContentUpdate {
+            ContentUpdate(notifications: [AccessibilityNotification(kind: .announcement, text: text)])
+        }
+        guard let offer = keyboard else { return said("no keyboard layout is loaded") }
+        guard var target = content as? any TextEntryTarget else { return said("nothing here takes typed text") }
+        guard let field = element.flatMap({ target.isTextField($0) ? $0 : nil }) ?? target.focusedTextField else {
+            return said("no text field has the keyboard focus")
+        }
+        _ = target.perform(.activate, on: field)
+        let typing = KeyboardContent(over: target, field: field, offer: offer)
         content = typing
         return ContentUpdate(screen: typing.screenName, notifications: [AccessibilityNotification(kind: .screenChanged)])
     }

@@ -57,6 +57,14 @@ public protocol TextEntryTarget: ScanContent {
     /// Makes `edit` at the field's caret and reads the field back; nil when the field is gone or
     /// refused the edit.
     mutating func apply(_ edit: TextEdit, to field: ElementID) -> FieldText?
+    /// The text field that has the keyboard focus, where the content keeps one; the scanner
+    /// menu's Keyboard entry opens the keyboard over it.
+    var focusedTextField: Element? { get }
+}
+
+extension TextEntryTarget {
+    /// Content without a keyboard focus of its own (a scene): none.
+    public var focusedTextField: Element? { nil }
 }
 
 /// Predicts words from the text before the caret (a word being typed is completed).
