@@ -122,6 +122,42 @@ import Testing
         #expect(throws: PerfectTypist.Unreachable.self) { try PerfectTypist.nextChoice(toType: "€", on: keyboard) }
     }
 
+    @Test func thePerfectTypistLeavesTheRowItStayedInForAKeyOfAnotherRow() throws {
+        var settings = ScanSettings()
+        settings.scanning = .manual
+        settings.focusedItemAfterTap = .current
+        var session = ScanSession(scene: try Self.formScene(), settings: settings)
+        session.keyboard = KeyboardOffer(layout: try Self.shippedLayout("english-frequency"))
+        _ = session.start()
+        var time = 1.0
+        func press(_ action: SwitchAction) {
+            _ = session.input(SwitchEdge(switchID: action.rawValue, kind: .down, time: time))
+            _ = session.input(SwitchEdge(switchID: action.rawValue, kind: .up, time: time + 0.05))
+            time += 1
+        }
+        press(.select)
+        press(.select)
+        #expect(session.screen == "keyboard: Name")
+        // H (its row is the fourth), then e (the second row): after H the highlight stays on H's row.
+        for _ in 0..<100 {
+            let keyboard = try #require(session.keyboardContent)
+            guard let choice = try PerfectTypist.nextChoice(toType: "He", on: keyboard) else { break }
+            let target = try #require(keyboard.elementID(of: choice))
+            var reached = false
+            for _ in 0..<60 where !reached {
+                switch session.perfectMove(toward: target) {
+                case .select(let reachesTarget):
+                    press(.select)
+                    reached = reachesTarget
+                case .next: press(.next)
+                case .wait, .stuck: Issue.record("\(target) cannot be reached"); return
+                }
+            }
+            try #require(reached, "\(target) was not reached")
+        }
+        #expect(session.keyboardContent?.fieldText.text == "He")
+    }
+
     // MARK: Scripted tests
 
     @Test func theScenarioTypesIntoTheFieldThroughTheSwitches() throws {

@@ -17,21 +17,28 @@ extension LiveApplication: TextEntryTarget {
         return FieldText(text: read.text, caret: read.caret)
     }
 
-    /// The text field that has the keyboard focus in the window, as last read.
+    /// The text field that has the keyboard focus in the window, as last read; else the window's
+    /// only shown text field (an editor's text area, whose window may not have the focus yet).
     public var focusedTextField: Element? {
         guard let snapshot = currentSnapshot else { return nil }
-        func find(_ node: AccessibleNode) -> AccessibleNode? {
-            if node.states.contains(.focused), AccessibleMapping.isTextField(node) { return node }
-            for child in node.children { if let found = find(child) { return found } }
+        var fields = [AccessibleNode]()
+        func collect(_ node: AccessibleNode) {
+            guard AccessibleMapping.isShown(node) else { return }
+            if AccessibleMapping.isTextField(node) { fields.append(node) }
+            for child in node.children { collect(child) }
+        }
+        collect(snapshot)
+        guard let node = fields.first(where: { $0.states.contains(.focused) }) ?? (fields.count == 1 ? fields.first : nil) else {
             return nil
         }
-        guard let node = find(snapshot) else { return nil }
         func search(_ element: Element) -> Element? {
             if element.id == node.id { return element }
             for child in element.children { if let found = search(child) { return found } }
             return nil
         }
-        return search(currentScreen.root)
+        // A field inside an item that is scanned whole (Mousepad's text area in its page tab)
+        // has no element of its own on the screen: it is typed into by its object all the same.
+        return search(currentScreen.root) ?? Element(id: node.id, label: node.name.isEmpty ? "text" : node.name)
     }
 
     public func apply(_ edit: TextEdit, to field: ElementID) -> FieldText? {

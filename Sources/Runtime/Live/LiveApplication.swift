@@ -375,6 +375,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         if !pendingEvents.isEmpty || scrolledSinceRead { return Self.dueAtOnce }
         do {
             let wait = try context.prepare()
+            // A program started from the menu is looked for until its window shows, events or
+            // none (its window's events can come before the registry lists its application).
+            if launchWatch != nil { return MonotonicClock.now() + min(wait ?? Self.launchPoll, Self.launchPoll) }
             return wait.map { MonotonicClock.now() + $0 }
         } catch {
             // A context that cannot be prepared (held by another thread, too many descriptors)
@@ -387,6 +390,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// The window read that the last batch left to this turn (once: a steady trickle of
     /// in-place events must not put it off for ever).
     private var deferredWindowRead = false
+    /// How often a started program's window is looked for while no event comes, in seconds.
+    static let launchPoll = 0.5
     /// A deadline that is always past (the monotonic clock's start).
     static let dueAtOnce = 0.0
 
@@ -408,7 +413,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         context.drain()
         let events = pendingEvents + listener.take()
         pendingEvents.removeAll()
-        guard !events.isEmpty else { return takeScrollUpdate() }
+        guard !events.isEmpty else {
+            if followLaunchedProgram(), findWindow() {
+                return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)]))]
+            }
+            return takeScrollUpdate()
+        }
         eventBatches += 1
         if Self.debug {
             var counts: [String: Int] = [:]

@@ -69,6 +69,11 @@ extension ScanSession {
         if engine.flashMessage == nil, case .entry(let node) = engine.highlight, ScriptRunner.holds(node, target) {
             return .select(reachesTarget: !node.isGroup)
         }
+        // The highlight stayed in a group after a tap (focusedItemAfterTap: current) and has come
+        // round to its outline: select leaves it for the groups beside it.
+        if engine.flashMessage == nil, case .groupExit(let node) = engine.highlight, !ScriptRunner.holds(node, target) {
+            return .select(reachesTarget: false)
+        }
         switch settings.scanning {
         case .manual where engine.flashMessage == nil:
             return .next
