@@ -107,6 +107,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                     try object.grabFocus()
                     notifications.append(AccessibilityNotification(
                         kind: .announcement, text: "\(element.label ?? "text field") has the keyboard focus: type on the keyboard"))
+                } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), let frame = try object.screenExtents() {
+                    // A menu item is clicked, as a user does: a GTK 3 item whose action opens a
+                    // modal dialog (Mousepad's Save) runs the dialog inside that action, and the
+                    // application answers nothing more on this connection until it closes.
+                    try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
+                    if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
                 } else if let action = AccessibleMapping.tapAction(of: node) {
                     try object.doAction(named: action)
                     // The choice is made; a popup that stays open is closed, as a user's click does.
