@@ -59,6 +59,9 @@ let package = Package(
         .target(name: "Louis", dependencies: ["CLouis"]),
         .target(name: "YAMLEvents", dependencies: ["CYAML"]),
         .target(name: "Speech", dependencies: ["CSpeechd"]),
+        // Word prediction for the scanning keyboard: libpresage's C API.
+        .systemLibrary(name: "CPresage", providers: [.apt(["libpresage-dev"])]),
+        .target(name: "Presage", dependencies: ["CPresage"]),
         // Live applications: AT-SPI snapshots and their mapping to elements (pure), libatspi wrapped once.
         .target(name: "LiveTree", dependencies: ["AccessibilityModel"]),
         .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
@@ -79,7 +82,7 @@ let package = Package(
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop", "Speech", "RunControl", "Presentation",
+            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop", "Speech", "RunControl", "Presentation", "Presage",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
@@ -101,7 +104,7 @@ let package = Package(
         // Benchmarks print figures; they are never run as tests.
         .executableTarget(name: "switchscan-bench", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "Runtime", "BrailleFormatting", "BrlAPI", "Louis",
-            "BrailleTestSupport", "DeviceProfiles", "DumpImport", "LiveTestSupport",
+            "BrailleTestSupport", "DeviceProfiles", "DumpImport", "LiveTestSupport", "Presage",
         ], path: "Benchmarks/switchscan-bench"),
         // The mutation fuzzer over every file kind and the raw stream (scripts/test runs it; crashes
         // found are kept in Tests/Fuzz/regressions and replayed).
@@ -121,10 +124,12 @@ let package = Package(
         .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport", "TestTier"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechTestSupport", "TestTier"]),
+        .testTarget(name: "PresageTests", dependencies: ["Presage"]),
         .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel", "BrailleFormatting"]),
         // Real GTK 4, GTK 3 and Qt 5 applications on Xvfb with a private D-Bus session and the AT-SPI bus.
         .testTarget(name: "LiveApplicationTests", dependencies: [
             "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "TestTier", "switchscan",
+            "DeviceProfiles",
         ]),
         .testTarget(name: "RunControlTests", dependencies: ["RunControl", "Scanning", "Scenes", "SwitchInput"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),

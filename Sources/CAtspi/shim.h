@@ -145,6 +145,43 @@ static inline int catspi_is_action(AtspiAccessible *object) { return atspi_acces
 static inline int catspi_is_value(AtspiAccessible *object) { return atspi_accessible_is_value(object); }
 static inline int catspi_is_component(AtspiAccessible *object) { return atspi_accessible_is_component(object); }
 static inline int catspi_is_text(AtspiAccessible *object) { return atspi_accessible_is_text(object); }
+static inline int catspi_is_editable_text(AtspiAccessible *object) { return atspi_accessible_is_editable_text(object); }
+
+/* The Text interface's caret offset (characters); -1 with *error set, or without text. */
+static inline int catspi_text_caret(AtspiAccessible *object, GError **error) {
+  AtspiText *text = atspi_accessible_get_text_iface(object);
+  if (text == NULL) return -1;
+  gint caret = atspi_text_get_caret_offset(text, error);
+  g_object_unref(text);
+  return caret;
+}
+
+/* Moves the caret to `offset`; 0 when refused or without text. */
+static inline int catspi_text_set_caret(AtspiAccessible *object, int offset, GError **error) {
+  AtspiText *text = atspi_accessible_get_text_iface(object);
+  if (text == NULL) return 0;
+  gboolean ok = atspi_text_set_caret_offset(text, offset, error);
+  g_object_unref(text);
+  return ok ? 1 : 0;
+}
+
+/* EditableText: inserts `bytes` bytes of UTF-8 `string` at character `position`; 0 when refused. */
+static inline int catspi_insert_text(AtspiAccessible *object, int position, const char *string, int bytes, GError **error) {
+  AtspiEditableText *editable = atspi_accessible_get_editable_text_iface(object);
+  if (editable == NULL) return 0;
+  gboolean ok = atspi_editable_text_insert_text(editable, position, string, bytes, error);
+  g_object_unref(editable);
+  return ok ? 1 : 0;
+}
+
+/* EditableText: deletes the characters from `start` up to `end`; 0 when refused. */
+static inline int catspi_delete_text(AtspiAccessible *object, int start, int end, GError **error) {
+  AtspiEditableText *editable = atspi_accessible_get_editable_text_iface(object);
+  if (editable == NULL) return 0;
+  gboolean ok = atspi_editable_text_delete_text(editable, start, end, error);
+  g_object_unref(editable);
+  return ok ? 1 : 0;
+}
 
 /* The Text interface's first `most` characters (a window of a long document: the loop is never
  * held by a megabyte read), the whole length in *count. NULL with *error set, or without text. */

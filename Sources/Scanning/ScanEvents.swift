@@ -19,6 +19,9 @@ public struct ScanStructure: Hashable, Sendable {
     /// What the content itself offers in every scanner menu, before the app switcher (a live
     /// desktop's Links, Scroll down, Start a program, Close window). None for a scene.
     public var contentCommands: [ContentCommand] = []
+    /// Keys (`keyboardKey` items) are typed on their select, with no scanner menu between, as
+    /// iOS's "Always Tap Keyboard Keys": true on the scanning keyboard.
+    public var tapsKeysOnSelect = false
 
     public init(
         nodes: [ScanNode], escapable: Set<ElementID> = [], screenHandlesEscape: Bool = false,

@@ -43,7 +43,9 @@ public struct TraceEvent: Hashable, Sendable {
 /// with the monotonic clock. Both go through exactly this code.
 public struct ScanSession: Sendable {
     /// What is scanned: a scene file, or a live application.
-    public private(set) var content: any ScanContent
+    public internal(set) var content: any ScanContent
+    /// The scanning keyboard offered when a text field is selected (nil: none).
+    public var keyboard: KeyboardOffer?
     public private(set) var settings: ScanSettings
     public private(set) var engine: ScanningEngine
     public private(set) var stabilizer: Stabilizer
@@ -533,6 +535,7 @@ public struct ScanSession: Sendable {
             forecastSpoiled = true
             return []
         }
+        if let update = keyboardUpdate(command, on: element) { return applyUpdate(update) }
         guard let update = content.perform(command, on: element) else {
             // Nothing handles it (a tap where no element has `activate`): the scene is unchanged,
             // and the engine still hears back, so it places the highlight and scans on.

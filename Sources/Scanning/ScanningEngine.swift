@@ -238,6 +238,7 @@ public struct ScanningEngine: Sendable {
             return leaveGroup(at: time)
         case .entry(let node):
             if node.isGroup { return enter(node, at: time) }
+            if structure.tapsKeysOnSelect, node.element.traits.contains(.keyboardKey) { return tap(node.element, at: time) }
             switch settings.tapBehavior {
             case .default:
                 return openMenu(for: node.element, at: time)

@@ -71,6 +71,8 @@ public struct ScriptRunner: Sendable {
     /// The settings each test starts from, before its own `settings` (a settings file given to
     /// `switchscan test --settings`).
     public var baseSettings = ScanSettings()
+    /// The scanning keyboard text fields open (`type:` steps type on it); nil: none.
+    public var keyboard: KeyboardOffer?
 
     public init(
         scene: Scene, profile: SwitchProfile = .builtInGenericKeyboard,
@@ -112,6 +114,7 @@ public struct ScriptRunner: Sendable {
     /// Runs one test on a fresh session.
     public func run(_ test: ScriptedTest) -> ScriptResult {
         var execution = Execution(scene: scene, test: test, recentTraceCount: recentTraceCount, baseSettings: baseSettings)
+        execution.keyboard = keyboard
         if let reference = test.profile {
             execution.profile = testProfiles[reference.name]
                 ?? .failure(ProfileLookupError("it was not looked up (the host gave no profile by that name)"))
@@ -249,6 +252,7 @@ private struct Execution {
     var currentStep = 0
 
     let baseSettings: ScanSettings
+    var keyboard: KeyboardOffer?
 
     init(scene: Scene, test: ScriptedTest, recentTraceCount: Int, baseSettings: ScanSettings) {
         self.baseSettings = baseSettings
@@ -298,6 +302,7 @@ private struct Execution {
             scene: scene, settings: settings, bindings: bindings, pulseOnlySwitches: naming.pulseSwitches, screen: test.screen)
         // A test that sets learnSelections learns from empty counts, in memory only.
         if settings.learnSelections { session.useSelections(SelectionCounts(), scope: "", stored: false) }
+        session.keyboard = keyboard
         trace += session.start()
         self.session = session
         for (index, step) in test.steps.enumerated() {
@@ -365,6 +370,9 @@ private struct Execution {
             let event = DeviceEvent(time: current.time, type: DeviceEvent.EventType.key, code: number, value: Int32(value))
             if let edge = keys.edge(event, at: current.time) { send(edge) }
             self.keys = keys
+        case .type(let text):
+            startInputStep()
+            return typeOnKeyboard(text)
         case .expect(let expectation):
             let mismatches = compare(expectation, with: current)
             return mismatches.isEmpty ? nil : .expectation(mismatches)
@@ -373,6 +381,45 @@ private struct Execution {
     }
 
     /// A press, hold, route or key step begins: `rejected` and `ignored` look from here.
+    /// `type:`: the choices a user who makes no mistakes makes (`PerfectTypist`), each reached
+    /// as they reach it, through the session's switches.
+    mutating func typeOnKeyboard(_ text: String) -> ScriptFailure.Cause? {
+        let limit = text.count * 4 + 10
+        for _ in 0..<limit {
+            guard let keyboard = session?.keyboardContent else {
+                return .step("no scanning keyboard is open: select a text field (an element with textField:) first")
+            }
+            let choice: PerfectTypist.Choice?
+            do { choice = try PerfectTypist.nextChoice(toType: text, on: keyboard) } catch {
+                return .step("cannot type '\(text)': \(error)")
+            }
+            guard let choice else { return nil }
+            guard let target = keyboard.elementID(of: choice) else { return .step("cannot type '\(text)': \(choice) is not on the keyboard") }
+            if let failure = reachAndSelect(target) { return failure }
+        }
+        return .step("typing '\(text)' took more than \(limit) selections")
+    }
+
+    /// Moves or waits until `target` is highlighted, entering the groups that hold it, and selects it.
+    mutating func reachAndSelect(_ target: ElementID) -> ScriptFailure.Cause? {
+        for _ in 0..<10_000 {
+            guard let current = session else { return nil }
+            let pressing = ScriptRunner.pressDuration(for: current.settings)
+            switch current.perfectMove(toward: target) {
+            case .select(let reachesTarget):
+                press(SwitchAction.select.rawValue, for: pressing)
+                if reachesTarget { return nil }
+            case .next:
+                press(SwitchAction.next.rawValue, for: pressing)
+            case .wait(let until):
+                trace += session!.advance(to: until)
+            case .stuck(let why):
+                return .step(why)
+            }
+        }
+        return .step("\(target) was not reached")
+    }
+
     mutating func startInputStep() {
         lastInputStart = trace.count
         lastInputStep = currentStep
@@ -636,6 +683,7 @@ extension TestStep {
         case .hold: return "hold"
         case .wait: return "wait"
         case .route: return "route"
+        case .type: return "type"
         case .key: return "key"
         case .app: return "app"
         case .expect: return "expect"

@@ -70,6 +70,8 @@ public struct ScanSettings: Hashable, Sendable {
     /// Dots 7-8 on a braille display: none, firstCell (BrlAPI's cursor), segment (under the
     /// whole highlighted segment). `off` is none.
     public var brailleCursor: BrailleCursorMarking = .none
+    /// The scanning keyboard's layout (`Devices/keyboards`): auto takes the text field's language's.
+    public var keyboardLayout: KeyboardLayoutChoice = .auto
 
     public init() {}
 

@@ -149,13 +149,14 @@ public struct ElementTemplate: Sendable {
         var escape: [Effect]? = nil
         var magicTap: [Effect]? = nil
         var placeholder: TextTemplate? = nil
+        var textField: String? = nil
 
         var isDefault: Bool {
             language == nil && activationPoint == nil && isAccessibilityElement == nil
                 && accessibilityElementsHidden == .constant(false) && accessibilityViewIsModal == .constant(false)
                 && shouldGroupAccessibilityChildren == .constant(false) && accessibilityElements == nil && visible == nil
                 && customActions.isEmpty && customContent.isEmpty && activate == nil && increment == nil
-                && decrement == nil && escape == nil && magicTap == nil && placeholder == nil
+                && decrement == nil && escape == nil && magicTap == nil && placeholder == nil && textField == nil
         }
     }
 
@@ -239,6 +240,13 @@ public struct ElementTemplate: Sendable {
     public var placeholder: TextTemplate? {
         get { extras?.fields.placeholder ?? nil }
         set { change { $0.placeholder = newValue } }
+    }
+
+    /// A text field that takes typed text (`textField: NAME`): the state value NAME (a string)
+    /// holds its text; the scanning keyboard opens when it is selected and sets NAME.
+    public var textField: String? {
+        get { extras?.fields.textField ?? nil }
+        set { change { $0.textField = newValue } }
     }
 
     init(
@@ -512,6 +520,9 @@ public struct TestStep: Sendable {
         case route(Int)
         /// A raw evdev key event through the active device profile.
         case key(code: String, value: Int)
+        /// Type this text on the scanning keyboard open on a text field, as a user who makes no
+        /// mistakes would: waits for the highlight (or moves it, scanning manually) and selects.
+        case type(String)
         case expect(Expectation)
     }
 

@@ -13,11 +13,11 @@ public enum SceneFormatKeys {
         "isAccessibilityElement", "accessibilityElementsHidden", "accessibilityViewIsModal",
         "shouldGroupAccessibilityChildren", "navigationStyle", "accessibilityElements", "sortPriority",
         "visible", "elements", "customActions", "customContent", "activate", "increment", "decrement",
-        "escape", "magicTap", "placeholder", "didBecomeFocused", "didLoseFocus",
+        "escape", "magicTap", "placeholder", "didBecomeFocused", "didLoseFocus", "textField",
     ]
     public static let effects = ["set", "toggle", "add", "go", "announce", "post"]
     public static let test = ["name", "screen", "profile", "settings", "steps"]
-    public static let steps = ["press", "hold", "wait", "route", "key", "app", "post", "expect"]
+    public static let steps = ["press", "hold", "wait", "route", "key", "app", "post", "type", "expect"]
     /// `traits:` names (`none` clears them).
     public static var traits: [String] { ["none"] + Traits.named.map(\.name) }
 }

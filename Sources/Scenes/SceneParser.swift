@@ -329,6 +329,17 @@ final class SceneReader: DocumentReader {
             location: location(node),
             keyPositions: keyPositions)
         element.placeholder = keys["placeholder"].flatMap { template($0, "placeholder") }
+        if let node = keys["textField"], let name = string(node, "textField") {
+            if case .string? = state[name] {
+                element.textField = name
+                // Its value is its text unless the file says otherwise.
+                if element.value == nil { element.value = try? TextTemplate(parsing: "{\(name)}") }
+            } else if state[name] == nil {
+                report(node, "textField names unknown state name '\(name)'\(suggestion(name, among: Array(state.keys))); declare it under state: as a string")
+            } else {
+                report(node, "textField names state value '\(name)', which is not a string (a text field's text is a string: write \(name): \"\")")
+            }
+        }
         let became = keys["didBecomeFocused"].flatMap { effects($0, "didBecomeFocused") }
         let lost = keys["didLoseFocus"].flatMap { effects($0, "didLoseFocus") }
         if became != nil || lost != nil {
@@ -598,6 +609,8 @@ final class SceneReader: DocumentReader {
     }
 
     static let stepKinds = SceneFormatKeys.steps
+    /// The longest text one `type:` step types.
+    static let maxTypedCharacters = 1000
     /// Longest `wait` or `hold` of a scripted test, in seconds of virtual time (an hour).
     static let maxStepSeconds = 3600.0
     /// Points a size, frame or activation point may use: far past any screen, small enough that
@@ -684,6 +697,13 @@ final class SceneReader: DocumentReader {
                 return nil
             }
             return TestStep(kind: .key(code: code, value: whole), location: at)
+        case "type":
+            guard let text = string(value, "type") else { return nil }
+            guard !text.isEmpty, text.count <= SceneReader.maxTypedCharacters else {
+                report(value, "type needs the text to type, 1 to \(SceneReader.maxTypedCharacters) characters; found \(text.count)")
+                return nil
+            }
+            return TestStep(kind: .type(text), location: at)
         case "expect":
             return readExpectation(value).map { TestStep(kind: .expect($0), location: at) }
         default:

@@ -248,6 +248,8 @@ public enum SettingTable {
               "Role and state words before the label (btn Play), so that on a short display they are in the first window."),
         .brailleTables("brailleTables", \.brailleTables,
                        "Braille tables chosen per language, winning over brailleCode for those languages."),
+        .choice("keyboardLayout", \.keyboardLayout,
+                "The scanning keyboard's layout: auto (the text field's language's, by letter frequency), english-frequency, qwerty or azerty."),
     ]
 
     public static func row(named name: String) -> Setting? {

@@ -232,6 +232,7 @@ struct RunCommand: ParsableCommand {
         }
         options.settingsWatcher = settingsSetup.watch()
         options.startupStatus = startupStatus
+        options.keyboard = RunKeyboard.offer(language: scene.language, chosen: settings.keyboardLayout, said: &saidBeforeStart)
         options.saidBeforeStart = saidBeforeStart
         let ending: LiveRun.Ending
         do {

@@ -73,6 +73,10 @@ struct TestCommand: ParsableCommand {
             printError("switchscan test: \(error.message)")
             throw ExitCode(2)
         }
+        // Text fields open the scanning keyboard of the scene's language; tests type without
+        // prediction, so that what they type does not depend on words presage learnt.
+        let keyboards = KeyboardLayouts(folders: KeyboardLayouts.folders())
+        for problem in keyboards.problems { printError("switchscan test: keyboard layout left out: \(problem)") }
         var suites = [JUnitReport.Suite]()
         var passed = 0, failed = 0, unloadable = 0, testsSeen = 0
         var filesRead = files
@@ -94,6 +98,8 @@ struct TestCommand: ParsableCommand {
                     runner.testProfiles[name] = profiles.resolve(name, sceneFile: file)
                 }
                 runner.baseSettings = baseSettings
+                runner.keyboard = keyboards.layout(for: scene.language, chosen: baseSettings.keyboardLayout.layoutID)
+                    .map { KeyboardOffer(layout: $0) }
                 var cases = [JUnitReport.Case]()
                 for test in scene.tests where matches(test.name) {
                     let clock = ContinuousClock()

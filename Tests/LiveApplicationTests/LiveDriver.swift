@@ -10,6 +10,10 @@ struct LiveDriver {
     let live: LiveApplication
     var session: ScanSession
     var time = 0.0
+    /// Switch presses made so far.
+    var presses = 0
+    /// Predicted words chosen on the scanning keyboard so far (`type(_:)`).
+    var predictedWordsChosen = 0
 
     init(live: LiveApplication, settings: ScanSettings) {
         self.live = live
@@ -34,6 +38,7 @@ struct LiveDriver {
 
     /// Presses and releases the switch of `action`.
     mutating func press(_ action: SwitchAction) {
+        presses += 1
         time += 0.05
         _ = session.input(SwitchEdge(switchID: action.rawValue, kind: .down, time: time))
         time += 0.05

@@ -599,7 +599,7 @@ struct EffectErrorTests {
 struct TestErrorTests {
     @Test("unknown step, with a suggestion")
     func unknownStep() {
-        only(step("presss: select"), 12, 9, "unknown step 'presss'", "(did you mean 'press'?)", "expected one of: press, hold, wait, route, key, app, post, expect")
+        only(step("presss: select"), 12, 9, "unknown step 'presss'", "(did you mean 'press'?)", "expected one of: press, hold, wait, route, key, app, post, type, expect")
         only(step("{press: select, wait: 1}"), 12, 9, "a step is a mapping with one key")
         only(step("select"), 12, 9, "expected a mapping for a step", "found 'select'")
     }

@@ -168,6 +168,8 @@ struct SeedSceneTests {
         .init(file: "hidden-squares.yaml", screen: "swiftui-combine", items: "combine-vstack"),
         .init(file: "spelled-out-labels.yaml", screen: "swiftui-date", items: "swiftui-date-text"),
         .init(file: "table-cells.yaml", screen: "controls", items: "alarm-description, alarm-switch, alarm-volume"),
+        // Issue 27: a text field the scanning keyboard types into.
+        .init(file: "keyboard-form.yaml", screen: "form", items: "name, send"),
     ]
 
     @Test("scan order of every seed screen", arguments: expected)

@@ -43,6 +43,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     var launchWatch: LaunchWatch?
     var lastHighlighted: String?
     var scrolledSinceRead = false
+    /// Text fields whose EditableText answered an edit without making it: typed into with key events.
+    var fieldsTakingKeyEvents = Set<ElementID>()
     /// Where the programs started from the menu are counted; nil: not counted.
     public var programUses: ProgramUses?
     var currentSnapshot: AccessibleNode? { snapshot }
@@ -112,6 +114,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                     try object.grabFocus()
                     notifications.append(AccessibilityNotification(
                         kind: .announcement, text: "\(element.label ?? "text field") has the keyboard focus: type on the keyboard"))
+                } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), let frame = try object.screenExtents() {
+                    // A menu item is clicked, as a user does: a GTK 3 item whose action opens a
+                    // modal dialog (Mousepad's Save) runs the dialog inside that action, and the
+                    // application answers nothing more on this connection until it closes.
+                    try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
+                    if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
                 } else if let action = AccessibleMapping.tapAction(of: node) {
                     try object.doAction(named: action)
                     // The choice is made; a popup that stays open is closed, as a user's click does.
@@ -153,6 +161,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         notifications += silenceNotes()
         return ContentUpdate(notifications: (LivePopups.notification(from: before, to: screen).map { [$0] } ?? []) + notifications)
+    }
+
+    /// The AT-SPI object and its snapshot behind element `id`, as last read.
+    func accessible(forElement id: ElementID) -> (object: AccessibleObject, node: AccessibleNode)? {
+        guard let object = objects?[id], let node = snapshot?.node(withID: id) else { return nil }
+        return (object, node)
     }
 
     // MARK: Windows
@@ -430,8 +444,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         if silence.hasChanges { return Self.dueAtOnce }
         do {
             let wait = try context.prepare().map { MonotonicClock.now() + $0 }
-            guard let ping = silence.nextPingDue else { return wait }
-            return min(wait ?? ping, ping)
+            // A program started from the menu is looked for until its window shows, events or
+            // none (its window's events can come before the registry lists its application).
+            let launch = launchWatch != nil ? MonotonicClock.now() + Self.launchPoll : nil
+            let due = [wait, launch, silence.nextPingDue].compactMap { $0 }.min()
+            return due
         } catch {
             // A context that cannot be prepared (held by another thread, too many descriptors)
             // is tried again in a second, and said.
@@ -443,6 +460,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// The window read that the last batch left to this turn (once: a steady trickle of
     /// in-place events must not put it off for ever).
     private var deferredWindowRead = false
+    /// How often a started program's window is looked for while no event comes, in seconds.
+    static let launchPoll = 0.5
     /// A deadline that is always past (the monotonic clock's start).
     static let dueAtOnce = 0.0
 
@@ -466,6 +485,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         pendingEvents.removeAll()
         let said = silenceNotes()
         guard !events.isEmpty else {
+            if followLaunchedProgram(), findWindow() {
+                return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)] + said))]
+            }
             guard !said.isEmpty else { return takeScrollUpdate() }
             // The window list changed (one left out or back); the scanned window's application
             // left the bus: another window is the screen.

@@ -47,7 +47,7 @@ extension LiveApplication {
 
     /// The entries offered now: an element list for each kind the window has (on a document,
     /// or more of them than one group holds), Scroll down and up when there is more that way,
-    /// Start a program, and Close window.
+    /// Keyboard while a text field has the focus, Start a program, and Close window.
     func desktopCommands(in window: AccessibleNode?) -> [ContentCommand] {
         var commands = [ContentCommand]()
         if let window {
@@ -65,6 +65,7 @@ extension LiveApplication {
                 commands.append(ContentCommand(id: CommandID.scrollUp, title: "Scroll up"))
             }
         }
+        if focusedTextField != nil { commands.append(ContentCommand(id: KeyboardContent.openCommandID, title: "Keyboard")) }
         commands.append(ContentCommand(id: CommandID.startProgram, title: "Start a program"))
         if window != nil { commands.append(ContentCommand(id: CommandID.closeWindow, title: "Close window")) }
         return commands

@@ -57,6 +57,8 @@ public final class LiveRun {
         public var selectionScope: String?
         /// Speech through speech-dispatcher (register it in `sources` too, for its connection).
         public var speech: SpeechOutput?
+        /// The scanning keyboard text fields open (nil: none).
+        public var keyboard: KeyboardOffer?
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
@@ -112,6 +114,7 @@ public final class LiveRun {
         session = ScanSession(
             content: options.content ?? SceneContent(scene: options.scene), settings: options.settings, bindings: bindings,
             pulseOnlySwitches: pulses)
+        session.keyboard = options.keyboard
         if let store = options.selectionStore, let scope = options.selectionScope, options.content == nil {
             switch store.load() {
             case .success(let (counts, skipped)):

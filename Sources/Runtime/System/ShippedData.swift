@@ -14,7 +14,7 @@ import Foundation
 /// the callers put them first.
 public enum ShippedData {
     public enum Kind: String, Sendable {
-        case switches, braille
+        case switches, braille, keyboards
     }
 
     /// Where a folder was found, for `switchscan devices` and help texts.

@@ -20,8 +20,9 @@ import SwitchInput
 /// and any input can be made again alone.
 ///
 /// Each input goes through its parser (scene YAML and JSON, settings file and settings applied,
-/// switch profile, braille display profile, evemu recording, raw stream decoder with its events
-/// through a profile into a scanning session, a scene's scripted tests run, a writing command of
+/// switch profile, braille display profile, keyboard layout typed on, evemu recording, raw stream
+/// decoder with its events through a profile into a scanning session, a scene's scripted tests
+/// run (their `type:` steps on the English keyboard), a writing command of
 /// `switchscan` against a generated kind of output path, `OutputPaths`), and must come back:
 /// no trap, no hang (a watchdog thread ends the worker when one input takes longer than
 /// `--time-limit` seconds), no memory past `--memory-limit` MB resident.
@@ -102,6 +103,8 @@ enum Kind: String, CaseIterable {
     case settings
     case switchProfile = "switch-profile"
     case brailleProfile = "braille-profile"
+    /// A scanning keyboard layout, loaded, then every key typed into a scene's text field.
+    case keyboardLayout = "keyboard-layout"
     case evemu
     case raw
     case scriptedTests = "scripted-tests"
@@ -122,6 +125,8 @@ struct Targets {
     /// A small scene the raw stream's events drive.
     let streamScene: Scene?
     let genericProfile: SwitchProfile
+    /// The keyboard scripted tests' `type:` steps type on (the shipped English layout).
+    let keyboard: KeyboardOffer?
     /// The repository (the files the output-path cases' commands read).
     let root: String
 
@@ -143,6 +148,10 @@ struct Targets {
             return (try? SwitchProfile.parse(yaml: text(bytes), file: "fuzz.yaml")) != nil
         case .brailleProfile:
             return (try? BrailleDisplayProfile.parse(yaml: text(bytes), file: "fuzz.yaml")) != nil
+        case .keyboardLayout:
+            guard let layout = try? KeyboardLayout.parse(yaml: text(bytes), file: "fuzz.yaml") else { return false }
+            KeyboardCheck.typeEveryKey(layout)
+            return true
         case .evemu:
             // Read whole and read as `run` streams it (in pieces of a few bytes), the same
             // events and the same first problem.
@@ -181,7 +190,9 @@ struct Targets {
             return !events.isEmpty
         case .scriptedTests:
             guard let scene = try? SceneParser.parse(yaml: text(bytes), file: "fuzz") else { return false }
-            _ = ScriptRunner(scene: scene, profile: genericProfile).runAll()
+            var runner = ScriptRunner(scene: scene, profile: genericProfile)
+            runner.keyboard = keyboard
+            _ = runner.runAll()
             return true
         case .selections:
             return SelectionStoreCheck.run(bytes)
@@ -290,6 +301,7 @@ struct Seeds {
         byKind[.settings] = files("Tests/Fuzz/seeds", [".yaml"]) + [Array("autoScanningTime: 1\nloops: 3\n".utf8)]
         byKind[.switchProfile] = files("Devices/switches", [".yaml"])
         byKind[.brailleProfile] = files("Devices/braille", [".yaml"])
+        byKind[.keyboardLayout] = files("Devices/keyboards", [".yaml"])
         // Each dump also as it may be saved: UTF-8 with a byte order mark, UTF-16 and UTF-32 in
         // both byte orders with one (the XML declaration naming the encoding), UTF-16 without.
         let dumps = files("Scenarios/imported", [".xml"])
@@ -514,7 +526,12 @@ struct Worker {
                   let profile = try? SwitchProfile.parse(yaml: text, file: "generic-keyboard.yaml") else { return .builtInGenericKeyboard }
             return profile
         }()
-        let targets = Targets(streamScene: streamScene, genericProfile: generic, root: root)
+        let keyboard: KeyboardOffer? = {
+            guard case .success(let text) = RegularFile.readText(root + "/Devices/keyboards/english-frequency.yaml", maxBytes: 1 << 16),
+                  let layout = try? KeyboardLayout.parse(yaml: text, file: "english-frequency.yaml") else { return nil }
+            return KeyboardOffer(layout: layout)
+        }()
+        let targets = Targets(streamScene: streamScene, genericProfile: generic, keyboard: keyboard, root: root)
         let seeds = Seeds(root: root)
         let watchdog = Watchdog(limit: options.timeLimit, memoryLimitMB: options.memoryLimitMB)
         watchdog.start()
@@ -885,5 +902,27 @@ final class StopFlag: @unchecked Sendable {
         condition.lock()
         while !done { condition.wait() }
         condition.unlock()
+    }
+}
+
+/// A layout that loads drives a keyboard over a text field: every key pressed, shift on and off,
+/// the field read back each time.
+enum KeyboardCheck {
+    static let scene: Scene? = try? SceneParser.parse(
+        yaml: "scene: field\nsize: [390, 844]\nstate: {text: \"\"}\nstart: main\nscreens:\n  main:\n    elements:\n      - {id: field, label: Field, textField: text}\n",
+        file: "field.yaml")
+
+    static func typeEveryKey(_ layout: KeyboardLayout) {
+        guard let scene else { fatalError("the keyboard check's scene does not load") }
+        var keyboard = KeyboardContent(
+            over: SceneContent(scene: scene), field: Element(id: "field", label: "Field"), offer: KeyboardOffer(layout: layout))
+        for case .keys(let keys) in layout.rows {
+            for key in keys where key != .close {
+                _ = keyboard.press(key)
+                _ = keyboard.currentStructure(groupItems: true)
+            }
+        }
+        _ = keyboard.press(.close)
+        guard keyboard.isClosed else { fatalError("the close key did not close the keyboard") }
     }
 }
