@@ -645,7 +645,9 @@ public final class LiveRun {
 
     /// A status for the trace, dated when it is recorded.
     private func recordStatus(_ text: String) {
-        record([SessionOutput(time: now, kind: .status(text))])
+        // Dated when it is recorded, as the trace's other lines are (see `traceTime`): a status
+        // said late in a turn comes after the writes the turn made.
+        record([SessionOutput(time: trace == nil ? now : traceTime, kind: .status(text))])
     }
 
     /// The trace's clock (seconds since the start), read as a line is recorded: the trace
