@@ -3,6 +3,7 @@
 public enum KeyboardLayoutChoice: String, Hashable, Sendable, CaseIterable {
     case auto
     case englishFrequency = "english-frequency"
+    case frenchFrequency = "french-frequency"
     case qwerty, azerty
 
     /// The layout's id, nil for `auto`.

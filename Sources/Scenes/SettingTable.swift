@@ -249,7 +249,7 @@ public enum SettingTable {
         .brailleTables("brailleTables", \.brailleTables,
                        "Braille tables chosen per language, winning over brailleCode for those languages."),
         .choice("keyboardLayout", \.keyboardLayout,
-                "The scanning keyboard's layout: auto (the text field's language's, by letter frequency), english-frequency, qwerty or azerty."),
+                "The scanning keyboard's layout: auto (the text field's language's, by letter frequency), english-frequency, french-frequency, qwerty or azerty."),
     ]
 
     public static func row(named name: String) -> Setting? {

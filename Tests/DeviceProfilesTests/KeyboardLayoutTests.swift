@@ -10,7 +10,7 @@ import Testing
 
     @Test func everyShippedLayoutLoadsWithEveryLetterOnce() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".yaml") }
-        #expect(Set(files) == ["english-frequency.yaml", "qwerty.yaml", "azerty.yaml"])
+        #expect(Set(files) == ["english-frequency.yaml", "french-frequency.yaml", "qwerty.yaml", "azerty.yaml"])
         for file in files {
             let path = Self.folder.appendingPathComponent(file).path
             let layout = try KeyboardLayout.parse(yaml: String(contentsOfFile: path, encoding: .utf8), file: path)
@@ -34,6 +34,26 @@ import Testing
         #expect(layout.predictions == 5)
         #expect(layout.rows.dropFirst().first == .keys([.space, .character("e"), .character("a"), .character("n"),
                                                        .character("d"), .character("w"), .character("v"), .character(".")]))
+    }
+
+    @Test func theFrenchLayoutPlacesFrenchLettersByFrequencyAndHasTheAccents() throws {
+        let path = Self.folder.appendingPathComponent("french-frequency.yaml").path
+        let layout = try KeyboardLayout.parse(yaml: String(contentsOfFile: path, encoding: .utf8), file: path)
+        #expect(layout.language == "fr")
+        // Row-column scanning's cost of a key: its row's place plus its place in the row.
+        var cost: [KeyboardLayout.Key: Int] = [:]
+        for (row, keys) in layout.rows.enumerated() {
+            guard case .keys(let keys) = keys else { continue }
+            for (column, key) in keys.enumerated() { cost[key] = row + column + 2 }
+        }
+        // French letters from the commonest (e, s, a, i, t, n, r, u, l, o, d, c, p, m, é, v…).
+        let byFrequency = ["e", "s", "a", "i", "t", "n", "r", "u", "l", "o", "d", "c", "p", "m", "é", "v", "q", "f", "b", "g"]
+        let costs = byFrequency.map { cost[.character($0)] ?? Int.max }
+        #expect(costs == costs.sorted(), "\(zip(byFrequency, costs).map { "\($0)=\($1)" })")
+        #expect(cost[.space] == 2)
+        for accent in ["é", "è", "ê", "à", "ç", "ù", "â", "î", "ô", "û", "ë", "ï"] {
+            #expect(cost[.character(accent)] != nil, "no \(accent)")
+        }
     }
 
     @Test func everyProblemIsNamedAtItsLineAndColumn() {

@@ -28,10 +28,11 @@ import Testing
     @Test func theSettingChoosesElseTheFieldsLanguageElseEnglish() {
         let layouts = KeyboardLayouts(folders: [Self.shipped])
         #expect(layouts.layout(for: "en-GB")?.id == "english-frequency")
-        #expect(layouts.layout(for: "fr-FR")?.id == "azerty")
+        #expect(layouts.layout(for: "fr-FR")?.id == "french-frequency")
         #expect(layouts.layout(for: "de")?.id == "english-frequency")
         #expect(layouts.layout(for: "en", chosen: KeyboardLayoutChoice.qwerty.layoutID)?.id == "qwerty")
-        #expect(layouts.layout(for: "fr", chosen: KeyboardLayoutChoice.auto.layoutID)?.id == "azerty")
+        #expect(layouts.layout(for: "fr", chosen: KeyboardLayoutChoice.auto.layoutID)?.id == "french-frequency")
+        #expect(layouts.layout(for: "fr", chosen: KeyboardLayoutChoice.azerty.layoutID)?.id == "azerty")
     }
 
     @Test func theSettingIsReadFromASettingsFile() {
