@@ -23,14 +23,10 @@ enum RunKeyboard {
             return nil
         }
         guard layout.rows.contains(.predictions) else { return KeyboardOffer(layout: layout) }
-        do {
-            let prediction = try PresagePrediction(stateFolder: PresagePrediction.defaultStateFolder())
-            return KeyboardOffer(layout: layout, predictor: prediction)
-        } catch {
-            let text = "word prediction is off: \(error)"
-            printError("switchscan run: \(text)")
-            said.insert(text)
-            return KeyboardOffer(layout: layout)
-        }
+        // Presage and the folder of the user's words are made when the keyboard first
+        // predicts: a run that types nothing writes nothing in the state folder.
+        let prediction = DeferredPrediction({ try PresagePrediction(stateFolder: PresagePrediction.defaultStateFolder()) },
+                                            failed: { error in printError("switchscan run: word prediction is off: \(error)") })
+        return KeyboardOffer(layout: layout, predictor: prediction)
     }
 }
