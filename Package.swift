@@ -133,7 +133,7 @@ let package = Package(
         ]),
         .testTarget(name: "RunControlTests", dependencies: ["RunControl", "Scanning", "Scenes", "SwitchInput"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel", "Presentation"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "DeviceProfiles", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel", "Presentation"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Scanning", "Scenes", "AccessibilityModel", "SwitchInput"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
         .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),

@@ -163,4 +163,27 @@ public enum ProcessStat {
               let close = stat.lastIndex(of: ")") else { return nil }
         return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
     }
+
+    /// Whether the main thread of `pid` blocks `signal` (the `SigBlk` mask of /proc/PID/status):
+    /// a program that takes signals through a descriptor blocks them once it is ready to. Nil
+    /// when the process is gone.
+    public static func blocks(_ signal: Int32, _ pid: pid_t) -> Bool? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+              let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+              (1...64).contains(signal) else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
+    /// Waits until `pid` blocks `signal` (see `blocks`), or it ends, or `timeout` seconds pass
+    /// (a hang guard); whether it does.
+    public static func waitUntilBlocks(_ signal: Int32, _ pid: pid_t, timeout: Double = 30) -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            guard let blocked = blocks(signal, pid) else { return false }
+            if blocked { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
 }

@@ -129,78 +129,64 @@ struct LearnCommand: ParsableCommand {
             version: evdevIdentity.version, phys: evdevIdentity.phys, uniq: evdevIdentity.uniq, keyCodes: Set(device.supportedKeyCodes()))
         _ = try destination(profileName: name ?? identity.name)
         print("Learning \(path): \"\(identity.name)\" \(identity.shortID)")
+        // Every wait below goes through the reactor: Ctrl-C or SIGTERM ends it at once, with the
+        // device released and nothing written (exit 128 + the signal).
+        let reactor: Reactor
         do {
-            try device.setClockMonotonic()
-            try waitForKeysReleased(device)
-            try device.grab()
-        } catch let error as EvdevError {
+            reactor = try Reactor()
+        } catch {
             throw CommandFailure(error.description)
         }
-        defer { try? device.ungrab() }
-        var learner = SwitchLearner(actions: actions)
-        while !learner.isComplete {
-            let index = learner.currentIndex
-            print("Press switch \(index + 1) of \(actions.count) (\(actions[index].rawValue)), then release it…")
-            FileIO.flushStandardOutput()
-            let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-            while learner.currentIndex == index {
-                guard ContinuousClock.now < deadline else {
-                    throw CommandFailure("no switch was pressed within \(formatSeconds(timeout)) s (switch \(index + 1), \(actions[index].rawValue)); nothing was written")
-                }
-                try waitReadable(device, until: deadline)
-                let batch: EvdevDevice.ReadBatch
-                do {
-                    batch = try device.readAvailable()
-                } catch {
-                    throw CommandFailure(error.description)
-                }
-                for event in batch.events {
-                    let step = learner.handle(DeviceEvent(
-                        seconds: event.seconds, microseconds: event.microseconds, type: event.type, code: event.code, value: event.value))
-                    switch step {
-                    case .learned(let learned):
-                        print("  switch \(learned.id): \(learned.codeName) → \(learned.action.rawValue)")
-                    case .alreadyLearned(let code, let id):
-                        print("  \(KeyCodes.name(for: code) ?? String(code)) is already switch \(id); press another switch")
-                    case .nothing, .pressed:
-                        break
-                    }
-                }
-                if batch.deviceGone {
-                    throw CommandFailure("\(path): the device disappeared while learning; nothing was written")
-                }
-            }
-        }
-        try write(learner: learner, device: identity, source: path)
-    }
-
-    /// Waits (up to `timeout`) until no key is down (`EVIOCGKEY`), so that the grab does not
-    /// keep a key stuck down for other programs.
-    func waitForKeysReleased(_ device: EvdevDevice) throws {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        var told = false
-        while try device.keysDown() {
-            guard ContinuousClock.now < deadline else {
-                throw CommandFailure("\(device.path): keys stayed down for \(formatSeconds(timeout)) s; release them and try again")
-            }
-            if !told {
+        let run = LearnRun(device: device, actions: actions, timeout: timeout, reactor: reactor) { message in
+            switch message {
+            case .releaseKeys:
                 print("Release all keys of the device…")
-                told = true
+            case let .press(index, count, action):
+                print("Press switch \(index + 1) of \(count) (\(action.rawValue)), then release it…")
+            case .learned(let learned):
+                print("  switch \(learned.id): \(learned.codeName) → \(learned.action.rawValue)")
+            case let .alreadyLearned(code, id):
+                print("  \(KeyCodes.name(for: code) ?? String(code)) is already switch \(id); press another switch")
             }
-            MonotonicClock.sleep(seconds: 0.05)
+            FileIO.flushStandardOutput()
         }
+        do {
+            try device.setClockMonotonic()
+            if let ending = try run.waitForKeysReleased() { try fail(ending, run: run, path: path) }
+            try device.grab()
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch let failure as ExitCode {
+            throw failure
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        defer { try? device.ungrab() }
+        let ending: LearnRun.Ending
+        do {
+            ending = try run.learn()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        if ending != .learned { try fail(ending, run: run, path: path) }
+        try write(learner: run.learner, device: identity, source: path)
     }
 
-    /// Waits until the device is readable or the deadline passes (the runtime's `Poll`, as the
-    /// run's loop waits).
-    func waitReadable(_ device: EvdevDevice, until deadline: ContinuousClock.Instant) throws {
-        if (try? device.hasEventPending()) == true { return }
-        let remaining = deadline - ContinuousClock.now
-        let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
-        do {
-            _ = try Poll.readable([device.fileDescriptor], timeout: max(0, seconds))
-        } catch {
-            throw CommandFailure("\(device.path): \(error)")
+    /// Why learning stopped before every switch was learned, as the command's failure.
+    func fail(_ ending: LearnRun.Ending, run: LearnRun, path: String) throws -> Never {
+        let actions = run.learner.actions
+        switch ending {
+        case .learned:
+            throw CommandFailure("internal error: learning ended without a reason")
+        case .keysStayedDown:
+            throw CommandFailure("\(path): keys stayed down for \(formatSeconds(timeout)) s; release them and try again")
+        case .noPress(let index):
+            throw CommandFailure("no switch was pressed within \(formatSeconds(timeout)) s (switch \(index + 1), \(actions[index].rawValue)); nothing was written")
+        case .deviceGone:
+            throw CommandFailure("\(path): the device disappeared while learning; nothing was written")
+        case .signal(let signal):
+            // As the shell expects after that signal; the device is released on the way out.
+            throw ExitCode(128 + signal)
         }
     }
 

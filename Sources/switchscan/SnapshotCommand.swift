@@ -28,17 +28,28 @@ struct SnapshotCommand: ParsableCommand {
     }
 
     func run() throws {
-        let end = MonotonicClock.now() + wait
+        // Made before libatspi starts its threads, so that Ctrl-C comes to the wait below, which
+        // it ends at once (exit 130), instead of ending the program in the middle of a call.
+        let reactor: Reactor
+        do {
+            reactor = try Reactor()
+        } catch {
+            throw CommandFailure("switchscan snapshot: \(error)")
+        }
         var found: LiveApplication?
-        repeat {
+        let waited = try reactor.retry(every: 0.2, until: MonotonicClock.now() + wait) { () throws -> LiveApplication? in
             do {
                 let live = try LiveApplication(target: LiveApplication.Target(application: app, window: window))
-                if live.currentScreen.name != "no window" { found = live; break }
+                return live.currentScreen.name != "no window" ? live : nil
             } catch {
                 throw CommandFailure("switchscan snapshot: \(error) (is the accessibility bus running?)")
             }
-            MonotonicClock.sleep(seconds: 0.2)
-        } while MonotonicClock.now() < end
+        }
+        switch waited {
+        case .found(let live): found = live
+        case .timedOut: found = nil
+        case .signal(let signal): throw ExitCode(128 + signal)
+        }
         guard let live = found else {
             let windows = LiveApplication.describeVisibleWindows()
             let named = [app.map { "--app \($0)" }, window.map { "--window \($0)" }].compactMap { $0 }

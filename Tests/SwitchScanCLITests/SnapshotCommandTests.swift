@@ -1,4 +1,8 @@
+import BrailleTestSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LiveTestSupport
 import Testing
 import TestTier
@@ -29,6 +33,27 @@ struct SnapshotCommandTests {
         #expect(wrong.status == 1, "\(wrong)")
         #expect(wrong.stderr.contains("no window matching --app gtk4_demo within 1 s; windows on the accessibility bus: 'Demo' (application python"),
                 "\(wrong)")
+        #expect(!FileManager.default.fileExists(atPath: unwritten))
+
+        // Ctrl-C ends the wait for a window at once (an hour's --wait), with 130 (128 + SIGINT)
+        // as the README's table says, and nothing written.
+        let waiting = Process()
+        waiting.executableURL = try CLI.binary()
+        waiting.arguments = ["snapshot", "--app", "no-such-application", "--wait", "3600", "-o", unwritten]
+        waiting.environment = ProcessInfo.processInfo.environment.merging(desktop.environment) { $1 }
+        waiting.standardOutput = try folder.outputFile("waiting-stdout")
+        waiting.standardError = try folder.outputFile("waiting-stderr")
+        try waiting.run()
+        // Signalled once the command blocks SIGINT to take it through its wait (before that,
+        // SIGINT's default action would end it, and the test would see a signal, not 130).
+        #expect(ProcessStat.waitUntilBlocks(SIGINT, waiting.processIdentifier), "SIGINT never blocked: no reactor")
+        waiting.interrupt()
+        let ended = Date().addingTimeInterval(60)  // guards a hang; the wait itself is an hour
+        while waiting.isRunning, Date() < ended { Thread.sleep(forTimeInterval: 0.05) }
+        if waiting.isRunning { waiting.terminate() }
+        waiting.waitUntilExit()
+        #expect(waiting.terminationReason == .exit && waiting.terminationStatus == 130,
+                "\(waiting.terminationReason == .exit ? "exit" : "signal") \(waiting.terminationStatus)")
         #expect(!FileManager.default.fileExists(atPath: unwritten))
 
         let validate = try CLI.run(["validate", scene])

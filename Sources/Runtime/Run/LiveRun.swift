@@ -89,7 +89,8 @@ public final class LiveRun {
     private var state: RunStateMachine
     /// The time of this turn of the loop (session time): the clock is read once per turn.
     private var now = 0.0
-    private let signals: SignalDescriptor
+    /// The loop's waits, signals included.
+    private let reactor: Reactor
     private let terminal: TerminalSession?
     private let trace: TraceWriter?
     /// Every output, the terminal view last.
@@ -135,7 +136,7 @@ public final class LiveRun {
         var configuration = RunStateMachine.Configuration(
             origin: origin, duration: options.duration, endsWithSources: !options.terminalInput,
             sources: options.sources.map { RunStateMachine.Source(name: $0.name, isSwitchInput: $0.isSwitchInput) })
-        signals = try SignalDescriptor()
+        reactor = try Reactor()
         var printedProblem: String?
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
         if let problem = trace?.takeProblem() {
@@ -274,21 +275,22 @@ public final class LiveRun {
             let wait = state.wait(at: now, sessionDeadline: session.nextDeadline,
                                   sourceDeadlines: options.sources.compactMap { $0.deadline.map { $0 - origin } },
                                   traceRetry: traceRetry, idleWorkPending: idleWork, heldTraceLines: pendingTrace.count)
-            var descriptors = [signals.descriptor]
+            var descriptors = [Int32]()
             if readsKeys { descriptors.append(STDIN_FILENO) }
             descriptors += options.sources.compactMap(\.descriptor)
             if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
             // A write of the selections finishing wakes the loop to say so.
             if let write = selectionWrite { descriptors.append(write.readEnd) }
             if wait.flushTrace { flushTrace() }
-            let ready = try Poll.readable(descriptors, timeout: wait.timeout)
+            let turn = try reactor.wait(descriptors, timeout: wait.timeout)
+            let ready = turn.ready
             // The one reading of the clock for this turn.
             now = MonotonicClock.now() - origin
-            if let ending = try carryOut(state.woke(at: now, nothingReady: ready.isEmpty, idleWorkPending: idleWork,
+            if let ending = try carryOut(state.woke(at: now, nothingReady: ready.isEmpty && turn.signals.isEmpty, idleWorkPending: idleWork,
                                                     traceRetry: traceRetry)) { return ending }
 
-            if ready.contains(signals.descriptor) {
-                for signal in signals.pending() {
+            if !turn.signals.isEmpty {
+                for signal in turn.signals {
                     let event: RunStateMachine.Signal = switch signal {
                     case SIGWINCH: .windowChanged
                     case SIGTSTP: .stop
@@ -387,7 +389,7 @@ public final class LiveRun {
                 // state meanwhile. Back here once continued (nothing stopped when SIGTSTP is
                 // ignored): the terminal is taken back before anything else happens.
                 if let terminal, terminal.isForeground { terminal.suspend() }
-                let stopped = signals.stopAsDefault(SIGTSTP)
+                let stopped = reactor.stopAsDefault(SIGTSTP)
                 now = MonotonicClock.now() - origin
                 if let ending = try carryOut(state.stopEnded(stopped: stopped, foreground: terminal?.isForeground ?? false, at: now)) {
                     return ending
