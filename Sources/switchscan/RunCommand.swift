@@ -232,7 +232,10 @@ struct RunCommand: ParsableCommand {
         }
         options.settingsWatcher = settingsSetup.watch()
         options.startupStatus = startupStatus
-        options.keyboard = RunKeyboard.offer(language: scene.language, chosen: settings.keyboardLayout, said: &saidBeforeStart)
+        let statusMailbox = StatusMailbox()
+        options.statusMailbox = statusMailbox
+        options.keyboard = RunKeyboard.offer(language: scene.language, chosen: settings.keyboardLayout, said: &saidBeforeStart,
+                                             statuses: statusMailbox)
         options.saidBeforeStart = saidBeforeStart
         let ending: LiveRun.Ending
         do {

@@ -7,9 +7,10 @@ import Scenes
 /// `$XDG_CONFIG_HOME/switchscan/keyboards` first, then the shipped ones), with presage's
 /// prediction learning the user's words in `$XDG_STATE_HOME/switchscan`. What cannot be had is
 /// said on standard error and the keyboard goes without it (no prediction; no keyboard when no
-/// layout loads).
+/// layout loads); prediction failing to start mid-run is said by the run (`statuses`), on its
+/// status line.
 enum RunKeyboard {
-    static func offer(language: String, chosen: KeyboardLayoutChoice, said: inout Set<String>) -> KeyboardOffer? {
+    static func offer(language: String, chosen: KeyboardLayoutChoice, said: inout Set<String>, statuses: StatusMailbox) -> KeyboardOffer? {
         let layouts = KeyboardLayouts(folders: KeyboardLayouts.folders())
         for problem in layouts.problems {
             let text = "keyboard layout left out: \(problem)"
@@ -26,7 +27,7 @@ enum RunKeyboard {
         // Presage and the folder of the user's words are made when the keyboard first
         // predicts: a run that types nothing writes nothing in the state folder.
         let prediction = DeferredPrediction({ try PresagePrediction(stateFolder: PresagePrediction.defaultStateFolder()) },
-                                            failed: { error in printError("switchscan run: word prediction is off: \(error)") })
+                                            failed: { error in statuses.post("word prediction is off: \(error)") })
         return KeyboardOffer(layout: layout, predictor: prediction)
     }
 }

@@ -58,8 +58,8 @@ struct TestCommand: ParsableCommand {
             switch SettingsFile.settings(yaml: text, file: settingsFile, base: ScanSettings()) {
             case .success(let (settings, _)): baseSettings = settings
             case .failure(let error):
-                for problem in error.problems { print(problem) }
-                throw ExitCode(2)
+                for problem in error.problems { printError(problem.description) }
+                throw ExitCode.unloadable
             }
         }
         // A path that does not exist is a file that cannot be loaded (exit 2, counted), as the

@@ -59,6 +59,9 @@ public final class LiveRun {
         public var speech: SpeechOutput?
         /// The scanning keyboard text fields open (nil: none).
         public var keyboard: KeyboardOffer?
+        /// Statuses posted by parts of the run that cannot say them themselves (the keyboard's
+        /// word prediction failing to start), said at the next turn.
+        public var statusMailbox: StatusMailbox?
 
         public init(scene: Scene, settings: ScanSettings, terminalInput: Bool = true, terminalView: Bool = true,
                     tracePath: String? = nil, duration: Double? = nil, brailleCells: ((String, String?) -> String?)? = nil,
@@ -410,6 +413,8 @@ public final class LiveRun {
                 sayTraceProblem()
             case .idleWork:
                 prepareAhead()
+                // Lines made ahead may have started the keyboard's prediction, which can fail.
+                if options.statusMailbox?.hasStatuses == true { output() }
             case .showStatusPage:
                 break  // drawn by `present` (the frame reads `state.currentStatusPage`)
             case let .advanceSession(time, lateness):
@@ -427,6 +432,7 @@ public final class LiveRun {
     /// Shows the current state: every output is handed the turn's outputs and what they leave
     /// shown (the overlay and the displays first, the terminal view last).
     private func output() {
+        for text in options.statusMailbox?.take() ?? [] { say(text) }
         // The frame follows the highlight, and the element when its window moved or a layout
         // change moved it (the overlay sends nothing to the X server when the frame stays).
         options.highlightShown?(session.engine.highlight)
