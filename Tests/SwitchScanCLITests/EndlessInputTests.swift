@@ -1,3 +1,4 @@
+import BrailleTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -112,7 +113,9 @@ struct EndlessInputTests {
         #expect(timed.status == 0, "\(timed)")
 
         let signalled = try run(["--input", "raw:\(zero)", "--trace", trace]) { process, _ in
-            Thread.sleep(forTimeInterval: 0.5)
+            // Once the run takes SIGTERM through its loop (not a fixed pause: before that, the
+            // signal's default action would end it, which is not what this test looks at).
+            #expect(ProcessStat.waitUntilBlocks(SIGTERM, process.processIdentifier), "SIGTERM never blocked")
             kill(process.processIdentifier, SIGTERM)
         }
         #expect(!signalled.timedOut, "SIGTERM was not obeyed")
