@@ -164,24 +164,25 @@ public enum ProcessStat {
         return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
     }
 
-    /// Whether the main thread of `pid` blocks `signal` (the `SigBlk` mask of /proc/PID/status):
-    /// a program that takes signals through a descriptor blocks them once it is ready to. Nil
-    /// when the process is gone.
-    public static func blocks(_ signal: Int32, _ pid: pid_t) -> Bool? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
-              let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
-              (1...64).contains(signal) else { return false }
-        return mask & (1 << UInt64(signal - 1)) != 0
+    /// Whether `pid` has a signal descriptor open (a descriptor whose link reads
+    /// `anon_inode:[signalfd]`): a program that takes its signals through one is ready for them
+    /// then. (Its blocked mask says nothing: a child inherits the mask of the thread that
+    /// started it.) Nil when the process is gone.
+    public static func hasSignalDescriptor(_ pid: pid_t) -> Bool? {
+        let folder = "/proc/\(pid)/fd"
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        return descriptors.contains {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)) == "anon_inode:[signalfd]"
+        }
     }
 
-    /// Waits until `pid` blocks `signal` (see `blocks`), or it ends, or `timeout` seconds pass
-    /// (a hang guard); whether it does.
-    public static func waitUntilBlocks(_ signal: Int32, _ pid: pid_t, timeout: Double = 30) -> Bool {
+    /// Waits until `pid` has a signal descriptor open (see `hasSignalDescriptor`), or it ends,
+    /// or `timeout` seconds pass (a hang guard); whether it has.
+    public static func waitForSignalDescriptor(_ pid: pid_t, timeout: Double = 30) -> Bool {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
-            guard let blocked = blocks(signal, pid) else { return false }
-            if blocked { return true }
+            guard let open = hasSignalDescriptor(pid) else { return false }
+            if open { return true }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return false

@@ -113,9 +113,10 @@ struct EndlessInputTests {
         #expect(timed.status == 0, "\(timed)")
 
         let signalled = try run(["--input", "raw:\(zero)", "--trace", trace]) { process, _ in
-            // Once the run takes SIGTERM through its loop (not a fixed pause: before that, the
-            // signal's default action would end it, which is not what this test looks at).
-            #expect(ProcessStat.waitUntilBlocks(SIGTERM, process.processIdentifier), "SIGTERM never blocked")
+            // Once the run takes signals through its loop's descriptor (not after a fixed pause:
+            // before that, SIGTERM's default action would end it, which is not what this test
+            // looks at).
+            #expect(ProcessStat.waitForSignalDescriptor(process.processIdentifier), "no signal descriptor")
             kill(process.processIdentifier, SIGTERM)
         }
         #expect(!signalled.timedOut, "SIGTERM was not obeyed")

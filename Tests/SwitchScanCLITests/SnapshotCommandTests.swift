@@ -44,13 +44,14 @@ struct SnapshotCommandTests {
         waiting.standardOutput = try folder.outputFile("waiting-stdout")
         waiting.standardError = try folder.outputFile("waiting-stderr")
         try waiting.run()
-        // Signalled once the command blocks SIGINT to take it through its wait (before that,
-        // SIGINT's default action would end it, and the test would see a signal, not 130).
-        #expect(ProcessStat.waitUntilBlocks(SIGINT, waiting.processIdentifier), "SIGINT never blocked: no reactor")
+        // Signalled once the command takes signals through its reactor's descriptor (before
+        // that, SIGINT's default action would end it, and the test would see a signal, not 130).
+        #expect(ProcessStat.waitForSignalDescriptor(waiting.processIdentifier), "no signal descriptor: no reactor")
         waiting.interrupt()
         let ended = Date().addingTimeInterval(60)  // guards a hang; the wait itself is an hour
         while waiting.isRunning, Date() < ended { Thread.sleep(forTimeInterval: 0.05) }
-        if waiting.isRunning { waiting.terminate() }
+        // Still there: SIGINT did not end it (stopped by the PID it has, as nothing else would).
+        if waiting.isRunning { kill(waiting.processIdentifier, SIGKILL) }
         waiting.waitUntilExit()
         #expect(waiting.terminationReason == .exit && waiting.terminationStatus == 130,
                 "\(waiting.terminationReason == .exit ? "exit" : "signal") \(waiting.terminationStatus)")
