@@ -19,7 +19,8 @@ public final class OrcaComparison: @unchecked Sendable {
 
     /// One widget: the first object of `application`'s windows with `role` whose name,
     /// description or text starts with `text`; `key` is what both should carry (a name, a text,
-    /// a value), `state` a state word Orca speaks for it (`checked`) that our line should carry too.
+    /// a value), `state` a state word Orca speaks for it (`checked`) and `ourState` the word our
+    /// line has for the same state (`sel`).
     public struct Widget: Sendable {
         public var title: String
         public var role: String
@@ -27,13 +28,16 @@ public final class OrcaComparison: @unchecked Sendable {
         public var move: Move
         public var key: String
         public var state: String?
-        public init(_ title: String, role: String, text: String, move: Move = .focus, key: String, state: String? = nil) {
+        public var ourState: String?
+        public init(_ title: String, role: String, text: String, move: Move = .focus, key: String,
+                    state: String? = nil, ourState: String? = nil) {
             self.title = title
             self.role = role
             self.text = text
             self.move = move
             self.key = key
             self.state = state
+            self.ourState = ourState
         }
     }
 
@@ -62,7 +66,8 @@ public final class OrcaComparison: @unchecked Sendable {
     public struct Row: Sendable {
         public var application: String
         public var widget: Widget
-        /// Orca's utterances after the move, in order.
+        /// What Orca spoke for the widget: what speech-dispatcher's output module was given, from
+        /// the first utterance Orca logged after its focus moved to the widget.
         public var speech: [String]
         /// The object Orca's focus moved to last (`[role | name]`), if it moved.
         public var orcaFocus: String?
@@ -190,12 +195,20 @@ public final class OrcaComparison: @unchecked Sendable {
 
     func measure(_ widget: Widget, in application: Application) throws -> Row {
         var row = Row(application: application.label, widget: widget, speech: [], ours: nil)
-        let mark = orca.presentations().count
-        let path = try probe(["present", application.name, widget.role, widget.text, widget.move.rawValue])
+        // Our line: the item of the same object (ids are bus name + object path), the window read
+        // as a live run reads it, before Orca's move (a menu that opens is then a level of its own).
+        let path = try probe(["find", application.name, widget.role, widget.text])
         guard !path.isEmpty else {
             row.problem = "no \(widget.role) starting with \"\(widget.text)\""
             return row
         }
+        let live = try LiveApplication(target: .init(application: application.name, window: application.title))
+        if let element = live.currentScreen.scanItems().first(where: { Self.path(of: $0.id) == path }) {
+            row.ours = BrailleFormatter().item(element).text
+        }
+        let mark = orca.presentations().count
+        let spokenMark = speech.spoken().count
+        _ = try probe(["present", application.name, widget.role, widget.text, widget.move.rawValue])
         // What Orca presented from its last focus move on (Tab presses pass other widgets first;
         // after an action, from its first: a menu opened reads itself, then its first item has
         // the focus); its braille line is the first it made then (a tooltip's flash can follow).
@@ -203,16 +216,13 @@ public final class OrcaComparison: @unchecked Sendable {
         let moves = presented.indices.filter { presented[$0].kind == .focus }
         if let focus = widget.move == .action ? moves.first : moves.last { presented = Array(presented[focus...]) }
         row.orcaFocus = presented.first { $0.kind == .focus }?.text
-        row.speech = presented.filter { $0.kind == .speech }.map(\.text)
+        // What speech-dispatcher was given, from the first of those utterances on.
+        let logged = presented.filter { $0.kind == .speech }.map(\.text)
+        let spoken = speech.spoken().dropFirst(spokenMark).map(\.text)
+        if let first = logged.first, let start = spoken.lastIndex(of: first) { row.speech = Array(spoken[start...]) }
         row.brailleLine = presented.first { $0.kind == .brailleLine }?.text
         row.brailleVisible = presented.first { $0.kind == .brailleVisible }?.text
         row.displayCells = display.map { BrailleCells.text($0.cells).replacingOccurrences(of: "⠀", with: " ").trimmingCharacters(in: .whitespaces) }
-        // Our line: the item of the same object (ids are bus name + object path), the window
-        // read as a live run reads it, after Orca's move.
-        let live = try LiveApplication(target: .init(application: application.name, window: application.title))
-        if let element = live.currentScreen.scanItems().first(where: { Self.path(of: $0.id) == path }) {
-            row.ours = BrailleFormatter().item(element).text
-        }
         return row
     }
 
@@ -248,7 +258,8 @@ extension OrcaComparison {
             ([], Widget("paragraph", role: "paragraph", text: "Switch scanning", move: .caret, key: "Switch scanning reads this paragraph.")),
             ([], Widget("link", role: "link", text: "Next section", key: "Next section")),
             ([], Widget("button", role: "push button", text: "Press me", key: "Press me")),
-            ([], Widget("check box (checked)", role: "check box", text: "Subscribe", key: "Subscribe", state: "checked")),
+            ([], Widget("check box (checked)", role: "check box", text: "Subscribe", key: "Subscribe", state: "checked",
+                          ourState: ScannerWords.english.selected)),
             ([], Widget("select", role: "combo box", text: "Fruit", key: "Apple")),
             ([], Widget("range input", role: "slider", text: "Volume", key: "5")),
             ([], Widget("text field", role: "entry", text: "Ann", key: "Ann")),
@@ -256,33 +267,36 @@ extension OrcaComparison {
     }
 
     /// The rows as a Markdown table: widget, Orca's speech, its braille line (the part on the
-    /// display in bold when it is shorter), our line, and whether both carry the widget's key.
+    /// display after it when shorter), the display's cells, our line, and whether both carry the
+    /// widget's key (and its state).
     public static func table(_ rows: [Row]) -> String {
         func cell(_ text: String?) -> String {
             guard let text, !text.isEmpty else { return "–" }
             return "`" + text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'") + "`"
         }
-        var lines = ["| Widget | Orca said | Orca's braille line (on the 40-cell display) | Our braille line | Same name, text, value, state? |",
-                     "|---|---|---|---|---|"]
+        var lines = ["| Widget | Orca said (speech-dispatcher) | Orca's braille line (its part on the display) | The 40-cell display (BRLTTY) | Our braille line | Same name, text, value, state? |",
+                     "|---|---|---|---|---|---|"]
         for row in rows {
             let widget = "\(row.application): \(row.widget.title)"
             if let problem = row.problem {
-                lines.append("| \(widget) | – | – | – | not measured: \(problem) |")
+                lines.append("| \(widget) | – | – | – | – | not measured: \(problem) |")
                 continue
             }
             let said = row.speech.isEmpty ? "(nothing)" : row.speech.map { cell($0) }.joined(separator: " ")
             var braille = cell(row.brailleLine)
             if let visible = row.brailleVisible, visible != row.brailleLine { braille += " (" + cell(visible) + ")" }
-            let keys = [row.widget.key] + (row.widget.state.map { [$0] } ?? [])
-            let verdict = keys.map { key in
-                switch (row.orcaCarries(key), row.oursCarries(key)) {
-                case (true, true): return "both `\(key)`"
-                case (true, false): return "Orca only `\(key)`"
-                case (false, true): return "ours only `\(key)`"
-                case (false, false): return "neither `\(key)`"
+            var pairs = [(orca: row.widget.key, ours: row.widget.key)]
+            if let state = row.widget.state { pairs.append((state, row.widget.ourState ?? state)) }
+            let verdict = pairs.map { pair in
+                let words = pair.orca == pair.ours ? "`\(pair.orca)`" : "`\(pair.orca)` (ours `\(pair.ours)`)"
+                switch (row.orcaCarries(pair.orca), row.oursCarries(pair.ours)) {
+                case (true, true): return "both " + words
+                case (true, false): return "Orca only " + words
+                case (false, true): return "ours only " + words
+                case (false, false): return "neither " + words
                 }
             }.joined(separator: ", ")
-            lines.append("| \(widget) | \(said) | \(braille) | \(row.ours.map { cell($0) } ?? "(no item of its own)") | \(verdict) |")
+            lines.append("| \(widget) | \(said) | \(braille) | \(row.displayCells.map { $0.isEmpty ? "(blank)" : $0 } ?? "–") | \(row.ours.map { cell($0) } ?? "(no item of its own)") | \(verdict) |")
         }
         return lines.joined(separator: "\n")
     }

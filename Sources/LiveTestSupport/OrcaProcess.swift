@@ -140,9 +140,13 @@ public final class OrcaProcess: @unchecked Sendable {
                                    ("VISIBLE:  '", .brailleVisible)] {
                 guard let start = line.range(of: marker) else { continue }
                 let rest = line[start.upperBound...]
-                // The text ends at the last quote (speech: before Orca's voice settings).
-                let closing = kind == .brailleVisible ? rest.range(of: "', cursor=", options: .backwards)?.lowerBound
-                    : rest.lastIndex(of: "'")
+                // The text ends at the last quote; speech's before Orca's voice settings (`{…}`).
+                let closing = switch kind {
+                case .brailleVisible: rest.range(of: "', cursor=", options: .backwards)?.lowerBound
+                case .speech: (rest.range(of: "'{", options: .backwards) ?? rest.range(of: "' {", options: .backwards))?.lowerBound
+                    ?? rest.lastIndex(of: "'")
+                default: rest.lastIndex(of: "'")
+                }
                 guard let end = closing else { continue }
                 found.append(Presentation(kind: kind, text: String(rest[..<end]), line: index))
                 break

@@ -16,7 +16,7 @@ is), its first action (`action`: a menu opens), or a pointer click at its middle
 gives no focus through AT-SPI, a click focuses a widget) or Tab pressed until it has the focus
 (`tab`, at most 100 times: a GTK 4 button takes no focus from a click); an object that has the
 focus already loses it first (to another object, or by one Tab), so that the focus moves to it; and prints its object path (nothing when there
-is no such object)."""
+is no such object); `find APPLICATION ROLE TEXT` prints that object's path and moves nothing."""
 import sys
 import time
 import pyatspi
@@ -49,10 +49,12 @@ elif sys.argv[1] == "action":
             found.queryAction().doAction(0)
             print("done")
             break
-elif sys.argv[1] == "present":
+elif sys.argv[1] in ("present", "find"):
     def text_head(node):
         try:
-            return node.queryText().getText(0, 200)
+            # Firefox answers an end past the text's length with nothing.
+            text = node.queryText()
+            return text.getText(0, min(200, text.characterCount))
         except NotImplementedError:
             return ""
     def matches(node):
@@ -81,6 +83,8 @@ elif sys.argv[1] == "present":
                 return found
         return None
     mode = sys.argv[5] if len(sys.argv) > 5 else "focus"
+    if sys.argv[1] == "find":
+        mode = None
     for app in pyatspi.Registry.getDesktop(0):
         if app.name.lower() != sys.argv[2].lower():
             continue
@@ -95,7 +99,9 @@ elif sys.argv[1] == "present":
             elif mode == "tab" and focused(found):
                 pyatspi.Registry.generateKeyboardEvent(0xff09, None, pyatspi.KEY_SYM)
                 time.sleep(0.25)
-            if mode == "caret":
+            if mode is None:
+                pass
+            elif mode == "caret":
                 found.queryText().setCaretOffset(0)
             elif mode == "action":
                 found.queryAction().doAction(0)
@@ -104,7 +110,8 @@ elif sys.argv[1] == "present":
                     if found.getState().contains(pyatspi.STATE_FOCUSED):
                         break
                     pyatspi.Registry.generateKeyboardEvent(0xff09, None, pyatspi.KEY_SYM)
-                    time.sleep(0.25)
+                    # GTK 4 says the new focus late: a shorter wait tabs past the object.
+                    time.sleep(0.6)
             elif mode == "click":
                 e = found.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
                 pyatspi.Registry.generateMouseEvent(e.x + e.width // 2, e.y + e.height // 2, "b1c")
