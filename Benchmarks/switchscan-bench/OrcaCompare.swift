@@ -19,6 +19,11 @@ func runOrcaComparison(arguments: [String]) {
             exit(64)
         }
         applications = applications.filter { $0.name == arguments[index + 1] }
+        guard !applications.isEmpty else {
+            benchProgress("orca: --only \(arguments[index + 1]): no such application; the applications are "
+                + OrcaComparison.applications.map(\.name).joined(separator: ", "))
+            exit(64)
+        }
     }
     do {
         let desktop = try LiveDesktop(apps: [])

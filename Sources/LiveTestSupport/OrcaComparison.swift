@@ -106,6 +106,8 @@ public final class OrcaComparison: @unchecked Sendable {
         windowManager = FileManager.default.isExecutableFile(atPath: "/usr/bin/openbox") ? try desktop.launch("openbox.sh") : nil
         speech = try SpeechDispatcherProcess(directory: directory + "/speech", secondsPerCharacter: 0.001, minimumSpeakingSeconds: 0.01)
         try speech.start()
+        // The desktop's XDG_RUNTIME_DIR: when the runner dies without stopping Orca, the desktop's
+        // script stops it with the desktop (it stops every process that carries it).
         var environment = desktop.environment.merging(["SPEECHD_ADDRESS": speech.address, "XDG_RUNTIME_DIR": desktop.appFolder]) { _, new in new }
         var started: (BaumDisplayEmulator, BRLTTYProcess)?
         if BRLTTYProcess.hasBrailleDriver("bm") {
