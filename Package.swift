@@ -88,8 +88,8 @@ let package = Package(
         // and stopped by PID, shared by the BrlAPI and runtime tests.
         .target(name: "BrailleTestSupport", path: "Sources/BrailleTestSupport"),
         // The live application tests' desktop (Tests/LiveApps/live-session.sh): Xvfb, a private D-Bus
-        // session, the AT-SPI bus and the demo applications, stopped by PID.
-        .target(name: "LiveTestSupport", dependencies: ["Runtime"], path: "Sources/LiveTestSupport"),
+        // session, the AT-SPI bus and the demo applications, stopped by PID; the real Orca beside them.
+        .target(name: "LiveTestSupport", dependencies: ["Runtime", "BrailleFormatting", "BrailleTestSupport", "SpeechTestSupport"], path: "Sources/LiveTestSupport"),
         // For tests only: speech-dispatcher started and stopped by PID on a private socket, with an
         // output module that writes what it says, and when, to a file.
         .target(name: "SpeechTestSupport", dependencies: ["BrailleTestSupport"], path: "Sources/SpeechTestSupport"),

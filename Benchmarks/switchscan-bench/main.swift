@@ -11,6 +11,7 @@
 //   switchscan-bench idle [--markdown]         CPU and wake-ups of switchscan run, auto-scanning and stopped (Idle.swift)
 //   switchscan-bench validate-memory [--markdown]  peak memory of switchscan validate on inputs under 1 MB (ValidateMemory.swift)
 //   switchscan-bench live [--markdown]         a 10,000-object GTK window: first highlight, one change event, peak memory, against pyatspi (LiveBenchmark.swift)
+//   switchscan-bench orca [--only APP]        what the real Orca says and brailles beside our braille line, same widgets (OrcaCompare.swift)
 import AccessibilityModel
 import Foundation
 import Scenes
@@ -125,8 +126,9 @@ case "validate-memory-child": runValidateMemoryChild(arguments: Array(benchArgum
 case "import": runImportBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "live": runLiveBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "typing": runTypingBenchmark(arguments: Array(benchArguments.dropFirst()))
+case "orca": runOrcaComparison(arguments: Array(benchArguments.dropFirst()))
 default:
-    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import|live|typing [--markdown]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import|live|typing|orca [--markdown]\n".data(using: .utf8)!)
     exit(2)
 }
 exit(0)

@@ -164,9 +164,10 @@ public enum AccessibleMapping {
         if interactive, node.states.isDisjoint(with: [.sensitive, .enabled]) { traits.insert(.notEnabled) }
         let tap = tapAction(of: node)
         let textField = isTextField(node)
-        if isItem, label == nil {
+        if isItem, label == nil, !textField {
             // A button or list row without a name of its own shows its children's text, each once
-            // (a GTK 4 button and the label inside it both carry "7").
+            // (a GTK 4 button and the label inside it both carry "7"). A text field's children
+            // (its scroll bars, FeatherPad's line-number area and its tooltip) do not name it.
             let texts = descendantLabels(node)
             label = texts.isEmpty ? nil : texts.joined(separator: " ")
         }

@@ -108,6 +108,32 @@ struct PopupTests {
         #expect(open.scanItems().map(\.id) == [":1.5/option0", ":1.5/option1", ":1.5/option2"])
     }
 
+    @Test("a web <select> in Firefox ESR 153: its menu SHOWING while closed (the chosen option shows in it); closed, one item, the page scanned")
+    func firefoxClosedSelect() {
+        func page(expanded: Bool) -> AccessibleNode {
+            var states: AccessibleStates = [.enabled, .sensitive, .visible, .showing, .expandable]
+            if expanded { states.insert(.expanded) }
+            let shown: AccessibleStates = [.enabled, .sensitive, .visible, .showing]
+            let options = ["Apple", "Banana"].enumerated().map { index, name in
+                AccessibleNode(
+                    id: ":1.3/option\(index)", role: "menu item", name: name,
+                    states: index == 0 || expanded ? shown.union(index == 0 ? .selected : []) : [.enabled, .sensitive, .visible],
+                    actions: ["select"])
+            }
+            return AccessibleNode(
+                id: ":1.3/document", role: "document web", name: "Widgets", states: shown,
+                children: [
+                    AccessibleNode(id: ":1.3/link", role: "link", name: "Next section", states: shown, actions: ["jump"]),
+                    AccessibleNode(
+                        id: ":1.3/fruit", role: "combo box", name: "Fruit", states: states, actions: ["open"],
+                        children: [AccessibleNode(id: ":1.3/menu", role: "menu", states: shown, children: options)]),
+                ])
+        }
+        // Before, the closed select was taken for an open popup: the page read as one item, Apple.
+        #expect(AccessibleMapping.screen(of: page(expanded: false)).scanItems().map(\.label) == ["Next section", "Fruit"])
+        #expect(AccessibleMapping.screen(of: page(expanded: true)).scanItems().map(\.label) == ["Apple", "Banana"])
+    }
+
     @Test("Qt: a menu bar entry holding a popup menu is one item; the popup SHOWING is the level, its items only")
     func qtMenu() {
         func editor(open: Bool) -> AccessibleNode {
