@@ -75,13 +75,24 @@ public struct ScanSession: Sendable {
     /// fired, content, settings, the reader's panning): a forecast holds only while it stays the
     /// same (`forecasts(edgeOf:)`).
     public private(set) var revision = 0
-    /// The command the session waits to hear the content's answer to (`SessionEvent.performed`):
-    /// the last output of the answer that asked for it was its `.perform`. Nil: none.
-    public private(set) var pendingPerform: PerformRequest?
+    /// What the session waits to hear the content's answer to; nil: nothing.
+    public private(set) var pendingRequest: ContentRequest?
+    /// The command the session waits on (`SessionEvent.performed` answers it): the last output
+    /// of the answer that asked for it was its `.perform`.
+    public var pendingPerform: PerformRequest? {
+        if case .perform(let request) = pendingRequest { return request }
+        return nil
+    }
+    /// The highlight moves whose focus hooks the session waits on (`SessionEvent.focusHooksRan`
+    /// answers them).
+    public var pendingHighlightMoves: [HighlightMove]? {
+        if case .highlightMoved(let moves, _) = pendingRequest { return moves }
+        return nil
+    }
     /// What is left to do once the answer is in, innermost first (see `Resumption`).
     private var resumptions: [Resumption] = []
     /// True while the session waits for the content's answer.
-    private var awaitsContent: Bool { pendingPerform != nil }
+    private var awaitsContent: Bool { pendingRequest != nil }
 
     enum TimerKey: Hashable, Sendable {
         case engine(ScanTimer)
@@ -240,14 +251,21 @@ public struct ScanSession: Sendable {
 
     /// What happened, in: what to show, do and trace, out (in order).
     ///
-    /// An answer that ends with `.perform` leaves the session waiting for the content
-    /// (`pendingPerform`): the host hands the command to the content and its answer back as
-    /// `.performed`, and the session goes on from where it stopped. An event that comes while
-    /// it waits finds the command answered as nothing handling it.
+    /// An answer that ends with `.perform`, or with the highlight moving between items, leaves
+    /// the session waiting for the content (`pendingRequest`): the host hands the command or
+    /// the moves to the content and its answer back (`.performed`, `.focusHooksRan`), and the
+    /// session goes on from where it stopped. An event that comes while it waits finds the
+    /// request answered as nothing handling it.
     public mutating func handle(_ event: SessionEvent) -> [SessionOutput] {
         if case .performed(let update) = event { return performed(update) }
+        if case .focusHooksRan(let hooks) = event { return focusHooksRan(hooks) }
         var trace = [SessionOutput]()
-        while awaitsContent { trace += performed(nil) }
+        while let request = pendingRequest {
+            switch request {
+            case .perform: trace += performed(nil)
+            case .highlightMoved: trace += focusHooksRan(nil)
+            }
+        }
         switch event {
         case .start: trace += begin()
         case .edge(let edge): trace += take(edge)
@@ -258,7 +276,7 @@ public struct ScanSession: Sendable {
         case .settings(let settings): trace += applySettings(settings)
         case .speechHolds(_, let moment), .speechBegan(_, let moment), .speechEnded(_, let moment):
             trace += speechEvent(event, at: moment)
-        case .performed: break
+        case .performed, .focusHooksRan: break
         }
         return trace
     }
@@ -270,7 +288,7 @@ public struct ScanSession: Sendable {
         let structure = rebuildStructure()
         summaryToAnnounce = engine.summaryText(of: structure)
         trace += apply(engine.handle(.structureChanged(structure, .initial, time: time)))
-        trace += updateBraille()
+        trace += updateBrailleUnlessWaiting()
         return trace
     }
 
@@ -527,28 +545,42 @@ public struct ScanSession: Sendable {
             return []
         }
         applyDepth -= 1
-        if applyDepth == 0, !focusMoves.isEmpty { return runFocusHooks() }
+        if applyDepth == 0, !focusMoves.isEmpty { runFocusHooks() }
         return []
     }
 
     /// `didLoseFocus` of the item the highlight left, then `didBecomeFocused` of the one it
     /// landed on, run as the app's own effects (the engine only moves the highlight; what the
     /// app does about it is the scene's).
-    private mutating func runFocusHooks() -> [SessionOutput] {
-        var trace = [SessionOutput]()
-        var rounds = 0
-        while !focusMoves.isEmpty, rounds < Self.focusHookRounds {
-            rounds += 1
-            let moves = focusMoves
+    /// The content runs them: the session asks (`pendingHighlightMoves`) and waits for
+    /// `focusHooksRan`. `rounds`: rounds of hooks already run for this change.
+    private mutating func runFocusHooks(rounds: Int = 0) {
+        guard !focusMoves.isEmpty, rounds < Self.focusHookRounds else {
             focusMoves = []
-            guard let hooks = content.highlightMoved(moves) else { break }
-            guard !hooks.ran.isEmpty else { continue }
-            trace.append(SessionOutput(time: time, kind: .status("focus hooks: \(hooks.ran.joined(separator: ", "))")))
-            applyDepth += 1
-            trace += applyUpdate(hooks.update)
-            applyDepth -= 1
+            return
         }
+        pendingRequest = .highlightMoved(focusMoves, round: rounds + 1)
         focusMoves = []
+    }
+
+    /// The content's answer to the highlight moves: the hooks that ran and what they changed
+    /// (nil: the content has no hooks), then the next round, or the work the moves interrupted.
+    private mutating func focusHooksRan(_ hooks: FocusHooksAnswer?) -> [SessionOutput] {
+        guard case .highlightMoved(_, let round) = pendingRequest else { return [] }  // nothing was asked
+        pendingRequest = nil
+        var trace = [SessionOutput]()
+        if let hooks {
+            if !hooks.ran.isEmpty {
+                trace.append(SessionOutput(time: time, kind: .status("focus hooks: \(hooks.ran.joined(separator: ", "))")))
+                applyDepth = 1
+                trace += applyUpdate(hooks.update)
+                applyDepth = 0
+            }
+            runFocusHooks(rounds: round)
+        } else {
+            focusMoves = []
+        }
+        trace += resumeLeft()
         return trace
     }
 
@@ -578,7 +610,7 @@ public struct ScanSession: Sendable {
                 trace.append(SessionOutput(time: time, kind: .perform(command, element: element)))
                 recordSelection(command, on: element)
                 // The content acts now, through the host: the rest waits for its answer.
-                pendingPerform = PerformRequest(command: command, element: element, depth: applyDepth)
+                pendingRequest = .perform(PerformRequest(command: command, element: element, depth: applyDepth))
             case .flash(let text, _):
                 if text == summaryToAnnounce {
                     lastAnnouncement = text
@@ -610,7 +642,7 @@ public struct ScanSession: Sendable {
     /// work the command interrupted goes on where it stopped.
     private mutating func performed(_ update: ContentUpdate?) -> [SessionOutput] {
         guard let request = pendingPerform else { return [] }  // nothing was asked
-        pendingPerform = nil
+        pendingRequest = nil
         applyDepth = request.depth
         var trace: [SessionOutput]
         if let update {
@@ -620,6 +652,15 @@ public struct ScanSession: Sendable {
             // and the engine still hears back, so it places the highlight and scans on.
             trace = apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
         }
+        trace += resumeLeft()
+        return trace
+    }
+
+    /// Takes up the work left when the session stopped to wait, until it is done or the session
+    /// waits again.
+    private mutating func resumeLeft() -> [SessionOutput] {
+        guard !awaitsContent else { return [] }
+        var trace = [SessionOutput]()
         var left = resumptions[...]
         resumptions = []
         while let next = left.popFirst() {
@@ -656,6 +697,11 @@ public struct ScanSession: Sendable {
         case let .settings(old, new, inputChanged):
             applyDepth = 0
             return applySettingsAfterRelease(old: old, new: new, inputChanged: inputChanged)
+        case let .settingsRest(old, new):
+            applyDepth = 0
+            return applySettingsRest(old: old, new: new)
+        case .update(let steps):
+            return applyUpdateSteps(steps)
         }
     }
 
@@ -676,6 +722,17 @@ public struct ScanSession: Sendable {
         case afterTime(SessionEvent)
         /// The rest of new settings, after the switches held were released.
         case settings(old: ScanSettings, new: ScanSettings, inputChanged: Bool)
+        /// The rest of new settings, after the engine took them.
+        case settingsRest(old: ScanSettings, new: ScanSettings)
+        /// The rest of what the engine hears of a content update.
+        case update(ArraySlice<UpdateStep>)
+    }
+
+    /// What the engine hears of a content update, in order.
+    private enum UpdateStep: Sendable {
+        case engine(ScanEvent)
+        /// A notification's text, conveyed as an announcement.
+        case message(String)
     }
 
     /// The content changed by itself (a live application's window, dialog or labels): the engine
@@ -683,7 +740,7 @@ public struct ScanSession: Sendable {
     private mutating func contentUpdated(_ update: ContentUpdate) -> [SessionOutput] {
         revision &+= 1
         var trace = applyUpdate(update)
-        trace += updateBraille()
+        trace += updateBrailleUnlessWaiting()
         return trace
     }
 
@@ -705,23 +762,37 @@ public struct ScanSession: Sendable {
             case .announcement, .pageScrolled, .pauseAssistiveTechnology, .resumeAssistiveTechnology: continue
             }
         }
-        let structure = rebuildStructure()
-        trace += apply(engine.handle(.structureChanged(structure, change, time: time)))
+        var steps: [UpdateStep] = [.engine(.structureChanged(rebuildStructure(), change, time: time))]
         // Pauses and resumes of Switch Control, in the order posted (the scanner is Switch
         // Control; one for VoiceOver leaves it as it is).
         for notification in notifications where notification.technology == .switchControl {
             switch notification.kind {
-            case .pauseAssistiveTechnology: trace += apply(engine.handle(.appPaused(true, time: time)))
-            case .resumeAssistiveTechnology: trace += apply(engine.handle(.appPaused(false, time: time)))
+            case .pauseAssistiveTechnology: steps.append(.engine(.appPaused(true, time: time)))
+            case .resumeAssistiveTechnology: steps.append(.engine(.appPaused(false, time: time)))
             default: continue
             }
         }
         // A layoutChanged or screenChanged posted with a string (UIKit's argument: "an NSString
         // … is read") is conveyed as an announcement is, after the highlight has moved.
-        for notification in notifications {
-            guard let text = notification.text else { continue }
-            lastAnnouncement = text
-            trace += apply(engine.handle(.message(text, time: time)))
+        steps += notifications.compactMap { $0.text.map(UpdateStep.message) }
+        trace += applyUpdateSteps(steps[...])
+        return trace
+    }
+
+    private mutating func applyUpdateSteps(_ steps: ArraySlice<UpdateStep>) -> [SessionOutput] {
+        var trace = [SessionOutput]()
+        for (index, step) in zip(steps.indices, steps) {
+            if awaitsContent {
+                resumptions.append(.update(steps[index...]))
+                return trace
+            }
+            switch step {
+            case .engine(let event):
+                trace += apply(engine.handle(event))
+            case .message(let text):
+                lastAnnouncement = text
+                trace += apply(engine.handle(.message(text, time: time)))
+            }
         }
         return trace
     }
@@ -886,6 +957,17 @@ extension ScanSession {
         brailleSource = nil
         preparedLines = (engine.structureVersion, [:])
         trace += apply(engine.updateSettings(new, at: time))
+        if awaitsContent {
+            resumptions.append(.settingsRest(old: old, new: new))
+            return trace
+        }
+        trace += applySettingsRest(old: old, new: new)
+        return trace
+    }
+
+    /// The rest of `applySettings`, once the engine has the new settings.
+    fileprivate mutating func applySettingsRest(old: ScanSettings, new: ScanSettings) -> [SessionOutput] {
+        var trace = [SessionOutput]()
         if (old.learnSelections, old.orderByFrequency) != (new.learnSelections, new.orderByFrequency) {
             takeLearnedWeights()
         }
@@ -893,7 +975,7 @@ extension ScanSession {
             || (old.learnSelections, old.orderByFrequency) != (new.learnSelections, new.orderByFrequency) {
             trace += apply(engine.handle(.structureChanged(currentStructure(), .refreshed, time: time)))
         }
-        trace += updateBraille()
+        trace += updateBrailleUnlessWaiting()
         return trace
     }
 }

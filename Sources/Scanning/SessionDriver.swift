@@ -3,10 +3,11 @@ import Scenes
 import SwitchInput
 
 /// The one step between a session and what it scans, run by every host (the live run, the
-/// scripted tests, `learn`, the benchmarks, the fuzzer, forecasts): the event goes to the session;
-/// each command the session asks for (`ScanSession.pendingPerform`, after its `.perform`
-/// output) is handed to the content, the scanning keyboard first, and the content's answer goes
-/// back to the session as `SessionEvent.performed`, until the session asks nothing more.
+/// scripted tests, the benchmarks, the fuzzer, forecasts): the event goes to the session; each
+/// command the session asks for (`ScanSession.pendingPerform`, after its `.perform` output) is
+/// handed to the content, the scanning keyboard first, and each highlight move to the content's
+/// focus hooks; the answers go back to the session (`SessionEvent.performed`,
+/// `.focusHooksRan`), until the session asks nothing more.
 public enum SessionDriver {
     /// `event`, and every command it leads to applied to the content: the outputs, in order.
     public static func step(_ event: SessionEvent, on session: inout ScanSession) -> [SessionOutput] {
@@ -17,8 +18,8 @@ public enum SessionDriver {
     /// waits on none: the outputs of the answers.
     public static func answerPending(on session: inout ScanSession) -> [SessionOutput] {
         var outputs = [SessionOutput]()
-        while let request = session.pendingPerform {
-            outputs += session.handle(.performed(perform(request, on: &session)))
+        while let request = session.pendingRequest {
+            outputs += session.handle(answer(request, on: &session))
         }
         return outputs
     }
@@ -28,9 +29,9 @@ public enum SessionDriver {
     /// scene's behaviour runs on the copy's own value.
     static func forecastStep(_ event: SessionEvent, on trial: inout ScanSession) -> [SessionOutput]? {
         var outputs = trial.handle(event)
-        while let request = trial.pendingPerform {
-            if trial.content.actsOutsideItself { return nil }
-            outputs += trial.handle(.performed(perform(request, on: &trial)))
+        while let request = trial.pendingRequest {
+            if case .perform = request, trial.content.actsOutsideItself { return nil }
+            outputs += trial.handle(answer(request, on: &trial))
         }
         return outputs
     }
@@ -42,6 +43,16 @@ public enum SessionDriver {
     public static func appChanged(_ effects: [Effect], on session: inout ScanSession) -> [SessionOutput]? {
         guard let update = session.content.runAppEffects(effects) else { return nil }
         return step(.contentChanged(update), on: &session)
+    }
+
+    /// The content's answer to `request`.
+    private static func answer(_ request: ContentRequest, on session: inout ScanSession) -> SessionEvent {
+        switch request {
+        case .perform(let command):
+            return .performed(perform(command, on: &session))
+        case .highlightMoved(let moves, _):
+            return .focusHooksRan(session.content.highlightMoved(moves).map { FocusHooksAnswer(ran: $0.ran, update: $0.update) })
+        }
     }
 
     /// Hands `request` to the scanning keyboard, else to the content: what changed (nil: nothing

@@ -137,6 +137,29 @@ public enum SessionEvent: Sendable {
     /// The content's answer to `ScanSession.pendingPerform`: what changed (nil: nothing handles
     /// the command). `SessionDriver.step` gives it.
     case performed(ContentUpdate?)
+    /// The content's answer to `ScanSession.pendingHighlightMoves`: the focus hooks that ran
+    /// and what they changed (nil: the content has none). `SessionDriver.step` gives it.
+    case focusHooksRan(FocusHooksAnswer?)
+}
+
+/// What a session waits for the content to answer.
+public enum ContentRequest: Sendable {
+    /// A command to carry out (the `.perform` output that ended the session's answer).
+    case perform(PerformRequest)
+    /// The highlight moved between items: the content runs its focus hooks (`round`: how many
+    /// rounds of hooks this change has asked for, with this one).
+    case highlightMoved([HighlightMove], round: Int)
+}
+
+/// The focus hooks a content ran for highlight moves, by name, and what they changed.
+public struct FocusHooksAnswer: Sendable {
+    public var ran: [String]
+    public var update: ContentUpdate
+
+    public init(ran: [String], update: ContentUpdate) {
+        self.ran = ran
+        self.update = update
+    }
 }
 
 /// A command the session asks the host to hand to the content (the `.perform` output that

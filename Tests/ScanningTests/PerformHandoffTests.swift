@@ -27,12 +27,16 @@ struct PerformHandoffTests {
             return inner.perform(command, on: element)
         }
         mutating func useLearnedWeights(_ weights: LearnedWeights?) -> Bool { inner.useLearnedWeights(weights) }
+        mutating func highlightMoved(_ moves: [HighlightMove]) -> (ran: [String], update: ContentUpdate)? {
+            performed += moves.map { "moved \($0.lost ?? "-") to \($0.gained ?? "-")" }
+            return inner.highlightMoved(moves)
+        }
     }
 
     static let yaml = """
         scene: Hand-off
         size: [390, 844]
-        state: {last: none}
+        state: {last: none, focused: none}
         start: main
         screens:
           main:
@@ -41,6 +45,7 @@ struct PerformHandoffTests {
                 label: Open
                 traits: [button]
                 frame: [0, 0, 390, 44]
+                didBecomeFocused: [{set: {focused: Open}}]
                 activate: [{set: {last: Open}}, {go: details}]
               - id: stay
                 label: Stay
@@ -67,8 +72,14 @@ struct PerformHandoffTests {
         return ScanSession(content: RecordingContent(inner: SceneContent(scene: scene)), settings: settings)
     }
 
-    static func performed(_ session: ScanSession) -> [String] {
+    /// What the content was handed: commands, and highlight moves (`moved a to b`).
+    static func handed(_ session: ScanSession) -> [String] {
         (session.content as? RecordingContent)?.performed ?? ["the content is no longer the recording one"]
+    }
+
+    /// The commands the content was handed.
+    static func performed(_ session: ScanSession) -> [String] {
+        handed(session).filter { !$0.hasPrefix("moved ") }
     }
 
     static func select(at time: Double) -> SessionEvent {
@@ -105,13 +116,13 @@ struct PerformHandoffTests {
         #expect(answer.contains { if case .screen(name: "details") = $0.kind { true } else { false } })
     }
 
-    @Test("the session alone never hands a command to the content, whatever the switches do")
+    @Test("the session alone never hands the content a command or a highlight move, whatever the switches do")
     func sessionNeverCallsTheContent() throws {
         var session = try Self.session()
         _ = session.handle(.start)
         var performs = 0
-        // Every select performs; nothing answers, so each one's command finds, at the next
-        // event, that nothing handled it.
+        // Every select performs; nothing answers, so each request finds, at the next event,
+        // that nothing handled it.
         for step in 0..<6 {
             let time = 1 + Double(step)
             let action: SwitchAction = step.isMultiple(of: 2) ? .select : .next
@@ -120,7 +131,7 @@ struct PerformHandoffTests {
             performs += outputs.filter { if case .perform = $0.kind { true } else { false } }.count
         }
         #expect(performs == 3)
-        #expect(Self.performed(session) == [])
+        #expect(Self.handed(session) == [])
         #expect(session.state["last"] == .string("none"))
     }
 
@@ -134,7 +145,7 @@ struct PerformHandoffTests {
         }
         var session = try Self.session(autoTap)
         var driven = session
-        var outputs = session.handle(.start) + session.handle(Self.select(at: 0.5))
+        var outputs = SessionDriver.step(.start, on: &session) + SessionDriver.step(Self.select(at: 0.5), on: &session)
         let expected = SessionDriver.step(.start, on: &driven) + SessionDriver.step(Self.select(at: 0.5), on: &driven)
             + SessionDriver.step(.time(6, lateness: nil), on: &driven)
 
@@ -166,5 +177,24 @@ struct PerformHandoffTests {
         #expect(session.state["last"] == .string("none"))
         #expect(session.focusID != nil)
         #expect(Self.performed(session) == [])
+    }
+
+    @Test("the highlight landing on an item asks for its focus hooks; they run when the answer is handed back")
+    func highlightMoveAsksForFocusHooks() throws {
+        var session = try Self.session()
+        let start = session.handle(.start)
+        #expect(session.focusID == "open")
+        #expect(session.pendingHighlightMoves == [HighlightMove(lost: nil, gained: "open")])
+        #expect(Self.handed(session) == [])
+        #expect(session.state["focused"] == .string("none"))
+        // The line waits for the hooks' answer (what they change may change it).
+        #expect(!start.contains { if case .line = $0.kind { true } else { false } })
+
+        let answer = SessionDriver.answerPending(on: &session)
+        #expect(Self.handed(session) == ["moved - to open"])
+        #expect(session.pendingRequest == nil)
+        #expect(session.state["focused"] == .string("Open"))
+        #expect(answer.contains { if case .status("focus hooks: open didBecomeFocused") = $0.kind { true } else { false } })
+        #expect(answer.contains { if case .line = $0.kind { true } else { false } })
     }
 }
