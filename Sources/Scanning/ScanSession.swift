@@ -666,7 +666,7 @@ public struct ScanSession: Sendable {
         while let next = left.popFirst() {
             trace += resume(next)
             if awaitsContent {
-                // Another command to wait for: what it interrupted comes before what is left.
+                // Another request to wait for: what it interrupted comes before what is left.
                 resumptions += left
                 break
             }
@@ -674,7 +674,7 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// Goes on with work interrupted by a command sent to the content.
+    /// Goes on with work interrupted by a request to the content.
     private mutating func resume(_ resumption: Resumption) -> [SessionOutput] {
         switch resumption {
         case let .actions(actions, depth):
@@ -700,7 +700,8 @@ public struct ScanSession: Sendable {
         case let .settingsRest(old, new):
             applyDepth = 0
             return applySettingsRest(old: old, new: new)
-        case .update(let steps):
+        case let .update(steps, depth):
+            applyDepth = depth
             return applyUpdateSteps(steps)
         }
     }
@@ -724,8 +725,8 @@ public struct ScanSession: Sendable {
         case settings(old: ScanSettings, new: ScanSettings, inputChanged: Bool)
         /// The rest of new settings, after the engine took them.
         case settingsRest(old: ScanSettings, new: ScanSettings)
-        /// The rest of what the engine hears of a content update.
-        case update(ArraySlice<UpdateStep>)
+        /// The rest of what the engine hears of a content update, at `apply` depth `depth`.
+        case update(ArraySlice<UpdateStep>, depth: Int)
     }
 
     /// What the engine hears of a content update, in order.
@@ -783,7 +784,7 @@ public struct ScanSession: Sendable {
         var trace = [SessionOutput]()
         for (index, step) in zip(steps.indices, steps) {
             if awaitsContent {
-                resumptions.append(.update(steps[index...]))
+                resumptions.append(.update(steps[index...], depth: applyDepth))
                 return trace
             }
             switch step {
