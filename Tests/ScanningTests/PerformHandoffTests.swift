@@ -13,11 +13,13 @@ struct PerformHandoffTests {
     struct RecordingContent: ScanContent {
         var inner: SceneContent
         var performed: [String] = []
+        /// Stands for a live application: what it is handed acts outside the value.
+        var outside = false
         var title: String { inner.title }
         var screenName: String { inner.screenName }
         var size: (width: Double, height: Double) { inner.size }
         var language: String { inner.language }
-        var actsOutsideItself: Bool { false }
+        var actsOutsideItself: Bool { outside }
         var scene: Scene { inner.scene }
         var sceneState: SceneState { inner.sceneState }
         func currentStructure(groupItems: Bool) -> ScanStructure { inner.currentStructure(groupItems: groupItems) }
@@ -196,5 +198,21 @@ struct PerformHandoffTests {
         #expect(session.state["focused"] == .string("Open"))
         #expect(answer.contains { if case .status("focus hooks: open didBecomeFocused") = $0.kind { true } else { false } })
         #expect(answer.contains { if case .line = $0.kind { true } else { false } })
+    }
+
+    @Test("a forecast hands no command to content that acts outside itself: that edge is not forecast")
+    func forecastNeverPerformsOnALiveApplication() throws {
+        for outside in [false, true] {
+            var session = try Self.session()
+            var content = RecordingContent(inner: SceneContent(scene: try SceneParser.parse(yaml: Self.yaml, file: "hand-off.yaml")))
+            content.outside = outside
+            session = ScanSession(content: content, settings: session.settings)
+            _ = SessionDriver.step(.start, on: &session)
+            #expect(!session.forecasts(edgeOf: SwitchAction.next.rawValue).isEmpty)
+            let selects = session.forecasts(edgeOf: SwitchAction.select.rawValue)
+            // A scene's behaviour runs on the forecast's own copy; a live application's would not.
+            #expect(selects.isEmpty == outside, "content acting outside itself: \(outside)")
+            #expect(Self.performed(session) == [])
+        }
     }
 }
