@@ -9,12 +9,12 @@ import SwitchInput
 /// focus hooks; the answers go back to the session (`SessionEvent.performed`,
 /// `.focusHooksRan`), until the session asks nothing more.
 public enum SessionDriver {
-    /// `event`, and every command it leads to applied to the content: the outputs, in order.
+    /// `event`, and every request to the content it leads to answered: the outputs, in order.
     public static func step(_ event: SessionEvent, on session: inout ScanSession) -> [SessionOutput] {
         session.handle(event) + answerPending(on: &session)
     }
 
-    /// Hands each command the session waits on to the content, and the answer back, until it
+    /// Hands each request the session waits on to the content, and the answer back, until it
     /// waits on none: the outputs of the answers.
     public static func answerPending(on session: inout ScanSession) -> [SessionOutput] {
         var outputs = [SessionOutput]()
@@ -55,8 +55,8 @@ public enum SessionDriver {
         }
     }
 
-    /// Hands `request` to the scanning keyboard, else to the content: what changed (nil: nothing
-    /// handles it).
+    /// Hands the command to the scanning keyboard, else to the content: what changed (nil:
+    /// nothing handles it).
     private static func perform(_ request: PerformRequest, on session: inout ScanSession) -> ContentUpdate? {
         if let update = keyboardUpdate(request.command, on: request.element, in: &session.content, offer: session.keyboard) {
             return update
