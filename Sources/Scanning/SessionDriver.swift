@@ -71,7 +71,7 @@ public enum SessionDriver {
     private static func keyboardUpdate(
         _ command: ElementCommand, on element: Element?, in content: inout any ScanContent, offer: KeyboardOffer?
     ) -> ContentUpdate? {
-        if var typing = content as? KeyboardContent {
+        if var typing = content.scanningKeyboard {
             guard let update = typing.perform(command, on: element) else { return nil }
             if typing.isClosed {
                 content = typing.base
@@ -86,7 +86,7 @@ public enum SessionDriver {
             return openKeyboardFromMenu(on: element, in: &content, offer: offer)
         }
         guard command == .activate, let element, let offer,
-              var target = content as? any TextEntryTarget, target.isTextField(element) else { return nil }
+              var target = content.textEntryTarget, target.isTextField(element) else { return nil }
         // The field's own activation gives it the focus; what it says ("type on the keyboard")
         // is what the keyboard now does.
         _ = target.perform(.activate, on: element)
@@ -104,7 +104,7 @@ public enum SessionDriver {
             ContentUpdate(notifications: [AccessibilityNotification(kind: .announcement, text: text)])
         }
         guard let offer else { return said("no keyboard layout is loaded") }
-        guard var target = content as? any TextEntryTarget else { return said("nothing here takes typed text") }
+        guard var target = content.textEntryTarget else { return said("nothing here takes typed text") }
         guard let field = element.flatMap({ target.isTextField($0) ? $0 : nil }) ?? target.focusedTextField else {
             return said("no text field has the keyboard focus")
         }

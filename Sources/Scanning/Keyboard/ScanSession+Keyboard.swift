@@ -2,7 +2,7 @@ import AccessibilityModel
 
 extension ScanSession {
     /// The keyboard open now, if any.
-    public var keyboardContent: KeyboardContent? { content as? KeyboardContent }
+    public var keyboardContent: KeyboardContent? { content.scanningKeyboard }
 }
 
 /// What a switch user who makes no mistakes does next to act on an item (the `type:` step).
