@@ -56,9 +56,8 @@ extension ScanSession {
             let from = start + margin, until = boundary - margin
             guard until > from else { continue }
             var trial = self
-            trial.isForecast = true
-            _ = trial.handle(.edge(SwitchEdge(switchID: switchID, kind: kind, time: from)))
-            if trial.forecastSpoiled { return [] }
+            guard SessionDriver.forecastStep(.edge(SwitchEdge(switchID: switchID, kind: kind, time: from)), on: &trial) != nil
+            else { return [] }
             forecasts.append(EdgeForecast(
                 switchID: switchID, kind: kind, from: from, until: until, revision: revision,
                 line: trial.brailleLine, language: trial.brailleLineLanguage))

@@ -43,6 +43,12 @@ public protocol ScanContent: Sendable {
     /// The app changes by itself, with no user press (a timer of the app firing, data arriving):
     /// nil when the content has no such behaviour to run.
     mutating func runAppEffects(_ effects: [Effect]) -> ContentUpdate?
+    /// The content as a target of the scanning keyboard's typing, when it has text fields that
+    /// take typed text (a scene, a live application); nil when nothing here takes typed text.
+    /// A requirement rather than a cast, so content wrapping another can pass its target on.
+    var textEntryTarget: (any TextEntryTarget)? { get }
+    /// The scanning keyboard, when the content is the keyboard open over a text field.
+    var scanningKeyboard: KeyboardContent? { get }
 }
 
 extension ScanContent {
@@ -52,6 +58,8 @@ extension ScanContent {
     public mutating func useLearnedWeights(_ weights: LearnedWeights?) -> Bool { false }
     public mutating func highlightMoved(_ moves: [HighlightMove]) -> (ran: [String], update: ContentUpdate)? { nil }
     public mutating func runAppEffects(_ effects: [Effect]) -> ContentUpdate? { nil }
+    public var textEntryTarget: (any TextEntryTarget)? { nil }
+    public var scanningKeyboard: KeyboardContent? { nil }
 }
 
 /// The highlight left one item and landed on another (nil: none, or not an item).

@@ -41,8 +41,17 @@ public struct TraceEvent: Hashable, Sendable {
 /// the braille line, joined. It is pure: the host gives it switch edges and the time, and
 /// schedules what `nextDeadline` says. Scripted tests drive it in virtual time; the live runtime
 /// with the monotonic clock. Both go through exactly this code.
+///
+/// The session never acts on what it scans: a selection ends its answer with a `.perform`
+/// output and the session waits (`pendingPerform`) until the host hands back what the content
+/// made of it (`SessionEvent.performed`); `SessionDriver.step` is that hand-over, the one every
+/// host runs.
 public struct ScanSession: Sendable {
-    /// What is scanned: a scene file, or a live application.
+    /// What is scanned: a scene file, or a live application. The session reads its structure
+    /// here (and keeps the structure caches in it); only `SessionDriver` applies commands to it.
+    /// The session keeps the value rather than being handed structures because every structure,
+    /// screen name, language and learned-weights change is read at the moment the engine needs
+    /// it, in the middle of an answer: handing each across would turn one read into an exchange.
     public internal(set) var content: any ScanContent
     /// The scanning keyboard offered when a text field is selected (nil: none).
     public var keyboard: KeyboardOffer?
@@ -66,10 +75,24 @@ public struct ScanSession: Sendable {
     /// fired, content, settings, the reader's panning): a forecast holds only while it stays the
     /// same (`forecasts(edgeOf:)`).
     public private(set) var revision = 0
-    /// A copy working out a forecast: it must not act on content outside itself (a live
-    /// application), and `forecastSpoiled` says it would have.
-    var isForecast = false
-    var forecastSpoiled = false
+    /// What the session waits to hear the content's answer to; nil: nothing.
+    public private(set) var pendingRequest: ContentRequest?
+    /// The command the session waits on (`SessionEvent.performed` answers it): the last output
+    /// of the answer that asked for it was its `.perform`.
+    public var pendingPerform: PerformRequest? {
+        if case .perform(let request) = pendingRequest { return request }
+        return nil
+    }
+    /// The highlight moves whose focus hooks the session waits on (`SessionEvent.focusHooksRan`
+    /// answers them).
+    public var pendingHighlightMoves: [HighlightMove]? {
+        if case .highlightMoved(let moves, _) = pendingRequest { return moves }
+        return nil
+    }
+    /// What is left to do once the answer is in, innermost first (see `Resumption`).
+    private var resumptions: [Resumption] = []
+    /// True while the session waits for the content's answer.
+    private var awaitsContent: Bool { pendingRequest != nil }
 
     enum TimerKey: Hashable, Sendable {
         case engine(ScanTimer)
@@ -227,41 +250,36 @@ public struct ScanSession: Sendable {
     // MARK: Driving
 
     /// What happened, in: what to show, do and trace, out (in order).
+    ///
+    /// An answer that ends with `.perform`, or with the highlight moving between items, leaves
+    /// the session waiting for the content (`pendingRequest`): the host hands the command or
+    /// the moves to the content and its answer back (`.performed`, `.focusHooksRan`), and the
+    /// session goes on from where it stopped. An event that comes while it waits finds the
+    /// request answered as nothing handling it.
     public mutating func handle(_ event: SessionEvent) -> [SessionOutput] {
-        switch event {
-        case .start: begin()
-        case .edge(let edge): take(edge)
-        case let .time(target, lateness): passTime(to: target, lateness: lateness)
-        case let .readerPanned(away, moment): pan(away: away, at: moment)
-        case .switchesLost: releaseSwitches()
-        case .contentChanged(let update): contentUpdated(update)
-        case .settings(let settings): applySettings(settings)
-        case let .speechHolds(on, moment): speechEvent(at: moment) { .speechHold(on, time: $0) }
-        case let .speechBegan(utterance, moment): speechEvent(at: moment) { .speechBegan(utterance: utterance, time: $0) }
-        case let .speechEnded(utterance, moment): speechEvent(at: moment) { .speechEnded(utterance: utterance, time: $0) }
+        if case .performed(let update) = event { return performed(update) }
+        if case .focusHooksRan(let hooks) = event { return focusHooksRan(hooks) }
+        var trace = [SessionOutput]()
+        while let request = pendingRequest {
+            switch request {
+            case .perform: trace += performed(nil)
+            case .highlightMoved: trace += focusHooksRan(nil)
+            }
         }
+        switch event {
+        case .start: trace += begin()
+        case .edge(let edge): trace += take(edge)
+        case let .time(target, lateness): trace += passTime(to: target, lateness: lateness)
+        case let .readerPanned(away, moment): trace += pan(away: away, at: moment)
+        case .switchesLost: trace += releaseSwitches()
+        case .contentChanged(let update): trace += contentUpdated(update)
+        case .settings(let settings): trace += applySettings(settings)
+        case .speechHolds(_, let moment), .speechBegan(_, let moment), .speechEnded(_, let moment):
+            trace += speechEvent(event, at: moment)
+        case .performed, .focusHooksRan: break
+        }
+        return trace
     }
-
-    // The same, for hosts that keep the trace only (scripted tests, benchmarks).
-
-    /// Shows the start screen.
-    public mutating func start() -> [TraceEvent] { handle(.start).traceEvents }
-    /// A switch edge from any source (a device, a recording, a scripted test).
-    public mutating func input(_ edge: SwitchEdge) -> [TraceEvent] { handle(.edge(edge)).traceEvents }
-    /// See `SessionEvent.readerPanned`.
-    public mutating func readerPanned(away: Bool, at moment: Double) -> [TraceEvent] {
-        handle(.readerPanned(away: away, at: moment)).traceEvents
-    }
-    /// The switch device is gone: every switch that was down is released.
-    public mutating func releaseAllSwitches() -> [TraceEvent] { handle(.switchesLost).traceEvents }
-    /// Lets time pass to `target` (see `passTime`).
-    public mutating func advance(to target: Double, lateness: Double? = nil) -> [TraceEvent] {
-        handle(.time(target, lateness: lateness)).traceEvents
-    }
-    /// The content changed by itself (see `SessionEvent.contentChanged`).
-    public mutating func contentChanged(_ update: ContentUpdate) -> [TraceEvent] { handle(.contentChanged(update)).traceEvents }
-    /// New settings from now on (see `applySettings`).
-    public mutating func updateSettings(_ new: ScanSettings) -> [TraceEvent] { handle(.settings(new)).traceEvents }
 
     private mutating func begin() -> [SessionOutput] {
         revision &+= 1
@@ -270,7 +288,7 @@ public struct ScanSession: Sendable {
         let structure = rebuildStructure()
         summaryToAnnounce = engine.summaryText(of: structure)
         trace += apply(engine.handle(.structureChanged(structure, .initial, time: time)))
-        trace += updateBraille()
+        trace += updateBrailleUnlessWaiting()
         return trace
     }
 
@@ -278,14 +296,26 @@ public struct ScanSession: Sendable {
     private mutating func take(_ edge: SwitchEdge) -> [SessionOutput] {
         revision &+= 1
         var trace = [SessionOutput]()
-        if edge.time > time { trace += passTime(to: edge.time, lateness: nil) }
+        if edge.time > time {
+            trace += passTime(to: edge.time, lateness: nil)
+            if awaitsContent {
+                resumptions.append(.afterTime(.edge(edge)))
+                return trace
+            }
+        }
+        trace += takeAfterTime(edge)
+        return trace
+    }
+
+    private mutating func takeAfterTime(_ edge: SwitchEdge) -> [SessionOutput] {
+        var trace = [SessionOutput]()
         let outputs = stabilizer.handle(edge)
         let rejected = outputs.contains { if case .rejected = $0 { return true } else { return false } }
         if !rejected {
             trace.append(SessionOutput(time: time, kind: .input(switchID: edge.switchID, edge: edge.kind, rejection: nil)))
         }
         trace += applyInput(outputs)
-        trace += updateBraille()
+        trace += updateBrailleUnlessWaiting()
         return trace
     }
 
@@ -293,7 +323,19 @@ public struct ScanSession: Sendable {
     /// runtime tells): auto scanning holds while the reader reads the rest of a long line.
     private mutating func pan(away: Bool, at moment: Double) -> [SessionOutput] {
         var trace = [SessionOutput]()
-        if moment > time { trace += passTime(to: moment, lateness: nil) }
+        if moment > time {
+            trace += passTime(to: moment, lateness: nil)
+            if awaitsContent {
+                resumptions.append(.afterTime(.readerPanned(away: away, at: moment)))
+                return trace
+            }
+        }
+        trace += panAfterTime(away: away)
+        return trace
+    }
+
+    private mutating func panAfterTime(away: Bool) -> [SessionOutput] {
+        var trace = [SessionOutput]()
         revision &+= 1
         let actions = engine.handle(.readerPanned(away: away, time: time))
         guard !actions.isEmpty else { return trace }
@@ -304,38 +346,63 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// Speech is on and heard (`true`), or off or gone (the runtime tells): see `SessionEvent.speechHolds`.
-    public mutating func speechHolds(_ on: Bool, at moment: Double) -> [TraceEvent] {
-        handle(.speechHolds(on, at: moment)).traceEvents
-    }
-    /// The speech of line `utterance` began: see `SessionEvent.speechBegan`.
-    public mutating func speechBegan(utterance: Int, at moment: Double) -> [TraceEvent] {
-        handle(.speechBegan(utterance: utterance, at: moment)).traceEvents
-    }
-    /// The speech of line `utterance` ended: see `SessionEvent.speechEnded`.
-    public mutating func speechEnded(utterance: Int, at moment: Double) -> [TraceEvent] {
-        handle(.speechEnded(utterance: utterance, at: moment)).traceEvents
-    }
-
     /// The number of the line shown now, for the speech output to say it with.
     public var speechUtterance: Int { engine.speech.utterance }
 
-    /// `event` is made with the session's time once it has caught up with `moment`.
-    private mutating func speechEvent(at moment: Double, _ event: (Double) -> ScanEvent) -> [SessionOutput] {
+    /// A speech event, given to the engine with the session's time once it has caught up with `moment`.
+    private mutating func speechEvent(_ event: SessionEvent, at moment: Double) -> [SessionOutput] {
         var trace = [SessionOutput]()
-        if moment > time { trace += handle(.time(moment, lateness: nil)) }
-        revision &+= 1
-        trace += apply(engine.handle(event(time)))
-        trace += updateBraille()
+        if moment > time {
+            trace += passTime(to: moment, lateness: nil)
+            if awaitsContent {
+                resumptions.append(.afterTime(event))
+                return trace
+            }
+        }
+        trace += speechAfterTime(event)
         return trace
+    }
+
+    private mutating func speechAfterTime(_ event: SessionEvent) -> [SessionOutput] {
+        let scanEvent: ScanEvent
+        switch event {
+        case .speechHolds(let on, _): scanEvent = .speechHold(on, time: time)
+        case .speechBegan(let utterance, _): scanEvent = .speechBegan(utterance: utterance, time: time)
+        case .speechEnded(let utterance, _): scanEvent = .speechEnded(utterance: utterance, time: time)
+        default: return []
+        }
+        revision &+= 1
+        var trace = apply(engine.handle(scanEvent))
+        trace += updateBrailleUnlessWaiting()
+        return trace
+    }
+
+    /// The rest of an event that first let time pass, once time has passed.
+    private mutating func afterTime(_ event: SessionEvent) -> [SessionOutput] {
+        switch event {
+        case .edge(let edge): takeAfterTime(edge)
+        case .readerPanned(let away, _): panAfterTime(away: away)
+        case .speechHolds, .speechBegan, .speechEnded: speechAfterTime(event)
+        default: []
+        }
     }
 
     /// The switch device is gone: every switch that was down is released.
     private mutating func releaseSwitches() -> [SessionOutput] {
         revision &+= 1
         var trace = applyInput(stabilizer.releaseAll(at: time))
-        trace += updateBraille()
+        trace += updateBrailleUnlessWaiting()
         return trace
+    }
+
+    /// The line, made again; or, when the session now waits for the content, made once the
+    /// answer is in (where the work this ends was heading).
+    private mutating func updateBrailleUnlessWaiting() -> [SessionOutput] {
+        if awaitsContent {
+            resumptions.append(.braille)
+            return []
+        }
+        return updateBraille()
     }
 
     /// Most timers one `advance(to:)` fires. Settings are range-checked where they are read, so
@@ -356,9 +423,9 @@ public struct ScanSession: Sendable {
     /// once, at `target`, and the timers it schedules count from there: the user sees one step,
     /// not a burst of every step missed meanwhile. Scripted tests pass nil: virtual time never
     /// stalls, and every timer fires at its own deadline.
-    private mutating func passTime(to target: Double, lateness: Double?) -> [SessionOutput] {
+    private mutating func passTime(to target: Double, lateness: Double?, fired alreadyFired: Int = 0) -> [SessionOutput] {
         var trace = [SessionOutput]()
-        var fired = 0
+        var fired = alreadyFired
         while let (key, due) = timers.min(by: { $0.value < $1.value || ($0.value == $1.value && order($0.key) < order($1.key)) }),
               due <= target {
             if fired == ScanSession.maxTimersPerAdvance {
@@ -380,6 +447,10 @@ public struct ScanSession: Sendable {
                 trace += apply(engine.handle(.timerFired(timer, time: time)))
             case .input(let timer):
                 trace += applyInput(stabilizer.timerFired(timer, at: time))
+            }
+            if awaitsContent {
+                resumptions += [.braille, .time(target, lateness: lateness, fired: fired)]
+                return trace
             }
             trace += updateBraille()
         }
@@ -413,8 +484,16 @@ public struct ScanSession: Sendable {
     // MARK: Wiring
 
     private mutating func applyInput(_ outputs: [StabilizerOutput]) -> [SessionOutput] {
+        applyInput(outputs[...])
+    }
+
+    private mutating func applyInput(_ outputs: ArraySlice<StabilizerOutput>) -> [SessionOutput] {
         var trace = [SessionOutput]()
-        for output in outputs {
+        for (index, output) in zip(outputs.indices, outputs) {
+            if awaitsContent {
+                resumptions.append(.input(outputs[index...]))
+                return trace
+            }
             switch output {
             case let .began(action, id, at):
                 trace.append(SessionOutput(time: at, kind: .action(action, began: true, switchID: id)))
@@ -452,36 +531,66 @@ public struct ScanSession: Sendable {
 
     private mutating func apply(_ actions: [ScanAction]) -> [SessionOutput] {
         applyDepth += 1
-        var trace = applyActions(actions)
-        applyDepth -= 1
-        if applyDepth == 0, !focusMoves.isEmpty { trace += runFocusHooks() }
+        var trace = applyActions(actions[...])
+        trace += endApply()
         return trace
+    }
+
+    /// The end of an `apply`: the focus hooks run when it is the outermost (once the content
+    /// has answered, when the session waits for it).
+    private mutating func endApply() -> [SessionOutput] {
+        if awaitsContent {
+            resumptions.append(.endApply(depth: applyDepth))
+            applyDepth -= 1
+            return []
+        }
+        applyDepth -= 1
+        if applyDepth == 0, !focusMoves.isEmpty { runFocusHooks() }
+        return []
     }
 
     /// `didLoseFocus` of the item the highlight left, then `didBecomeFocused` of the one it
     /// landed on, run as the app's own effects (the engine only moves the highlight; what the
     /// app does about it is the scene's).
-    private mutating func runFocusHooks() -> [SessionOutput] {
-        var trace = [SessionOutput]()
-        var rounds = 0
-        while !focusMoves.isEmpty, rounds < Self.focusHookRounds {
-            rounds += 1
-            let moves = focusMoves
+    /// The content runs them: the session asks (`pendingHighlightMoves`) and waits for
+    /// `focusHooksRan`. `rounds`: rounds of hooks already run for this change.
+    private mutating func runFocusHooks(rounds: Int = 0) {
+        guard !focusMoves.isEmpty, rounds < Self.focusHookRounds else {
             focusMoves = []
-            guard let hooks = content.highlightMoved(moves) else { break }
-            guard !hooks.ran.isEmpty else { continue }
-            trace.append(SessionOutput(time: time, kind: .status("focus hooks: \(hooks.ran.joined(separator: ", "))")))
-            applyDepth += 1
-            trace += applyUpdate(hooks.update)
-            applyDepth -= 1
+            return
         }
+        pendingRequest = .highlightMoved(focusMoves, round: rounds + 1)
         focusMoves = []
+    }
+
+    /// The content's answer to the highlight moves: the hooks that ran and what they changed
+    /// (nil: the content has no hooks), then the next round, or the work the moves interrupted.
+    private mutating func focusHooksRan(_ hooks: FocusHooksAnswer?) -> [SessionOutput] {
+        guard case .highlightMoved(_, let round) = pendingRequest else { return [] }  // nothing was asked
+        pendingRequest = nil
+        var trace = [SessionOutput]()
+        if let hooks {
+            if !hooks.ran.isEmpty {
+                trace.append(SessionOutput(time: time, kind: .status("focus hooks: \(hooks.ran.joined(separator: ", "))")))
+                applyDepth = 1
+                trace += applyUpdate(hooks.update)
+                applyDepth = 0
+            }
+            runFocusHooks(rounds: round)
+        } else {
+            focusMoves = []
+        }
+        trace += resumeLeft()
         return trace
     }
 
-    private mutating func applyActions(_ actions: [ScanAction]) -> [SessionOutput] {
+    private mutating func applyActions(_ actions: ArraySlice<ScanAction>) -> [SessionOutput] {
         var trace = [SessionOutput]()
-        for action in actions {
+        for (index, action) in zip(actions.indices, actions) {
+            if awaitsContent {
+                resumptions.append(.actions(actions[index...], depth: applyDepth))
+                return trace
+            }
             switch action {
             case .highlight(let highlight):
                 let item: ElementID? = {
@@ -500,7 +609,8 @@ public struct ScanSession: Sendable {
             case .perform(let command, let element):
                 trace.append(SessionOutput(time: time, kind: .perform(command, element: element)))
                 recordSelection(command, on: element)
-                trace += perform(command, on: element)
+                // The content acts now, through the host: the rest waits for its answer.
+                pendingRequest = .perform(PerformRequest(command: command, element: element, depth: applyDepth))
             case .flash(let text, _):
                 if text == summaryToAnnounce {
                     lastAnnouncement = text
@@ -528,20 +638,102 @@ public struct ScanSession: Sendable {
         return trace
     }
 
-    /// Runs the content's behaviour for a command, then tells the engine what changed.
-    private mutating func perform(_ command: ElementCommand, on element: Element?) -> [SessionOutput] {
-        if isForecast, content.actsOutsideItself {
-            // A live application would act now: that edge is not forecast.
-            forecastSpoiled = true
-            return []
-        }
-        if let update = keyboardUpdate(command, on: element) { return applyUpdate(update) }
-        guard let update = content.perform(command, on: element) else {
+    /// The content's answer to the pending command: the engine hears what changed, then the
+    /// work the command interrupted goes on where it stopped.
+    private mutating func performed(_ update: ContentUpdate?) -> [SessionOutput] {
+        guard let request = pendingPerform else { return [] }  // nothing was asked
+        pendingRequest = nil
+        applyDepth = request.depth
+        var trace: [SessionOutput]
+        if let update {
+            trace = applyUpdate(update)
+        } else {
             // Nothing handles it (a tap where no element has `activate`): the scene is unchanged,
             // and the engine still hears back, so it places the highlight and scans on.
-            return apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
+            trace = apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
         }
-        return applyUpdate(update)
+        trace += resumeLeft()
+        return trace
+    }
+
+    /// Takes up the work left when the session stopped to wait, until it is done or the session
+    /// waits again.
+    private mutating func resumeLeft() -> [SessionOutput] {
+        guard !awaitsContent else { return [] }
+        var trace = [SessionOutput]()
+        var left = resumptions[...]
+        resumptions = []
+        while let next = left.popFirst() {
+            trace += resume(next)
+            if awaitsContent {
+                // Another request to wait for: what it interrupted comes before what is left.
+                resumptions += left
+                break
+            }
+        }
+        return trace
+    }
+
+    /// Goes on with work interrupted by a request to the content.
+    private mutating func resume(_ resumption: Resumption) -> [SessionOutput] {
+        switch resumption {
+        case let .actions(actions, depth):
+            applyDepth = depth
+            return applyActions(actions)
+        case .endApply(let depth):
+            applyDepth = depth
+            return endApply()
+        case .input(let outputs):
+            applyDepth = 0
+            return applyInput(outputs)
+        case .braille:
+            return updateBrailleUnlessWaiting()
+        case let .time(target, lateness, fired):
+            applyDepth = 0
+            return passTime(to: target, lateness: lateness, fired: fired)
+        case .afterTime(let event):
+            applyDepth = 0
+            return afterTime(event)
+        case let .settings(old, new, inputChanged):
+            applyDepth = 0
+            return applySettingsAfterRelease(old: old, new: new, inputChanged: inputChanged)
+        case let .settingsRest(old, new):
+            applyDepth = 0
+            return applySettingsRest(old: old, new: new)
+        case let .update(steps, depth):
+            applyDepth = depth
+            return applyUpdateSteps(steps)
+        }
+    }
+
+    /// The work left when the session stopped to wait for the content, in the order it is
+    /// taken up again: what the innermost call had left first, then its callers'.
+    private enum Resumption: Sendable {
+        /// The rest of the engine's actions, at `apply` depth `depth`.
+        case actions(ArraySlice<ScanAction>, depth: Int)
+        /// The end of the `apply` at depth `depth` (focus hooks at the outermost).
+        case endApply(depth: Int)
+        /// The rest of the stabiliser's outputs.
+        case input(ArraySlice<StabilizerOutput>)
+        /// The braille line, made again.
+        case braille
+        /// Time passing on to `target` (`fired` timers already fired on the way).
+        case time(Double, lateness: Double?, fired: Int)
+        /// The rest of an event that first let time pass.
+        case afterTime(SessionEvent)
+        /// The rest of new settings, after the switches held were released.
+        case settings(old: ScanSettings, new: ScanSettings, inputChanged: Bool)
+        /// The rest of new settings, after the engine took them.
+        case settingsRest(old: ScanSettings, new: ScanSettings)
+        /// The rest of what the engine hears of a content update, at `apply` depth `depth`.
+        case update(ArraySlice<UpdateStep>, depth: Int)
+    }
+
+    /// What the engine hears of a content update, in order.
+    private enum UpdateStep: Sendable {
+        case engine(ScanEvent)
+        /// A notification's text, conveyed as an announcement.
+        case message(String)
     }
 
     /// The content changed by itself (a live application's window, dialog or labels): the engine
@@ -549,23 +741,8 @@ public struct ScanSession: Sendable {
     private mutating func contentUpdated(_ update: ContentUpdate) -> [SessionOutput] {
         revision &+= 1
         var trace = applyUpdate(update)
-        trace += updateBraille()
+        trace += updateBrailleUnlessWaiting()
         return trace
-    }
-
-    /// The app changes by itself, with no user press (a timer of the app firing, data arriving):
-    /// a scene's effects (state changes, `go`, `announce`, `post`) run as a behaviour's would,
-    /// and the engine hears what changed. Nil when the content has no such behaviour (a live
-    /// application changes by itself through `contentChanged`).
-    public mutating func appChangedOutputs(_ effects: [Effect]) -> [SessionOutput]? {
-        guard let update = content.runAppEffects(effects) else { return nil }
-        revision &+= 1
-        return contentUpdated(update)
-    }
-
-    /// `appChangedOutputs`'s trace.
-    public mutating func appChanged(_ effects: [Effect]) -> [TraceEvent]? {
-        appChangedOutputs(effects)?.traceEvents
     }
 
     private mutating func applyUpdate(_ update: ContentUpdate) -> [SessionOutput] {
@@ -586,23 +763,37 @@ public struct ScanSession: Sendable {
             case .announcement, .pageScrolled, .pauseAssistiveTechnology, .resumeAssistiveTechnology: continue
             }
         }
-        let structure = rebuildStructure()
-        trace += apply(engine.handle(.structureChanged(structure, change, time: time)))
+        var steps: [UpdateStep] = [.engine(.structureChanged(rebuildStructure(), change, time: time))]
         // Pauses and resumes of Switch Control, in the order posted (the scanner is Switch
         // Control; one for VoiceOver leaves it as it is).
         for notification in notifications where notification.technology == .switchControl {
             switch notification.kind {
-            case .pauseAssistiveTechnology: trace += apply(engine.handle(.appPaused(true, time: time)))
-            case .resumeAssistiveTechnology: trace += apply(engine.handle(.appPaused(false, time: time)))
+            case .pauseAssistiveTechnology: steps.append(.engine(.appPaused(true, time: time)))
+            case .resumeAssistiveTechnology: steps.append(.engine(.appPaused(false, time: time)))
             default: continue
             }
         }
         // A layoutChanged or screenChanged posted with a string (UIKit's argument: "an NSString
         // … is read") is conveyed as an announcement is, after the highlight has moved.
-        for notification in notifications {
-            guard let text = notification.text else { continue }
-            lastAnnouncement = text
-            trace += apply(engine.handle(.message(text, time: time)))
+        steps += notifications.compactMap { $0.text.map(UpdateStep.message) }
+        trace += applyUpdateSteps(steps[...])
+        return trace
+    }
+
+    private mutating func applyUpdateSteps(_ steps: ArraySlice<UpdateStep>) -> [SessionOutput] {
+        var trace = [SessionOutput]()
+        for (index, step) in zip(steps.indices, steps) {
+            if awaitsContent {
+                resumptions.append(.update(steps[index...], depth: applyDepth))
+                return trace
+            }
+            switch step {
+            case .engine(let event):
+                trace += apply(engine.handle(event))
+            case .message(let text):
+                lastAnnouncement = text
+                trace += apply(engine.handle(.message(text, time: time)))
+            }
         }
         return trace
     }
@@ -737,9 +928,23 @@ extension ScanSession {
         revision &+= 1
         let old = settings
         var trace = [SessionOutput]()
-        if (old.debounceTime, old.holdDuration, old.ignoreRepeat, old.longPress)
-            != (new.debounceTime, new.holdDuration, new.ignoreRepeat, new.longPress) {
+        let inputChanged = (old.debounceTime, old.holdDuration, old.ignoreRepeat, old.longPress)
+            != (new.debounceTime, new.holdDuration, new.ignoreRepeat, new.longPress)
+        if inputChanged {
             trace += applyInput(stabilizer.releaseAll(at: time))
+            if awaitsContent {
+                resumptions.append(.settings(old: old, new: new, inputChanged: inputChanged))
+                return trace
+            }
+        }
+        trace += applySettingsAfterRelease(old: old, new: new, inputChanged: inputChanged)
+        return trace
+    }
+
+    /// The rest of `applySettings`, once the switches held are released.
+    fileprivate mutating func applySettingsAfterRelease(old: ScanSettings, new: ScanSettings, inputChanged: Bool) -> [SessionOutput] {
+        var trace = [SessionOutput]()
+        if inputChanged {
             var configuration = stabilizer.configuration
             configuration.debounceTime = new.debounceTime
             configuration.holdDuration = new.holdDuration
@@ -753,6 +958,17 @@ extension ScanSession {
         brailleSource = nil
         preparedLines = (engine.structureVersion, [:])
         trace += apply(engine.updateSettings(new, at: time))
+        if awaitsContent {
+            resumptions.append(.settingsRest(old: old, new: new))
+            return trace
+        }
+        trace += applySettingsRest(old: old, new: new)
+        return trace
+    }
+
+    /// The rest of `applySettings`, once the engine has the new settings.
+    fileprivate mutating func applySettingsRest(old: ScanSettings, new: ScanSettings) -> [SessionOutput] {
+        var trace = [SessionOutput]()
         if (old.learnSelections, old.orderByFrequency) != (new.learnSelections, new.orderByFrequency) {
             takeLearnedWeights()
         }
@@ -760,7 +976,7 @@ extension ScanSession {
             || (old.learnSelections, old.orderByFrequency) != (new.learnSelections, new.orderByFrequency) {
             trace += apply(engine.handle(.structureChanged(currentStructure(), .refreshed, time: time)))
         }
-        trace += updateBraille()
+        trace += updateBrailleUnlessWaiting()
         return trace
     }
 }

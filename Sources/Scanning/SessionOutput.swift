@@ -20,7 +20,9 @@ public struct SessionOutput: Sendable {
         /// The scanner menu is open on `entries[focus]`, for `item` (nil: the screen).
         case menu(entries: [MenuEntry], focus: Int, item: Element?)
         case menuClosed
-        /// A command was carried out on an element (nil: on the screen).
+        /// A command for the content to carry out on an element (nil: on the screen). It ends
+        /// the session's answer: the host hands it over and the content's answer back
+        /// (`SessionDriver`).
         case perform(ElementCommand, element: Element?)
         /// The content shows another screen.
         case screen(name: String)
@@ -132,4 +134,40 @@ public enum SessionEvent: Sendable {
     case speechBegan(utterance: Int, at: Double)
     /// The speech of line `utterance` ended, or was cancelled: a step held for it is taken.
     case speechEnded(utterance: Int, at: Double)
+    /// The content's answer to `ScanSession.pendingPerform`: what changed (nil: nothing handles
+    /// the command). `SessionDriver.step` gives it.
+    case performed(ContentUpdate?)
+    /// The content's answer to `ScanSession.pendingHighlightMoves`: the focus hooks that ran
+    /// and what they changed (nil: the content has none). `SessionDriver.step` gives it.
+    case focusHooksRan(FocusHooksAnswer?)
+}
+
+/// What a session waits for the content to answer.
+public enum ContentRequest: Sendable {
+    /// A command to carry out (the `.perform` output that ended the session's answer).
+    case perform(PerformRequest)
+    /// The highlight moved between items: the content runs its focus hooks (`round`: how many
+    /// rounds of hooks this change has asked for, with this one).
+    case highlightMoved([HighlightMove], round: Int)
+}
+
+/// The focus hooks a content ran for highlight moves, by name, and what they changed.
+public struct FocusHooksAnswer: Sendable {
+    public var ran: [String]
+    public var update: ContentUpdate
+
+    public init(ran: [String], update: ContentUpdate) {
+        self.ran = ran
+        self.update = update
+    }
+}
+
+/// A command the session asks the host to hand to the content (the `.perform` output that
+/// ended its answer), waiting for the answer (`SessionEvent.performed`).
+public struct PerformRequest: Sendable {
+    public var command: ElementCommand
+    /// The element it acts on (nil: the screen).
+    public var element: Element?
+    /// How deep in the engine's actions the session stopped (it goes on there).
+    var depth: Int
 }

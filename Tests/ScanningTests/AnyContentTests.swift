@@ -73,14 +73,14 @@ struct AnyContentTests {
 
     static func press(_ action: SwitchAction, _ session: inout ScanSession) -> [SessionOutput] {
         let time = session.time + 0.2
-        return session.handle(.edge(SwitchEdge(switchID: action.rawValue, kind: .down, time: time)))
-            + session.handle(.edge(SwitchEdge(switchID: action.rawValue, kind: .up, time: time + 0.05)))
+        return SessionDriver.step(.edge(SwitchEdge(switchID: action.rawValue, kind: .down, time: time)), on: &session)
+            + SessionDriver.step(.edge(SwitchEdge(switchID: action.rawValue, kind: .up, time: time + 0.05)), on: &session)
     }
 
     @Test("the focus hooks of a content that is not a SceneContent run")
     func focusHooks() throws {
         var session = try Self.session()
-        let outputs = session.handle(.start)
+        let outputs = SessionDriver.step(.start, on: &session)
         #expect(session.focusID == "first")
         #expect(session.state["log"] == .string("first gained"))
         #expect(outputs.traceEvents.contains { $0.kind == .status(text: "focus hooks: first didBecomeFocused") })
@@ -89,7 +89,7 @@ struct AnyContentTests {
     @Test("the app's own effects run on a content that is not a SceneContent")
     func appEffects() throws {
         var session = try Self.session()
-        _ = session.handle(.start)
+        _ = SessionDriver.step(.start, on: &session)
         let trace = session.appChanged([.set([(name: "last", value: .string("by the app"))])])
         #expect(trace != nil)
         #expect(session.state["last"] == .string("by the app"))
@@ -99,7 +99,7 @@ struct AnyContentTests {
     func learning() throws {
         var session = try Self.session(orderByFrequency: true)
         session.useSelections(SelectionCounts(), scope: "", stored: false)
-        _ = session.handle(.start)
+        _ = SessionDriver.step(.start, on: &session)
         // Third, three times: next, next, select (a tap: tapBehavior alwaysTap).
         for _ in 0..<3 {
             var presses = 0
@@ -113,16 +113,16 @@ struct AnyContentTests {
         // A calm point (the settings' learning changed and back) takes the counts: most selected first.
         var settings = session.settings
         settings.orderByFrequency = false
-        _ = session.handle(.settings(settings))
+        _ = SessionDriver.step(.settings(settings), on: &session)
         settings.orderByFrequency = true
-        _ = session.handle(.settings(settings))
+        _ = SessionDriver.step(.settings(settings), on: &session)
         #expect(session.currentStructure().nodes.map(\.id).first == "third")
     }
 
     @Test("the outputs carry the highlighted element, the line's language, the menu's item and the command's element")
     func typedOutputs() throws {
         var session = try Self.session()
-        _ = session.handle(.start)
+        _ = SessionDriver.step(.start, on: &session)
         let moved = Self.press(.next, &session)
         let highlighted = moved.compactMap { output -> Element? in
             if case .highlight(let highlight) = output.kind { return highlight.element }

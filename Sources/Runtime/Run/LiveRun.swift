@@ -263,7 +263,7 @@ public final class LiveRun {
             }
         }
         now = MonotonicClock.now() - origin
-        record(session.handle(.start))
+        record(SessionDriver.step(.start, on: &session))
         for text in options.startupStatus + [options.settingsWatcher?.startupStatus, loadProblem, traceStartProblem].compactMap({ $0 }) {
             say(text)
         }
@@ -306,13 +306,13 @@ public final class LiveRun {
             if readsKeys, ready.contains(STDIN_FILENO) {
                 guard let bytes = try FileIO.read(STDIN_FILENO) else { continue }
                 if bytes.isEmpty, let ending = try carryOut(state.keysEnded()) { return ending }
-                record(session.handle(.time(now, lateness: Self.stallLateness)))
+                record(SessionDriver.step(.time(now, lateness: Self.stallLateness), on: &session))
                 for key in TerminalKeys.decode(bytes) {
                     if TerminalKeys.isQuit(key), let ending = try carryOut(state.quitTyped()) { return ending }
                     let situation = TerminalKeys.Situation(session.engine)
                     var events = [TraceEvent]()
                     if let id = TerminalKeys.switchID(for: key) {
-                        let handled = session.handle(.edge(SwitchEdge(switchID: id, kind: .down, time: now)))
+                        let handled = SessionDriver.step(.edge(SwitchEdge(switchID: id, kind: .down, time: now)), on: &session)
                         events = handled.traceEvents
                         record(handled, timestamp: origin + now)
                     }
@@ -327,8 +327,8 @@ public final class LiveRun {
                 for change in watcher.readable() {
                     switch change {
                     case .applied(let settings, let text):
-                        record(session.handle(.time(now, lateness: Self.stallLateness)))
-                        record(session.handle(.settings(settings)))
+                        record(SessionDriver.step(.time(now, lateness: Self.stallLateness), on: &session))
+                        record(SessionDriver.step(.settings(settings), on: &session))
                         say(text, from: "settings")
                     case .rejected(let text):
                         say(text, from: "settings")
@@ -358,19 +358,19 @@ public final class LiveRun {
                         let forecast = forecast(for: edge)
                         var forecastWrites: [PendingTraceLine] = []
                         if let forecast { forecastWrites = showForecast(forecast) }
-                        record(session.handle(.time(edge.time, lateness: Self.stallLateness)))
-                        record(session.handle(.edge(edge)), timestamp: timestamp, read: readBegan)
+                        record(SessionDriver.step(.time(edge.time, lateness: Self.stallLateness), on: &session))
+                        record(SessionDriver.step(.edge(edge), on: &session), timestamp: timestamp, read: readBegan)
                         pendingTrace += forecastWrites
                         if let forecast { checkForecast(forecast) }
                     case .devicesLost:
-                        record(session.handle(.switchesLost))
+                        record(SessionDriver.step(.switchesLost, on: &session))
                     case .endOfInput(let name, let sourceFailed):
                         state.sourceEnded(name, failed: sourceFailed)
                     case .status(let text):
                         say(text, from: source.name)
                     case .content(let update):
-                        record(session.handle(.time(now, lateness: Self.stallLateness)))
-                        record(session.handle(.contentChanged(update)))
+                        record(SessionDriver.step(.time(now, lateness: Self.stallLateness), on: &session))
+                        record(SessionDriver.step(.contentChanged(update), on: &session))
                     }
                 }
             }
@@ -459,7 +459,7 @@ public final class LiveRun {
         }
         if !readersAway.isEmpty != readerAway {
             readerAway = !readersAway.isEmpty
-            record(session.handle(.readerPanned(away: readerAway, at: now)))
+            record(SessionDriver.step(.readerPanned(away: readerAway, at: now), on: &session))
         }
         if let speech = options.speech {
             speech.follow(line, language: session.brailleLineLanguage, utterance: session.speechUtterance,
@@ -491,9 +491,9 @@ public final class LiveRun {
         for case .status(let text) in speech.takeStatuses() { say(text, from: speech.name) }
         for report in speech.takeReports() {
             switch report {
-            case .hold(let on): record(session.handle(.speechHolds(on, at: now)))
-            case let .began(utterance, time): record(session.handle(.speechBegan(utterance: utterance, at: time - origin)))
-            case let .ended(utterance, time): record(session.handle(.speechEnded(utterance: utterance, at: time - origin)))
+            case .hold(let on): record(SessionDriver.step(.speechHolds(on, at: now), on: &session))
+            case let .began(utterance, time): record(SessionDriver.step(.speechBegan(utterance: utterance, at: time - origin), on: &session))
+            case let .ended(utterance, time): record(SessionDriver.step(.speechEnded(utterance: utterance, at: time - origin), on: &session))
             }
         }
         if trace != nil { pendingTrace += speech.takeTraceLines(origin: origin).map(PendingTraceLine.line) }

@@ -55,6 +55,7 @@ public struct KeyboardContent: ScanContent {
     /// The scene and state typed into (a scene's text field keeps its text in its state).
     public var scene: Scene { base.scene }
     public var sceneState: SceneState { base.sceneState }
+    public var scanningKeyboard: KeyboardContent? { self }
 
     /// The key that types `character` (letters in either case), else nil.
     public func key(typing character: Character) -> KeyboardLayout.Key? {

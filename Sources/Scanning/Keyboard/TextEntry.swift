@@ -65,6 +65,8 @@ public protocol TextEntryTarget: ScanContent {
 extension TextEntryTarget {
     /// Content without a keyboard focus of its own (a scene): none.
     public var focusedTextField: Element? { nil }
+    /// Content that takes typed text is its own target.
+    public var textEntryTarget: (any TextEntryTarget)? { self }
 }
 
 /// Predicts words from the text before the caret (a word being typed is completed).
