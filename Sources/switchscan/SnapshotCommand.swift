@@ -30,16 +30,26 @@ struct SnapshotCommand: ParsableCommand {
     func run() throws {
         let end = MonotonicClock.now() + wait
         var found: LiveApplication?
+        var registryAnswers = true
         repeat {
             do {
-                let live = try LiveApplication(target: LiveApplication.Target(application: app, window: window))
-                if live.currentScreen.name != "no window" { found = live; break }
+                // The registry is asked first, with bounded calls: while it is away libatspi would
+                // wait on it past any --wait.
+                registryAnswers = try LiveApplication.registryAnswers()
+                if registryAnswers {
+                    let live = try LiveApplication(target: LiveApplication.Target(application: app, window: window))
+                    if live.currentScreen.name != "no window" { found = live; break }
+                }
             } catch {
                 throw CommandFailure("switchscan snapshot: \(error) (is the accessibility bus running?)")
             }
             MonotonicClock.sleep(seconds: 0.2)
         } while MonotonicClock.now() < end
         guard let live = found else {
+            if !registryAnswers {
+                throw CommandFailure("switchscan snapshot: no window within \(formatSeconds(wait)) s: the accessibility registry"
+                    + " (at-spi2-registryd) is not running on the accessibility bus, or does not answer")
+            }
             let windows = LiveApplication.describeVisibleWindows()
             let named = [app.map { "--app \($0)" }, window.map { "--window \($0)" }].compactMap { $0 }
             throw CommandFailure("switchscan snapshot: no window\(named.isEmpty ? "" : " matching " + named.joined(separator: " "))"
