@@ -241,8 +241,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     private func locateWindow() throws(AtspiError) -> AccessibleObject? {
         // The window of an application that stopped answering stays the screen, as last read:
-        // the user leaves it through the app switcher, or it answers again.
-        if let window, ApplicationSilence.shared.contains(window.busName) { return window }
+        // the user leaves it through the app switcher (which pins another application), or it
+        // answers again.
+        if let window, ApplicationSilence.shared.contains(window.busName), pinnedApplication.map({ $0.busName == window.busName }) ?? true {
+            return window
+        }
         if let application = pinnedApplication {
             let windows = ((try? application.children()) ?? []).filter { $0.states().contains(.visible) }
             if !windows.isEmpty {
