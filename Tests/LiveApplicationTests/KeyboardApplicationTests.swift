@@ -196,7 +196,8 @@ extension LiveApplicationTests {
         let started = try #require(pid.flatMap { try? String(contentsOfFile: "/proc/\($0)/environ", encoding: .utf8) }, "Mousepad's environment cannot be read")
             .split(separator: "\0").map(String.init)
         for name in ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {
-            #expect(started.contains("\(name)=\(own[name] ?? "")"), "Mousepad started with \(started.filter { $0.hasPrefix(name + "=") })")
+            let value = started.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+            #expect(value == own[name], "Mousepad started with \(name) \(value ?? "unset")")
         }
 
         // Its text area is not an item of its own (the page tab holding it is scanned whole): the
