@@ -139,6 +139,27 @@ struct RegistryTests {
         #expect(result.output.contains("Button 0"), "snapshot wrote: \(result.output.prefix(400))")
     }
 
+    @Test("registry stopped before the run starts: the run starts and says so once; continued: said once, and the window is scanned")
+    func registryAwayAtStart() throws {
+        let desktop = try LiveDesktop(apps: ["gtk3_demo.py"])
+        defer { desktop.stop() }
+        #expect(desktop.waitUntilReady("gtk3_demo.py"))
+        #expect(OverlayTests.waitFor(LiveDesktop.startLimit) { (try? OverlayTests.extents(of: "Button 0", on: desktop)) != nil },
+                "the window never appeared on the accessibility bus")
+        let registry = try #require(try desktop.registryProcessID(), "no registry on the desktop's accessibility bus")
+        kill(registry, SIGSTOP)
+        defer { kill(registry, SIGCONT) }
+        let run = try WindowManagerTests.Run(desktop, application: "gtk3_demo", name: "registry-away-at-start", overlay: false)
+        func said() -> [String] { FrozenApplicationTests.announcements((try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "") }
+        #expect(OverlayTests.waitFor(30) { said().contains(Self.away) }, "announcements \(said())")
+        #expect(run.highlights.isEmpty, "highlights \(run.highlights)")
+        kill(registry, SIGCONT)
+        #expect(OverlayTests.waitFor(30) { said().contains(Self.back) }, "announcements \(said())")
+        #expect(OverlayTests.waitFor(30) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
+        #expect(said().filter { $0 == Self.away }.count == 1 && said().filter { $0 == Self.back }.count == 1, "announcements \(said())")
+        #expect(run.quit() == 0)
+    }
+
     @Test("a desktop whose accessibility bus cannot start: LiveDesktop names what is missing instead of starting applications that cannot register")
     func desktopWithoutRegistry() throws {
         // An accessibility bus launcher that is not there: no bus, so no registry.
