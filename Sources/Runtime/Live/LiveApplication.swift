@@ -171,7 +171,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     // MARK: Windows
 
     /// Looks for the window to scan; true when it changed. The other windows are listed again.
-    func findWindow() -> Bool {
+    private func findWindow() -> Bool {
         AccessibilityRegistry.shared.refresh(at: MonotonicClock.now())
         defer { listSwitchTargets() }
         guard let found = try? locateWindow() else { return false }
@@ -193,7 +193,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             return ContentUpdate(notifications: [AccessibilityNotification(kind: .announcement, text: "\(target.name) is gone")])
         }
         pin(chosen, of: application)
-        _ = findWindow()
+        // The user leaves the window scanned, even one whose application stopped answering
+        // (which otherwise stays the screen): the window is looked for without it.
+        let left = window
+        window = nil
+        if !findWindow() { window = left }
         return ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)])
     }
 
@@ -241,11 +245,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     private func locateWindow() throws(AtspiError) -> AccessibleObject? {
         // The window of an application that stopped answering stays the screen, as last read:
-        // the user leaves it through the app switcher (which pins another application), or it
-        // answers again.
-        if let window, ApplicationSilence.shared.contains(window.busName), pinnedApplication.map({ $0.busName == window.busName }) ?? true {
-            return window
-        }
+        // the user leaves it through the app switcher, or it answers again.
+        if let window, ApplicationSilence.shared.contains(window.busName) { return window }
         if let application = pinnedApplication {
             let windows = ((try? application.children()) ?? []).filter { $0.states().contains(.visible) }
             if !windows.isEmpty {
