@@ -36,7 +36,6 @@ public final class EventListener: @unchecked Sendable {
     private var leftRegistered = false
 
     public init() throws(AtspiError) {
-        receiver.listener = nil
         let box = Unmanaged.passRetained(receiver).toOpaque()
         guard let made = atspi_event_listener_new({ event, data in
             guard let event, let data else { return }
