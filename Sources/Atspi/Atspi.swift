@@ -33,7 +33,9 @@ public enum Atspi {
     public static let maxLabelTargets = 8
 
     /// The desktop: its children are the applications.
+    /// Not while the registry is away (`AccessibilityRegistry`): libatspi would block on it.
     public static func desktop() throws(AtspiError) -> AccessibleObject {
+        try requireRegistry("atspi_get_desktop")
         guard let pointer = atspi_get_desktop(0) else {
             throw AtspiError(call: "atspi_get_desktop", message: "no desktop")
         }
@@ -43,6 +45,12 @@ public enum Atspi {
     /// Most children an object may report before the rest are left out: a number from the bus
     /// becomes an `Int` only within it.
     public static let maxChildren = 1_000_000
+
+    /// Throws at once when the registry did not answer its last check: a libatspi call to it
+    /// (the desktop, the device event controller) would wait on it unbounded.
+    static func requireRegistry(_ name: String) throws(AtspiError) {
+        guard AccessibilityRegistry.shared.isRunning else { throw AtspiError(call: name, message: AccessibilityRegistry.notRunning) }
+    }
 
     /// Runs `body` with a GError slot, and turns an error left in it into an `AtspiError`.
     static func call<T>(_ name: String, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) throws(AtspiError) -> T {
@@ -69,6 +77,7 @@ public enum Atspi {
         guard x.isFinite, y.isFinite, abs(x) < 1e6, abs(y) < 1e6 else {
             throw AtspiError(call: "atspi_generate_mouse_event", message: "position \(x), \(y) is off any screen")
         }
+        try requireRegistry("atspi_generate_mouse_event")
         let ok = try call("atspi_generate_mouse_event") { atspi_generate_mouse_event(glong(x.rounded()), glong(y.rounded()), "b1c", $0) }
         if ok == 0 { throw AtspiError(call: "atspi_generate_mouse_event", message: "refused") }
     }
@@ -82,6 +91,7 @@ public enum Atspi {
         guard keysym > 0, keysym <= 0x1fff_ffff else {
             throw AtspiError(call: "atspi_generate_keyboard_event", message: "keysym \(keysym) is out of range")
         }
+        try requireRegistry("atspi_generate_keyboard_event")
         let ok = try call("atspi_generate_keyboard_event") { atspi_generate_keyboard_event(glong(keysym), nil, ATSPI_KEY_SYM, $0) }
         if ok == 0 { throw AtspiError(call: "atspi_generate_keyboard_event", message: "refused") }
     }

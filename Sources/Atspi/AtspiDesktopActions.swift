@@ -29,6 +29,7 @@ extension Atspi {
         guard modifiers > 0, modifiers <= 0xff else {
             throw AtspiError(call: "atspi_generate_keyboard_event", message: "modifier mask \(modifiers) is out of range")
         }
+        try requireRegistry("atspi_generate_keyboard_event")
         let locked = try call("atspi_generate_keyboard_event") { atspi_generate_keyboard_event(glong(modifiers), nil, ATSPI_KEY_LOCKMODIFIERS, $0) }
         if locked == 0 { throw AtspiError(call: "atspi_generate_keyboard_event", message: "modifiers \(modifiers) refused") }
         var pressError: AtspiError?

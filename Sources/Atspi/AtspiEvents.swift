@@ -26,17 +26,28 @@ public final class EventListener: @unchecked Sendable {
     /// event's only use is to say "read again").
     public static let maxQueued = 10_000
 
+    /// What libatspi's callback is given: it outlives this listener when a type could not be
+    /// deregistered (the registry away), and then hands libatspi's events to no one.
+    private final class Receiver {
+        weak var listener: EventListener?
+    }
+    private let receiver = Receiver()
+    /// Types still registered with libatspi when this listener went (the registry away).
+    private var leftRegistered = false
+
     public init() throws(AtspiError) {
-        let box = Unmanaged.passUnretained(self).toOpaque()
+        let box = Unmanaged.passRetained(receiver).toOpaque()
         guard let made = atspi_event_listener_new({ event, data in
             guard let event, let data else { return }
-            let listener = Unmanaged<EventListener>.fromOpaque(data).takeUnretainedValue()
-            listener.received(event)
+            let receiver = Unmanaged<Receiver>.fromOpaque(data).takeUnretainedValue()
+            receiver.listener?.received(event)
             catspi_event_free(event)
         }, box, nil) else {
+            Unmanaged.passUnretained(receiver).release()
             throw AtspiError(call: "atspi_event_listener_new", message: "no listener")
         }
         listener = made
+        receiver.listener = self
     }
 
     private func received(_ event: UnsafeMutablePointer<AtspiEvent>) {
@@ -66,13 +77,25 @@ public final class EventListener: @unchecked Sendable {
         return queue
     }
 
-    deinit {
-        for type in types {
+    /// Stops listening to `types` (each said to the registry: not while it is away, when the
+    /// call would wait on it).
+    public func deregister(_ types: [String]) {
+        for type in types where self.types.contains(type) {
+            self.types.removeAll { $0 == type }
+            guard AccessibilityRegistry.shared.isRunning else { leftRegistered = true; continue }
             var error: UnsafeMutablePointer<GError>?
             _ = atspi_event_listener_deregister(listener, type, &error)
             if let error { var buffer = [CChar](repeating: 0, count: 8); _ = catspi_take_error(error, &buffer, buffer.count) }
         }
-        catspi_unref(listener)
+    }
+
+    deinit {
+        deregister(types)
+        // libatspi keeps calling back for a type it still holds: then the receiver stays.
+        if !leftRegistered {
+            catspi_unref(listener)
+            Unmanaged.passUnretained(receiver).release()
+        }
     }
 }
 

@@ -54,6 +54,7 @@ extension Atspi {
     /// Sends `text` as key events to whatever has the keyboard (for fields without EditableText).
     public static func typeString(_ text: String) throws(AtspiError) {
         guard !text.isEmpty else { return }
+        try requireRegistry("atspi_generate_keyboard_event")
         let ok = try call("atspi_generate_keyboard_event") { atspi_generate_keyboard_event(0, text, ATSPI_KEY_STRING, $0) }
         if ok == 0 { throw AtspiError(call: "atspi_generate_keyboard_event", message: "refused '\(text)'") }
     }

@@ -115,6 +115,66 @@ static inline int catspi_ping_wait(DBusPendingCall *pending) {
   return catspi_ping_result(pending);
 }
 
+/* ---- The AT-SPI registry's presence, asked of the accessibility bus without starting it ---- */
+
+/* Asks the bus daemon which connection owns `name` (GetNameOwner: the daemon answers itself, and
+ * it does not start a service that is not running). The answer is taken with
+ * catspi_name_owner_result. NULL when it could not be sent. */
+static inline DBusPendingCall *catspi_name_owner_send(const char *name, int timeout_ms) {
+  DBusConnection *bus = atspi_get_a11y_bus();
+  if (bus == NULL) return NULL;
+  DBusMessage *message = dbus_message_new_method_call(DBUS_SERVICE_DBUS, DBUS_PATH_DBUS, DBUS_INTERFACE_DBUS, "GetNameOwner");
+  if (message == NULL) return NULL;
+  if (!dbus_message_append_args(message, DBUS_TYPE_STRING, &name, DBUS_TYPE_INVALID)) { dbus_message_unref(message); return NULL; }
+  DBusPendingCall *pending = NULL;
+  if (!dbus_connection_send_with_reply(bus, message, &pending, timeout_ms)) pending = NULL;
+  dbus_message_unref(message);
+  return pending;
+}
+
+/* 0: no answer yet; 1: owned, the owner's unique name copied into `owner`; -2: no owner;
+ * -1: no answer in time (or an answer that cannot be read). */
+static inline int catspi_name_owner_result(DBusPendingCall *pending, char *owner, size_t size) {
+  if (pending == NULL) return -1;
+  if (!dbus_pending_call_get_completed(pending)) return 0;
+  DBusMessage *reply = dbus_pending_call_steal_reply(pending);
+  if (reply == NULL) return -1;
+  int result = -1;
+  if (dbus_message_get_type(reply) == DBUS_MESSAGE_TYPE_ERROR) {
+    const char *name = dbus_message_get_error_name(reply);
+    if (name != NULL && strcmp(name, DBUS_ERROR_NAME_HAS_NO_OWNER) == 0) result = -2;
+  } else {
+    const char *unique = NULL;
+    if (dbus_message_get_args(reply, NULL, DBUS_TYPE_STRING, &unique, DBUS_TYPE_INVALID) && unique != NULL && size > 0) {
+      strncpy(owner, unique, size - 1);
+      owner[size - 1] = 0;
+      result = 1;
+    }
+  }
+  dbus_message_unref(reply);
+  return result;
+}
+
+/* Waits for a pending call's answer (at most the timeout it was sent with). */
+static inline void catspi_pending_block(DBusPendingCall *pending) {
+  if (pending != NULL) dbus_pending_call_block(pending);
+}
+
+/* Asks the bus to start the service `name` (D-Bus activation, as a call to it would), without
+ * waiting for the answer. 1 when sent. */
+static inline int catspi_start_service(const char *name) {
+  DBusConnection *bus = atspi_get_a11y_bus();
+  if (bus == NULL) return 0;
+  DBusMessage *message = dbus_message_new_method_call(DBUS_SERVICE_DBUS, DBUS_PATH_DBUS, DBUS_INTERFACE_DBUS, "StartServiceByName");
+  if (message == NULL) return 0;
+  dbus_uint32_t flags = 0;
+  int ok = dbus_message_append_args(message, DBUS_TYPE_STRING, &name, DBUS_TYPE_UINT32, &flags, DBUS_TYPE_INVALID);
+  dbus_message_set_no_reply(message, TRUE);
+  if (ok) ok = dbus_connection_send(bus, message, NULL);
+  dbus_message_unref(message);
+  return ok ? 1 : 0;
+}
+
 /* Extents relative to the window. Returns 0, or -1 with *error set. */
 static inline int catspi_window_extents(AtspiAccessible *object, int *x, int *y, int *width, int *height,
                                         GError **error) {

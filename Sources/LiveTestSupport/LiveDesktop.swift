@@ -19,6 +19,16 @@ public final class LiveDesktop: @unchecked Sendable {
     /// Its X display and session bus, for a process run on it.
     public let display: String
     public let sessionBus: String
+    /// Its accessibility bus's address (where the registry is).
+    public let accessibilityBus: String
+    /// What this desktop started beside the session script's own (the window manager and the
+    /// applications of `init`), stopped by PID with it.
+    private var started: [Process] = []
+
+    /// The desktop could not be made: what is missing, as the session script said it.
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let description: String
+    }
 
     public static let appsFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -72,6 +82,31 @@ public final class LiveDesktop: @unchecked Sendable {
     /// The variables a process run on this desktop needs.
     public var environment: [String: String] { ["DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": sessionBus] }
 
+    /// A home and XDG folders of a test's own in `scratch` (made here), this desktop's folder
+    /// as the runtime folder and settings kept in memory: the environment of a run and of the
+    /// programs it starts, which then write nothing of the user's (nothing under the runner's HOME).
+    public func ownFolders(in scratch: URL) throws -> [String: String] {
+        var values = ["XDG_RUNTIME_DIR": appFolder, "GSETTINGS_BACKEND": "memory", "GTK_USE_PORTAL": "0"]
+        for (name, folder) in [("HOME", "home"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config"),
+                               ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")] {
+            let path = scratch.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+            values[name] = path.path
+        }
+        return values
+    }
+
+    /// Sets `values` in this process's environment, for a run made in this process (what it
+    /// starts inherits them); what was there before is put back by the closure returned (a
+    /// variable that was not set is left empty, which the XDG folders and GLib read as unset).
+    public static func setProcessEnvironment(_ values: [String: String]) throws -> () -> Void {
+        let before = ProcessInfo.processInfo.environment
+        for (name, value) in values { try CurrentProcess.setEnvironmentVariable(name, to: value) }
+        return {
+            for name in values.keys { try? CurrentProcess.setEnvironmentVariable(name, to: before[name] ?? "") }
+        }
+    }
+
     /// A new file in the desktop's folder, open for writing: for a process's output that no
     /// check reads (a test's output never goes to a system path such as /dev/null).
     public func outputFile(_ name: String) throws -> FileHandle {
@@ -84,13 +119,17 @@ public final class LiveDesktop: @unchecked Sendable {
     /// as a process may start one of its own and hand it `environment`.
     /// `environment` is added to the applications' (LONG_LIST_OBJECTS for the long list). With
     /// `windowManager`, openbox manages the windows (reparented, decorated and placed by it:
-    /// window and screen coordinates differ), stopped with the desktop.
+    /// window and screen coordinates differ): started (`startWindowManager`) before the
+    /// applications, and stopped with the desktop. Throws `StartFailure` naming what is
+    /// missing when the session script could not make the desktop (no X server, no
+    /// accessibility bus, no registry).
     public init(apps: [String], environment extra: [String: String] = [:], windowManager: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        let settings = extra.merging(windowManager ? ["LIVE_WINDOW_MANAGER": "openbox"] : [:]) { _, new in new }
-        if !settings.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(settings) { _, new in new } }
+        if !extra.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new } }
+        // Under a window manager the applications are started after it (a window mapped
+        // before it claims the screen is not decorated).
         process.arguments = [Self.appsFolder.appendingPathComponent("live-session.sh").path]
-            + apps.map { Self.appsFolder.appendingPathComponent($0).path }
+            + (windowManager ? [] : apps.map { Self.appsFolder.appendingPathComponent($0).path })
         let output = Pipe()
         process.standardInput = input
         // Only this process may hold the writing end: the session ends when it closes.
@@ -100,7 +139,7 @@ public final class LiveDesktop: @unchecked Sendable {
         var values = [String: String]()
         let reader = output.fileHandleForReading
         var text = ""
-        while !text.contains("READY\n") {
+        while !text.contains("READY\n"), !text.contains("ERROR=") || !text.hasSuffix("\n") {
             let data = reader.availableData
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
@@ -109,12 +148,81 @@ public final class LiveDesktop: @unchecked Sendable {
             let parts = line.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
         }
-        guard let display = values["DISPLAY"], let bus = values["DBUS_SESSION_BUS_ADDRESS"], let folder = values["APP_FOLDER"] else {
-            throw CocoaError(.fileReadCorruptFile)
+        if let error = values["ERROR"] {
+            process.waitUntilExit()
+            throw StartFailure(description: "the test desktop did not start: \(error)")
+        }
+        guard let display = values["DISPLAY"], let bus = values["DBUS_SESSION_BUS_ADDRESS"], let folder = values["APP_FOLDER"],
+              let accessibility = values["ACCESSIBILITY_BUS"] else {
+            throw StartFailure(description: "the test desktop did not start: its script said \(text.debugDescription)")
         }
         self.display = display
         sessionBus = bus
+        accessibilityBus = accessibility
         appFolder = folder
+        if windowManager {
+            do {
+                started.append(try startWindowManager())
+                for app in apps {
+                    started.append(try launch(app, environment: extra))
+                }
+            } catch {
+                stop()
+                throw error
+            }
+        }
+    }
+
+    /// Starts openbox (Tests/LiveApps/openbox.sh) on this desktop, and waits until it has claimed
+    /// the screen (`_NET_SUPPORTING_WM_CHECK` on the root window, at most `startLimit`): the one
+    /// way every test gets a window manager. The caller stops it by PID (`stop(_:)`).
+    public func startWindowManager() throws -> Process {
+        let windowManager = try launch("openbox.sh")
+        let end = Date(timeIntervalSinceNow: Self.startLimit)
+        while !(try run("/usr/bin/xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]).contains("window id")) {
+            guard windowManager.isRunning, Date() < end else {
+                Self.stop(windowManager)
+                let said = (try? String(contentsOfFile: appFolder + "/openbox.sh.err", encoding: .utf8)) ?? ""
+                throw StartFailure(description: "openbox did not take the screen of \(display): \(said.suffix(300))")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return windowManager
+    }
+
+    /// The PID of the process that owns the AT-SPI registry's name on this desktop's
+    /// accessibility bus; nil while none does.
+    public func registryProcessID() throws -> Int32? {
+        let answer = try run("/usr/bin/dbus-send", [
+            "--bus=" + accessibilityBus, "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:org.a11y.atspi.Registry",
+        ])
+        guard let word = answer.split(whereSeparator: { $0 == " " || $0 == "\n" }).last(where: { Int32($0) != nil }),
+              let pid = Int32(word), pid > 1 else { return nil }
+        return pid
+    }
+
+    /// Starts an AT-SPI registry on this desktop by hand (as its bus would), printing into
+    /// at-spi2-registryd.out and .err in `appFolder`; the caller stops it by PID.
+    public func startRegistry() throws -> Process {
+        try launch(executable: "/usr/libexec/at-spi2-registryd", arguments: [], outputName: "at-spi2-registryd")
+    }
+
+    /// Runs a program on this desktop to its end; what it printed (its errors go to a file of
+    /// the desktop's folder named after it).
+    private func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try outputFile((executable as NSString).lastPathComponent + ".err")
+        process.standardInput = Pipe()
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// What one application printed (one line per handler run).
@@ -128,15 +236,22 @@ public final class LiveDesktop: @unchecked Sendable {
     /// or a Python test application), printing into SCRIPT.out and SCRIPT.err there. The caller stops it by the process's PID (`stop(_:)`);
     /// what it leaves running carries this desktop's XDG_RUNTIME_DIR and is stopped with the
     /// desktop.
-    public func launch(_ script: String, arguments: [String] = []) throws -> Process {
+    public func launch(_ script: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws -> Process {
+        try launch(
+            executable: script.hasSuffix(".py") ? "/usr/bin/python3" : "/bin/sh",
+            arguments: [Self.appsFolder.appendingPathComponent(script).path] + arguments, outputName: script, environment: extra)
+    }
+
+    /// Starts a program on this desktop, printing into NAME.out and NAME.err in `appFolder`.
+    private func launch(executable: String, arguments: [String], outputName: String, environment extra: [String: String] = [:]) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: script.hasSuffix(".py") ? "/usr/bin/python3" : "/bin/sh")
-        process.arguments = [Self.appsFolder.appendingPathComponent(script).path] + arguments
-        let own = ["APP_FOLDER": appFolder, "XDG_RUNTIME_DIR": appFolder, "GTK_A11Y": "atspi"]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let own = ["APP_FOLDER": appFolder, "XDG_RUNTIME_DIR": appFolder, "GTK_A11Y": "atspi"].merging(extra) { _, new in new }
         process.environment = ProcessInfo.processInfo.environment
             .merging(environment.merging(own) { _, new in new }) { _, new in new }
         for (suffix, keyPath) in [("out", \Process.standardOutput), ("err", \Process.standardError)] as [(String, ReferenceWritableKeyPath<Process, Any?>)] {
-            let path = appFolder + "/" + script + "." + suffix
+            let path = appFolder + "/" + outputName + "." + suffix
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
                 throw CocoaError(.fileWriteUnknown)
             }
@@ -162,6 +277,8 @@ public final class LiveDesktop: @unchecked Sendable {
     }
 
     public func stop() {
+        for program in started.reversed() { Self.stop(program, grace: 1) }
+        started.removeAll()
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }

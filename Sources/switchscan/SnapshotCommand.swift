@@ -37,8 +37,13 @@ struct SnapshotCommand: ParsableCommand {
             throw CommandFailure("switchscan snapshot: \(error)")
         }
         var found: LiveApplication?
+        var registryAnswers = true
         let waited = try reactor.retry(every: 0.2, until: MonotonicClock.now() + wait) { () throws -> LiveApplication? in
             do {
+                // The registry is asked first, with bounded calls: while it is away libatspi would
+                // wait on it past any --wait.
+                registryAnswers = try LiveApplication.registryAnswers()
+                guard registryAnswers else { return nil }
                 let live = try LiveApplication(target: LiveApplication.Target(application: app, window: window))
                 return live.currentScreen.name != "no window" ? live : nil
             } catch {
@@ -51,6 +56,10 @@ struct SnapshotCommand: ParsableCommand {
         case .signal(let signal): throw ExitCode(128 + signal)
         }
         guard let live = found else {
+            if !registryAnswers {
+                throw CommandFailure("switchscan snapshot: no window within \(formatSeconds(wait)) s: the accessibility registry"
+                    + " (at-spi2-registryd) is not running on the accessibility bus, or does not answer")
+            }
             let windows = LiveApplication.describeVisibleWindows()
             let named = [app.map { "--app \($0)" }, window.map { "--window \($0)" }].compactMap { $0 }
             throw CommandFailure("switchscan snapshot: no window\(named.isEmpty ? "" : " matching " + named.joined(separator: " "))"

@@ -29,20 +29,12 @@ struct DesktopTaskTests {
             let debugPath = scratch.appendingPathComponent("debug.txt").path
             FileManager.default.createFile(atPath: debugPath, contents: nil)
             FileManager.default.createFile(atPath: scratch.appendingPathComponent("output.txt").path, contents: nil)
-            for folder in ["home", "state", "config", "data", "cache"] {
-                try FileManager.default.createDirectory(at: scratch.appendingPathComponent(folder), withIntermediateDirectories: true)
-            }
             process.executableURL = try OverlayTests.binary()
             process.arguments = ["run", "--atspi", "--no-view", "--no-overlay", "--settings", "none", "--input", "terminal",
                                  "--braille", "none", "--trace", tracePath] + arguments
             // What the run starts (a program from the menu) gets the desktop's folder as its
             // runtime folder (stopped with the desktop) and settings of its own, never the user's.
-            let own = [
-                "HOME": scratch.appendingPathComponent("home").path, "XDG_STATE_HOME": scratch.appendingPathComponent("state").path,
-                "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path, "XDG_DATA_HOME": scratch.appendingPathComponent("data").path,
-                "XDG_CACHE_HOME": scratch.appendingPathComponent("cache").path, "XDG_RUNTIME_DIR": desktop.appFolder,
-                "GSETTINGS_BACKEND": "memory", "GTK_USE_PORTAL": "0", "GTK_A11Y": "atspi", "SWITCHSCAN_LIVE_DEBUG": "1",
-            ]
+            let own = try desktop.ownFolders(in: scratch).merging(["GTK_A11Y": "atspi", "SWITCHSCAN_LIVE_DEBUG": "1"]) { _, new in new }
             process.environment = ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new }
                 .merging(own) { _, new in new }
             process.standardInput = keys
@@ -135,7 +127,7 @@ struct DesktopTaskTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let desktop = try LiveDesktop(apps: [])
         defer { desktop.stop() }
-        let windowManager = try desktop.launch("openbox.sh")
+        let windowManager = try desktop.startWindowManager()
         defer { LiveDesktop.stop(windowManager) }
         let firefox = try desktop.launch("firefox_page.sh", arguments: ["links.html"])
         defer { LiveDesktop.stop(firefox, grace: 10) }

@@ -72,6 +72,81 @@ struct FrozenApplicationTests {
         #expect(run.quit() == 0)
     }
 
+    /// Writes `key` to the run and waits (at most `limit` seconds) until `answered` holds on the
+    /// trace; the seconds it took, as the user waits them (nil: no answer).
+    static func answerTime(_ run: WindowManagerTests.Run, _ key: String, limit: Double = 30, _ answered: (String) -> Bool) -> Double? {
+        let began = Date()
+        run.keys.fileHandleForWriting.write(Data(key.utf8))
+        // Looked at every 10 ms: the time printed is the answer's to that.
+        while Date().timeIntervalSince(began) < limit {
+            if answered((try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "") { return Date().timeIntervalSince(began) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
+
+    /// The menu lines of a trace: each open menu's focused entry.
+    static func menuFocus(_ trace: String) -> [String] {
+        trace.split(separator: "\n").compactMap { line in
+            line.contains("\"kind\":\"menu\"") ? FirefoxRunTests.field("focus", of: line) ?? "" : nil
+        }
+    }
+
+    @Test("stopped: next, the scanner menu, Switch to another application and tap each answered (next moves, the menu opens, the other window is scanned, the tap said not done); each answer's time printed")
+    func stoppedEveryAction() throws {
+        let desktop = try LiveDesktop(apps: ["gtk4_demo.py"])
+        defer { desktop.stop() }
+        let app = try desktop.launch("gtk3_demo.py")
+        defer {
+            kill(app.processIdentifier, SIGCONT)
+            LiveDesktop.stop(app)
+        }
+        #expect(desktop.waitUntilReady("gtk3_demo.py") && desktop.waitUntilReady("gtk4_demo.py"))
+        // Both windows on the bus before the run lists the windows it can switch to.
+        #expect(OverlayTests.waitFor(LiveDesktop.startLimit) {
+            ((try? OverlayTests.probe(desktop, ["windows"])) ?? "").split(separator: "\n").filter { $0.hasSuffix("\tDemo") }.count >= 2
+        }, "the windows never appeared on the accessibility bus: \((try? OverlayTests.probe(desktop, ["windows"])) ?? "")")
+        let run = try WindowManagerTests.Run(desktop, application: "gtk3_demo", name: "frozen-actions", overlay: false)
+        func trace() -> String { (try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "" }
+        func ids() -> [String] { FirefoxRunTests.highlights(trace()).map(\.id) }
+        #expect(OverlayTests.waitFor(60) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
+        let stoppedBus = String(try #require(ids().last).prefix { $0 != "/" })
+
+        kill(app.processIdentifier, SIGSTOP)
+        var times = [String: Double]()
+        // Tap: said not done.
+        let notDone = "not done: gtk3_demo.py is not answering"
+        times["tap"] = Self.answerTime(run, "t") { Self.announcements($0).contains(notDone) }
+        #expect(times["tap"] != nil, "announcements \(Self.announcements(trace()))")
+        // Next: the highlight moves (the first press may take the message away).
+        let highlighted = run.highlights.count
+        times["next"] = Self.answerTime(run, "\r", limit: 5) { FirefoxRunTests.highlights($0).count > highlighted }
+            ?? Self.answerTime(run, "\r") { FirefoxRunTests.highlights($0).count > highlighted }
+        #expect(times["next"] != nil, "highlights \(run.highlights)")
+        // The scanner menu opens.
+        let menus = Self.menuFocus(trace()).count
+        times["menu"] = Self.answerTime(run, "m") { Self.menuFocus($0).count > menus }
+        #expect(times["menu"] != nil, "the menu did not open: \(trace().suffix(600))")
+        // Switch to the other application's window: the menu's entry reached with next, chosen
+        // with select; the GTK 4 window is scanned.
+        let entry = try #require(trace().split(separator: "\n").last { $0.contains("\"kind\":\"menu\"") }.flatMap { line in
+            line.components(separatedBy: "\"").first { $0.hasPrefix("Switch to Demo") }
+        }, "no Switch to entry: \(trace().split(separator: "\n").last { $0.contains("\"kind\":\"menu\"") } ?? "")")
+        for _ in 0..<40 where Self.menuFocus(trace()).last != entry {
+            let seen = Self.menuFocus(trace()).count
+            _ = Self.answerTime(run, "\r", limit: 5) { Self.menuFocus($0).count > seen }
+        }
+        try #require(Self.menuFocus(trace()).last == entry, "menu focus \(Self.menuFocus(trace()).suffix(5))")
+        times["switch"] = Self.answerTime(run, " ") { text in
+            FirefoxRunTests.highlights(text).last.map { !$0.id.hasPrefix(stoppedBus + "/") } == true
+        }
+        #expect(times["switch"] != nil, "highlights \(ids().suffix(5)); trace ends \(trace().suffix(1500))")
+        print("Stopped application: answered in " + ["tap", "next", "menu", "switch"].map { name in
+            "\(name) \(times[name].map { String(format: "%.3f s", $0) } ?? "never")"
+        }.joined(separator: ", "))
+        #expect(run.quit() == 0)
+    }
+
     @Test("killed: said once, the scan goes to the other application's window, and the run idles")
     func killed() throws {
         let desktop = try LiveDesktop(apps: ["gtk3_demo.py"])

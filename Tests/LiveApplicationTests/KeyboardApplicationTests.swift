@@ -62,7 +62,7 @@ extension LiveApplicationTests {
     @Test("Firefox ESR under Openbox: Ann typed into a web form's Name field on the scanning keyboard, through the switches; Firefox's field says Ann",
           .enabled(if: RealApplication.isInstalled("/usr/bin/firefox-esr") && RealApplication.isInstalled("/usr/bin/openbox")))
     func firefoxFormTyping() throws {
-        let windowManager = try LiveDesktop.shared.get().launch("openbox.sh")
+        let windowManager = try LiveDesktop.shared.get().startWindowManager()
         defer { LiveDesktop.stop(windowManager) }
         let (process, found) = try RealApplication.start("firefox_form.sh", application: "firefox", title: "Contact form", seconds: 90)
         defer { LiveDesktop.stop(process, grace: 10) }
@@ -154,7 +154,7 @@ extension LiveApplicationTests {
           .enabled(if: RealApplication.isInstalled("/usr/bin/mousepad") && RealApplication.isInstalled("/usr/bin/openbox")))
     func mousepadHelloWorld() throws {
         let desktop = try LiveDesktop.shared.get()
-        let windowManager = try desktop.launch("openbox.sh")
+        let windowManager = try desktop.startWindowManager()
         defer { LiveDesktop.stop(windowManager) }
         // The file goes into a folder of this test's own, named by a path typed on the keyboard.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-\(getpid())")
@@ -165,6 +165,15 @@ extension LiveApplicationTests {
         // from the folder's entries (a "state" folder there turned the "s" of a name into "state/").
         let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-state-\(getpid())")
         defer { try? FileManager.default.removeItem(at: stateFolder) }
+        // The run, made in this process, and Mousepad, which it starts, get a home and XDG folders
+        // of their own: nothing is written under the runner's HOME.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-mousepad-home-\(getpid())")
+        let own = try desktop.ownFolders(in: scratch)
+        let restoreEnvironment = try LiveDesktop.setProcessEnvironment(own)
+        defer {
+            restoreEnvironment()
+            try? FileManager.default.removeItem(at: scratch)
+        }
 
         let start = try #require(try DemoWindow.waitForDemo(application: DemoWindow.gtk3.application), "the GTK 3 Demo window never appeared")
         var driver = LiveDriver(live: start, settings: DemoWindow.settings())
@@ -184,6 +193,12 @@ extension LiveApplicationTests {
         let mousepad = try #require(try Atspi.desktop().children().first { try $0.name() == "mousepad" }, "no mousepad on the bus")
         let pid = try mousepad.processID()
         defer { if let pid { kill(pid, SIGTERM) } }
+        let started = try #require(pid.flatMap { try? String(contentsOfFile: "/proc/\($0)/environ", encoding: .utf8) }, "Mousepad's environment cannot be read")
+            .split(separator: "\0").map(String.init)
+        for name in ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {
+            let value = started.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+            #expect(value == own[name], "Mousepad started with \(name) \(value ?? "unset")")
+        }
 
         // Its text area is not an item of its own (the page tab holding it is scanned whole): the
         // scanner menu's Keyboard entry opens the keyboard over it, the window's one text field.

@@ -24,7 +24,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     public let target: Target
     private let context: MainContextPoll
-    private let listener: EventListener
+    let listener: EventListener
+    /// Whether the event listeners are registered (not while the registry is away).
+    var listensForEvents = false
     private var window: AccessibleObject?
     private var snapshot: AccessibleNode?
     private var objects: [String: AccessibleObject]? = [:]
@@ -64,12 +66,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         try Atspi.initialize()
         context = try MainContextPoll()
         listener = try EventListener()
-        for type in ["window:", "object:children-changed", "object:state-changed", "object:property-change:accessible-name",
-                     "object:property-change:accessible-description", "object:bounds-changed", "object:announcement",
-                     "object:text-changed"] {
-            try listener.register(type)
-        }
         screen = Screen(name: "no window", elements: [])
+        // Registering waits on the registry: while it is away, when it is back (`registryNotes`).
+        if AccessibilityRegistry.shared.check(at: MonotonicClock.now()) { try listen() }
         _ = findWindow()
     }
 
@@ -173,6 +172,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     /// Looks for the window to scan; true when it changed. The other windows are listed again.
     private func findWindow() -> Bool {
+        AccessibilityRegistry.shared.refresh(at: MonotonicClock.now())
         defer { listSwitchTargets() }
         guard let found = try? locateWindow() else { return false }
         if found == window { return false }
@@ -193,7 +193,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             return ContentUpdate(notifications: [AccessibilityNotification(kind: .announcement, text: "\(target.name) is gone")])
         }
         pin(chosen, of: application)
-        _ = findWindow()
+        // The user leaves the window scanned, even one whose application stopped answering
+        // (which otherwise stays the screen): the window is looked for without it.
+        let left = window
+        window = nil
+        if !findWindow() { window = left }
         return ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)])
     }
 
@@ -333,7 +337,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// that stopped answering (a stopped or hung process), one that answers again, one that
     /// left the bus while it did not answer.
     private func silenceNotes(except stopped: String? = nil) -> [AccessibilityNotification] {
-        ApplicationSilence.shared.takeChanges().filter { $0 != .stoppedAnswering(busName: stopped ?? "") }.map { change in
+        registryNotes() + ApplicationSilence.shared.takeChanges().filter { $0 != .stoppedAnswering(busName: stopped ?? "") }.map { change in
             let text: String
             switch change {
             case .stoppedAnswering(let bus): text = "\(applicationNames[bus] ?? bus) is not answering"
@@ -441,13 +445,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         if !pendingEvents.isEmpty || scrolledSinceRead { return Self.dueAtOnce }
         let silence = ApplicationSilence.shared
         silence.poll(at: MonotonicClock.now())
-        if silence.hasChanges { return Self.dueAtOnce }
+        AccessibilityRegistry.shared.poll(at: MonotonicClock.now())
+        if silence.hasChanges || AccessibilityRegistry.shared.hasChanges { return Self.dueAtOnce }
         do {
             let wait = try context.prepare().map { MonotonicClock.now() + $0 }
             // A program started from the menu is looked for until its window shows, events or
             // none (its window's events can come before the registry lists its application).
             let launch = launchWatch != nil ? MonotonicClock.now() + Self.launchPoll : nil
-            let due = [wait, launch, silence.nextPingDue].compactMap { $0 }.min()
+            let due = [wait, launch, silence.nextPingDue, AccessibilityRegistry.shared.nextCheckDue].compactMap { $0 }.min()
             return due
         } catch {
             // A context that cannot be prepared (held by another thread, too many descriptors)
