@@ -4,6 +4,7 @@
 import BrailleTestSupport
 import Runtime
 import Foundation
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif

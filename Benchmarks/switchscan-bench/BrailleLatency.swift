@@ -14,6 +14,7 @@ import Runtime
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 func runBrailleBenchmark(arguments: [String]) {
     let markdown = arguments.contains("--markdown")

@@ -19,6 +19,7 @@ import Runtime
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 func runInputBenchmark(arguments: [String]) {
     var markdown = false

@@ -19,6 +19,7 @@
 // (GTK creates them on first use); it is reported, not counted. The runs alternate (walk, run).
 import Foundation
 import Runtime
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Runtime
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,6 +4,7 @@ import Glibc
 import AccessibilityModel
 import Scanning
 import Scenes
+import Platform
 
 /// The settings file of a run, watched with inotify (no polling): when it is written (closed
 /// after writing, or renamed into place as `switchscan settings` and most editors do), it is

@@ -7,6 +7,7 @@ import LiveTree
 import Runtime
 import Scanning
 import Testing
+import Platform
 
 extension LiveDriver {
     /// Types `text` on the scanning keyboard open over a live field, as a user who makes no

@@ -6,6 +6,7 @@ import LiveTree
 import Runtime
 import Scanning
 import Testing
+import Platform
 
 /// Debian's own applications on the test desktop, each started by its script in Tests/LiveApps
 /// and stopped by its PID: scanned, operated through the switches, and what they did read back

@@ -9,6 +9,7 @@ import Testing
 import Glibc
 #endif
 import TestTier
+import Platform
 
 /// `BrailleDisplayOutput` driven as the loop drives it (its descriptor polled, its deadline
 /// kept), against a real BRLTTY and the Baum display emulator: coalesced writes, the cursor,

@@ -3,6 +3,7 @@ import Foundation
 @testable import Runtime
 import Scanning
 import Testing
+@testable import Platform
 
 /// The configuration folder: where it is, a user's switch profile replacing a shipped one of the
 /// same name, and the settings file watched with inotify (created with its folder after the

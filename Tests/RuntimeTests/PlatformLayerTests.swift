@@ -4,6 +4,7 @@ import Glibc
 #endif
 @testable import Runtime
 import Testing
+@testable import Platform
 
 /// The wrappers of Runtime/System that the rest of the program calls instead of libc: typed
 /// values in, typed values and `SystemCallError` (with its `Errno`) out.

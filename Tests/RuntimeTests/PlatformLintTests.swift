@@ -267,7 +267,7 @@ struct PlatformLint {
     /// by PID, the Baum emulator on a pseudo-terminal) and the speech one built on it
     /// (speech-dispatcher started and stopped by PID).
     static let allowedFolders = [
-        "Runtime/System/", "Evdev/", "BrlAPI/", "Louis/", "Atspi/", "Xcb/", "YAMLEvents/", "Speech/",
+        "Platform/", "Evdev/", "BrlAPI/", "Louis/", "Atspi/", "Xcb/", "YAMLEvents/", "Speech/",
         "BrailleTestSupport/", "SpeechTestSupport/",
     ]
 
@@ -300,7 +300,7 @@ struct PlatformLintTests {
         // The tree was found: the CLI and the runtime's loop are among the files checked.
         #expect(files.contains { $0.path == "switchscan/LearnCommand.swift" })
         #expect(files.contains { $0.path == "Runtime/Run/LiveRun.swift" })
-        #expect(!files.contains { $0.path.hasPrefix("Runtime/System/") })
+        #expect(!files.contains { $0.path.hasPrefix("Platform/") })
         let findings = files.flatMap { PlatformLint.findings(in: $0.text, file: "Sources/" + $0.path) }
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
     }

@@ -4,6 +4,7 @@ import Presentation
 @testable import Runtime
 import Scanning
 import Testing
+@testable import Platform
 
 /// The one reading layer: regular files only, opened without blocking, the size checked before
 /// a byte is read; and paths a scene names kept inside the scene's folder.

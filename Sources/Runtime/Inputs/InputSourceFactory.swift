@@ -4,6 +4,7 @@ import Glibc
 import DeviceProfiles
 import Evdev
 import SwitchInput
+import Platform
 
 // MARK: - The --input specs turned into sources
 

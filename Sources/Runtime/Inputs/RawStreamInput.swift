@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DeviceProfiles
 import SwitchInput
+import Platform
 
 /// A stream of raw `struct input_event` records (`--input raw:PATH`): a file, or a FIFO another
 /// program writes (`cat /dev/input/event5 > fifo` elsewhere, a test, a bridge). 24 bytes a

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DeviceProfiles
 import SwitchInput
+import Platform
 
 /// An evemu recording (`--input evemu:FILE`) as a switch device: its events go through the
 /// profile (`--profile`, else the one that fits the recorded device, else the generic keyboard

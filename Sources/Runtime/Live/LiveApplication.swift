@@ -4,6 +4,7 @@ import Foundation
 import LiveTree
 import Scanning
 import SwitchInput
+import Platform
 
 /// A running application's window as scanned content, read through AT-SPI. It is also the
 /// loop's source for the accessibility bus: the GLib main context's descriptors (one epoll

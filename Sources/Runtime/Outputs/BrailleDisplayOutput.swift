@@ -9,6 +9,7 @@ import Foundation
 import Louis
 import RunControl
 import SwitchInput
+import Platform
 
 /// A braille display through BRLTTY's BrlAPI: shows the scanner's line, and turns the display's
 /// keys into switch edges (`docs/braille.md`, "BrlAPI, as the best clients use it").

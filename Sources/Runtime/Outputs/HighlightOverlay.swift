@@ -5,6 +5,7 @@ import AccessibilityModel
 import Scanning
 import SwitchInput
 import Xcb
+import Platform
 
 /// The highlight drawn on the screen for a sighted switch user: on X11 a frame around the
 /// highlighted element's extents, in a window the pointer passes through (the user, or a helper,

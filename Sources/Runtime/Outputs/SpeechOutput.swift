@@ -3,6 +3,7 @@ import Presentation
 import Scanning
 import Speech
 import SwitchInput
+import Platform
 
 /// The `--speech` value of `switchscan run`.
 public enum SpeechOutputs {

@@ -8,6 +8,7 @@ import RunControl
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 /// `switchscan run`: a scene operated live. One thread, one loop: poll(2) over every input's
 /// descriptor and the signal descriptor, with a timeout to the earliest deadline (the session's

@@ -8,6 +8,7 @@ import Runtime
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 /// A mutation fuzzer over every file kind SwitchScan reads and the raw input_event stream.
 ///

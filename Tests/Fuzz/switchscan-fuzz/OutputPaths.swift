@@ -1,5 +1,6 @@
 import Foundation
 import Runtime
+import Platform
 
 /// The `output-path` kind: a command that writes a file (`test --junit`, `learn --output --force`,
 /// `import -o`, `settings set --file`) run as the user runs it, the built `switchscan` beside this

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Evdev
 
 /// A failed system call: which one, its `Errno`, and what it was about. The one error of the
 /// platform layer: every libc call of the program goes through the wrappers in this folder,

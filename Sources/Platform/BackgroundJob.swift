@@ -8,8 +8,8 @@ import Foundation
 /// writes a byte to a pipe whose read end (`readEnd`) the loop polls. The loop takes the
 /// outcome, waits for it (`wait`, at the end of a run), or abandons it; an outcome abandoned
 /// is handed to `discard` (a connection made too late is closed).
-final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
-    let readEnd: Int32
+public final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
+    public let readEnd: Int32
     private let writeEnd: Int32
     private let work: @Sendable () -> Outcome
     private let discard: @Sendable (Outcome) -> Void
@@ -19,7 +19,7 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
     private var abandoned = false
     private var taken = false
 
-    init(work: @escaping @Sendable () -> Outcome, discard: @escaping @Sendable (Outcome) -> Void = { _ in }) {
+    public init(work: @escaping @Sendable () -> Outcome, discard: @escaping @Sendable (Outcome) -> Void = { _ in }) {
         self.work = work
         self.discard = discard
         let ends = try? FileIO.pipe()
@@ -30,7 +30,7 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
 
     /// Starts the thread with every signal blocked (so that SIGINT, SIGTERM… stay with the
     /// loop's signal descriptor and SIGPIPE becomes EPIPE); false if no thread could start.
-    func start() -> Bool {
+    public func start() -> Bool {
         guard readEnd >= 0 else { return false }
         var all = sigset_t()
         sigfillset(&all)
@@ -73,14 +73,14 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
     }
 
     /// Whether the thread has returned.
-    var isFinished: Bool {
+    public var isFinished: Bool {
         lock.lock()
         defer { lock.unlock() }
         return finished
     }
 
     /// The outcome once the thread finished (the pipe is closed then); nil before.
-    func take() -> Outcome? {
+    public func take() -> Outcome? {
         lock.lock()
         defer { lock.unlock() }
         guard finished, !taken, let outcome else { return nil }
@@ -91,7 +91,7 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
     }
 
     /// Waits for the outcome (the run is ending: what the thread writes must land first).
-    func wait() -> Outcome? {
+    public func wait() -> Outcome? {
         while !isFinished {
             _ = try? Poll.readable([readEnd], timeout: nil)
         }
@@ -99,7 +99,7 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
     }
 
     /// The loop no longer wants the outcome: the thread hands it to `discard`.
-    func abandon() {
+    public func abandon() {
         lock.lock()
         defer { lock.unlock() }
         if taken { return }
@@ -115,6 +115,6 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
 }
 
 /// What a thread started by `pthread_create` runs (the C entry point cannot be generic).
-class ThreadBody: @unchecked Sendable {
+public class ThreadBody: @unchecked Sendable {
     func run() {}
 }

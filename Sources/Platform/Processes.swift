@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Evdev
 
 /// The running process: its id and environment (getpid(2), getenv(3), setenv(3)).
 public enum CurrentProcess {
@@ -26,5 +25,11 @@ public enum ProcessSignal {
     public static func send(_ signal: Int32, to pid: Int32) throws(SystemCallError) {
         guard pid > 0 else { throw SystemCallError(call: "kill", errno: .invalidArgument, subject: "pid \(pid)") }
         try retryingInterrupts("kill", subject: "pid \(pid)") { Int(kill(pid, signal)) }
+    }
+
+    /// signal(2) with SIG_IGN: this process ignores `signal` from now on (SIGPIPE, so that a
+    /// write to a closed socket or pipe fails with `EPIPE` instead of ending the process).
+    public static func ignore(_ signal: Int32) {
+        _ = Glibc.signal(signal, SIG_IGN)
     }
 }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Evdev
 
 /// What is at a path, and the calls on paths that are not reading or writing a file: stat(2),
 /// rename(2), realpath(3) and listing a folder. Values are Swift's (`FileKind`, `Int`), never
