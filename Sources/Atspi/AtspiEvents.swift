@@ -95,7 +95,7 @@ public final class MainContextPoll: @unchecked Sendable {
 
     deinit {
         if prepared { catspi_context_dispatch(state) }
-        FileIO.close(descriptor)
+        FileIO.close(FileDescriptor(rawValue: descriptor))
         state.deallocate()
     }
 

@@ -95,7 +95,7 @@ public final class LiveDesktop: @unchecked Sendable {
         let output = Pipe()
         process.standardInput = input
         // Only this process may hold the writing end: the session ends when it closes.
-        try FileIO.setCloseOnExec(input.fileHandleForWriting.fileDescriptor)
+        try FileIO.setCloseOnExec(FileDescriptor(rawValue: input.fileHandleForWriting.fileDescriptor))
         process.standardOutput = output
         try process.run()
         var values = [String: String]()

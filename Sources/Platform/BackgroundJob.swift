@@ -9,8 +9,8 @@ import Foundation
 /// outcome, waits for it (`wait`, at the end of a run), or abandons it; an outcome abandoned
 /// is handed to `discard` (a connection made too late is closed).
 public final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
-    public let readEnd: Int32
-    private let writeEnd: Int32
+    public let readEnd: FileDescriptor
+    private let writeEnd: FileDescriptor
     private let work: @Sendable () -> Outcome
     private let discard: @Sendable (Outcome) -> Void
     private let lock = NSLock()
@@ -23,15 +23,16 @@ public final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
         self.work = work
         self.discard = discard
         let ends = try? FileIO.pipe()
-        readEnd = ends?.readEnd ?? -1
-        writeEnd = ends?.writeEnd ?? -1
+        // Without a pipe `start` refuses: the job is never polled.
+        readEnd = ends?.readEnd ?? FileDescriptor(rawValue: -1)
+        writeEnd = ends?.writeEnd ?? FileDescriptor(rawValue: -1)
         super.init()
     }
 
     /// Starts the thread with every signal blocked (so that SIGINT, SIGTERM… stay with the
     /// loop's signal descriptor and SIGPIPE becomes EPIPE); false if no thread could start.
     public func start() -> Bool {
-        guard readEnd >= 0 else { return false }
+        guard readEnd.rawValue >= 0 else { return false }
         var all = sigset_t()
         sigfillset(&all)
         var previous = sigset_t()
@@ -48,8 +49,8 @@ public final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
         }, context)
         guard result == 0 else {
             Unmanaged<ThreadBody>.fromOpaque(context).release()
-            Glibc.close(readEnd)
-            Glibc.close(writeEnd)
+            FileIO.close(readEnd)
+            FileIO.close(writeEnd)
             return false
         }
         pthread_detach(thread)
@@ -63,13 +64,12 @@ public final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
         finished = true
         if abandoned {
             discard(result)
-            Glibc.close(readEnd)
-            Glibc.close(writeEnd)
+            FileIO.close(readEnd)
+            FileIO.close(writeEnd)
             return
         }
         outcome = result
-        var byte: UInt8 = 1
-        _ = Glibc.write(writeEnd, &byte, 1)
+        _ = try? FileIO.writeOnce(writeEnd, [UInt8(1)][...])
     }
 
     /// Whether the thread has returned.
@@ -85,8 +85,8 @@ public final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
         defer { lock.unlock() }
         guard finished, !taken, let outcome else { return nil }
         taken = true
-        Glibc.close(readEnd)
-        Glibc.close(writeEnd)
+        FileIO.close(readEnd)
+        FileIO.close(writeEnd)
         return outcome
     }
 
@@ -108,8 +108,8 @@ public final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
             if let outcome { discard(outcome) }
             outcome = nil
             taken = true
-            Glibc.close(readEnd)
-            Glibc.close(writeEnd)
+            FileIO.close(readEnd)
+            FileIO.close(writeEnd)
         }
     }
 }

@@ -44,6 +44,8 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let invalidArgument = Errno(rawValue: EINVAL)
     /// `EMFILE`
     public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+    /// `ENAMETOOLONG`
+    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
     /// `EEXIST`
     public static let fileExists = Errno(rawValue: EEXIST)
     /// `ESRCH`: no process has that PID.

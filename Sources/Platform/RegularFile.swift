@@ -30,10 +30,10 @@ public enum RegularFile {
 
     /// `path` opened for reading (without blocking, close-on-exec) once it is known to be a
     /// regular file, and its size; the caller closes it.
-    public static func open(_ path: String) throws(ReadError) -> (descriptor: Int32, size: Int) {
-        let descriptor: Int32
+    public static func open(_ path: String) throws(ReadError) -> (descriptor: FileDescriptor, size: Int) {
+        let descriptor: FileDescriptor
         do {
-            descriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY)
+            descriptor = try FileIO.open(path, .readOnly, options: [.nonBlocking, .noControllingTerminal])
         } catch {
             throw ReadError(
                 message: "cannot read the file: \(error.errno.message)",

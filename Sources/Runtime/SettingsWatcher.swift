@@ -71,7 +71,7 @@ public final class SettingsWatcher {
     deinit { close() }
 
     /// The descriptor to poll.
-    public var descriptor: Int32? { inotify?.descriptor }
+    public var descriptor: FileDescriptor? { inotify?.descriptor }
 
     /// The settings: base, then the file's text (nil: no file), then the overrides; or the
     /// problems, `file:line:column: error: …` joined by "; ".

@@ -199,7 +199,7 @@ struct LearnCommand: ParsableCommand {
         let remaining = deadline - ContinuousClock.now
         let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
         do {
-            _ = try Poll.readable([device.fileDescriptor], timeout: max(0, seconds))
+            _ = try Poll.readable([FileDescriptor(rawValue: device.fileDescriptor)], timeout: max(0, seconds))
         } catch {
             throw CommandFailure("\(device.path): \(error)")
         }

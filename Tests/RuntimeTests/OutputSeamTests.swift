@@ -20,7 +20,7 @@ struct OutputSeamTests {
             deadline = MonotonicClock.now()
         }
         var name: String { "scripted presses" }
-        var descriptor: Int32? { nil }
+        var descriptor: FileDescriptor? { nil }
         func readable(at now: Double) -> [RuntimeInput] { [] }
         func deadlineReached(at now: Double) -> [RuntimeInput] {
             guard !actions.isEmpty else {

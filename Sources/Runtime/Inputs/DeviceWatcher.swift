@@ -72,7 +72,7 @@ public final class DeviceWatcher: RuntimeSource {
         start()
     }
 
-    public var descriptor: Int32? { inotify?.descriptor }
+    public var descriptor: FileDescriptor? { inotify?.descriptor }
     public var deadline: Double? {
         let due = retries.values.map(\.due).min()
         switch (due, noticesDue) {

@@ -182,7 +182,7 @@ final class NoticeSource: RuntimeSource {
         self.deadline = MonotonicClock.now()
     }
 
-    var descriptor: Int32? { nil }
+    var descriptor: FileDescriptor? { nil }
     var bindings: [SwitchID: SwitchBinding] { [:] }
     var isSwitchInput: Bool { false }
     func readable(at now: Double) -> [RuntimeInput] { [] }

@@ -251,10 +251,10 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
 
     // MARK: RuntimeSource
 
-    public var descriptor: Int32? {
+    public var descriptor: FileDescriptor? {
         if let display {
             let descriptor = display.connection.fileDescriptor
-            return descriptor >= 0 ? descriptor : nil
+            return descriptor >= 0 ? FileDescriptor(rawValue: descriptor) : nil
         }
         return attempt?.readEnd
     }

@@ -76,7 +76,7 @@ public final class HighlightOverlay: RuntimeSource, ScanOutput {
     // MARK: RuntimeSource
 
     public var name: String { "highlight overlay" }
-    public var descriptor: Int32? { connection?.descriptor }
+    public var descriptor: FileDescriptor? { connection.map { FileDescriptor(rawValue: $0.descriptor) } }
     public var deadline: Double? { problem != nil ? MonotonicClock.now() : nil }
     public var isSwitchInput: Bool { false }
     public var bindings: [SwitchID: SwitchBinding] { [:] }

@@ -124,7 +124,7 @@ public final class SpeechOutput: RuntimeSource {
         }
     }
 
-    public var descriptor: Int32? { connection == nil ? nil : pipe?.readEnd }
+    public var descriptor: FileDescriptor? { connection == nil ? nil : pipe?.readEnd }
 
     public var deadline: Double? {
         guard pipe != nil else { return nil }
@@ -199,7 +199,7 @@ public final class SpeechOutput: RuntimeSource {
         guard let pipe else { return }
         do throws(SpeechError) {
             let opened = try SpeechDispatcherConnection.open(client: "switchscan", address: address)
-            try opened.routeNotifications(to: pipe.writeEnd)
+            try opened.routeNotifications(to: pipe.writeEnd.rawValue)
             connection = opened
         } catch {
             nextAttempt = now + Self.retrySeconds
