@@ -12,6 +12,17 @@ public enum CurrentProcess {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// exit(3): the process ends with `status` once C's output streams are flushed.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// _exit(2): the process ends with `status` at once, nothing flushed and no handler run (a
+    /// watchdog thread ending a process that hangs).
+    public static func exitAtOnce(_ status: Int32) -> Never {
+        _exit(status)
+    }
+
     /// setenv(3), replacing a value already there: for what this process's libraries read
     /// from the environment at their first use (libatspi's DISPLAY and session bus).
     public static func setEnvironmentVariable(_ name: String, to value: String) throws(SystemCallError) {
@@ -25,6 +36,13 @@ public enum ProcessSignal {
     public static func send(_ signal: Int32, to pid: Int32) throws(SystemCallError) {
         guard pid > 0 else { throw SystemCallError(call: "kill", errno: .invalidArgument, subject: "pid \(pid)") }
         try retryingInterrupts("kill", subject: "pid \(pid)") { Int(kill(pid, signal)) }
+    }
+
+    /// Whether a process `pid` exists (kill(2) of signal 0: permitted, or refused with `EPERM`
+    /// because it is another user's).
+    public static func exists(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || Errno.current == .notPermitted
     }
 
     /// signal(2) with SIG_IGN: this process ignores `signal` from now on (SIGPIPE, so that a

@@ -158,13 +158,13 @@ extension LiveApplicationTests {
         let windowManager = try desktop.launch("openbox.sh")
         defer { LiveDesktop.stop(windowManager) }
         // The file goes into a folder of this test's own, named by a path typed on the keyboard.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-\(getpid())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-\(CurrentProcess.id)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("hello.txt")
         // The prediction's state is kept apart: the dialog's Name field completes a typed path
         // from the folder's entries (a "state" folder there turned the "s" of a name into "state/").
-        let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-state-\(getpid())")
+        let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-state-\(CurrentProcess.id)")
         defer { try? FileManager.default.removeItem(at: stateFolder) }
 
         let start = try #require(try DemoWindow.waitForDemo(application: DemoWindow.gtk3.application), "the GTK 3 Demo window never appeared")
@@ -184,7 +184,7 @@ extension LiveApplicationTests {
         #expect(try Self.wait(90, &driver) { $0.screen.contains("Mousepad") }, "Mousepad's window was never scanned: \(driver.session.screen); said: \(driver.session.lastAnnouncement ?? "nothing")")
         let mousepad = try #require(try Atspi.desktop().children().first { try $0.name() == "mousepad" }, "no mousepad on the bus")
         let pid = try mousepad.processID()
-        defer { if let pid { kill(pid, SIGTERM) } }
+        defer { if let pid { try? ProcessSignal.send(SIGTERM, to: pid) } }
 
         // Its text area is not an item of its own (the page tab holding it is scanned whole): the
         // scanner menu's Keyboard entry opens the keyboard over it, the window's one text field.

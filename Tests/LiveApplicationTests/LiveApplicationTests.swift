@@ -51,7 +51,7 @@ struct DemoWindow {
         while MonotonicClock.now() < end {
             let found = try LiveApplication(target: .init(application: application))
             if found.screenName == "Demo" { return found }
-            usleep(200_000)
+            MonotonicClock.sleep(seconds: 0.2)
         }
         return nil
     }
