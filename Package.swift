@@ -2,7 +2,8 @@
 // SwitchScan: the iOS accessibility model and Switch Control item-mode scanning on Linux.
 //
 // Dependencies run one way: AccessibilityModel ← Scenes ← (Scanning ← Runtime) ← switchscan.
-// Pure modules (AccessibilityModel, Scenes) import no C module and do no I/O.
+// Pure modules (AccessibilityModel, Scenes) import no C module and do no I/O; libc is called only
+// in Platform.
 import PackageDescription
 
 let package = Package(
@@ -54,8 +55,12 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // speech-dispatcher's client library (its header includes no glib: no pkg-config flags).
         .systemLibrary(name: "CSpeechd", providers: [.apt(["libspeechd-dev"])]),
-        .target(name: "Evdev", dependencies: ["CEvdev"]),
-        .target(name: "BrlAPI", dependencies: ["CBrlAPI"]),
+        // The platform layer: every libc call of the program wrapped once, in swift-system's
+        // manner (typed values, EINTR retried there, each failure a `SystemCallError` naming the
+        // C call); every other module reaches the operating system through it.
+        .target(name: "Platform", dependencies: ["CLinux"]),
+        .target(name: "Evdev", dependencies: ["CEvdev", "Platform"]),
+        .target(name: "BrlAPI", dependencies: ["CBrlAPI", "Platform"]),
         .target(name: "Louis", dependencies: ["CLouis"]),
         .target(name: "YAMLEvents", dependencies: ["CYAML"]),
         .target(name: "Speech", dependencies: ["CSpeechd"]),
@@ -65,7 +70,7 @@ let package = Package(
         // Live applications: AT-SPI snapshots and their mapping to elements (pure), libatspi wrapped once.
         .target(name: "LiveTree", dependencies: ["AccessibilityModel"]),
         .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
-        .target(name: "Atspi", dependencies: ["CAtspi", "LiveTree", "AccessibilityModel"]),
+        .target(name: "Atspi", dependencies: ["CAtspi", "LiveTree", "AccessibilityModel", "Platform"]),
         // Installed programs (their desktop entries) and starting them: GIO wrapped once (GLib
         // comes with libatspi).
         .systemLibrary(name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -82,35 +87,35 @@ let package = Package(
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
-            "DeviceProfiles", "Documents", "Evdev", "BrlAPI", "Louis", "CLinux", "LiveTree", "Atspi", "Xcb", "Desktop", "Speech", "RunControl", "Presentation", "Presage",
+            "DeviceProfiles", "Documents", "Platform", "Evdev", "BrlAPI", "Louis", "LiveTree", "Atspi", "Xcb", "Desktop", "Speech", "RunControl", "Presentation", "Presage",
         ]),
         // For tests only: a Baum braille display emulator on a pseudo-terminal, and BRLTTY started
         // and stopped by PID, shared by the BrlAPI and runtime tests.
-        .target(name: "BrailleTestSupport", path: "Sources/BrailleTestSupport"),
+        .target(name: "BrailleTestSupport", dependencies: ["Platform"], path: "Sources/BrailleTestSupport"),
         // The live application tests' desktop (Tests/LiveApps/live-session.sh): Xvfb, a private D-Bus
         // session, the AT-SPI bus and the demo applications, stopped by PID; the real Orca beside them.
-        .target(name: "LiveTestSupport", dependencies: ["Runtime", "BrailleFormatting", "BrailleTestSupport", "SpeechTestSupport"], path: "Sources/LiveTestSupport"),
+        .target(name: "LiveTestSupport", dependencies: ["Runtime", "Platform", "BrailleFormatting", "BrailleTestSupport", "SpeechTestSupport"], path: "Sources/LiveTestSupport"),
         // For tests only: speech-dispatcher started and stopped by PID on a private socket, with an
         // output module that writes what it says, and when, to a file.
-        .target(name: "SpeechTestSupport", dependencies: ["BrailleTestSupport"], path: "Sources/SpeechTestSupport"),
+        .target(name: "SpeechTestSupport", dependencies: ["BrailleTestSupport", "Platform"], path: "Sources/SpeechTestSupport"),
         // For tests only: whether the run is `scripts/test --fast` (SWITCHSCAN_FAST_TESTS=1), which
         // skips the suites needing BRLTTY, Xvfb or a package build.
         .target(name: "TestTier", path: "Sources/TestTier"),
         // The CLI: thin; reads files and prints.
         .executableTarget(name: "switchscan", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "Runtime", "DeviceProfiles", "Evdev", "Louis", "BrailleFormatting",
-            "DumpImport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "DumpImport", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Benchmarks print figures; they are never run as tests.
         .executableTarget(name: "switchscan-bench", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "Runtime", "BrailleFormatting", "BrlAPI", "Louis",
-            "BrailleTestSupport", "DeviceProfiles", "DumpImport", "LiveTestSupport", "Presage",
+            "BrailleTestSupport", "DeviceProfiles", "DumpImport", "LiveTestSupport", "Presage", "Platform",
         ], path: "Benchmarks/switchscan-bench"),
         // The mutation fuzzer over every file kind and the raw stream (scripts/test runs it; crashes
         // found are kept in Tests/Fuzz/regressions and replayed).
         .executableTarget(name: "switchscan-fuzz", dependencies: [
             "AccessibilityModel", "Documents", "Scenes", "Scanning", "SwitchInput", "DeviceProfiles", "Runtime",
-            "DumpImport", "Presentation",
+            "DumpImport", "Presentation", "Platform",
         ], path: "Tests/Fuzz/switchscan-fuzz"),
 
         .testTarget(name: "AccessibilityModelTests", dependencies: ["AccessibilityModel"]),
@@ -120,23 +125,23 @@ let package = Package(
         .testTarget(name: "SwitchInputTests", dependencies: ["SwitchInput"]),
         .testTarget(name: "BrailleFormattingTests", dependencies: ["BrailleFormatting", "AccessibilityModel"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Scenes", "AccessibilityModel", "SwitchInput", "DeviceProfiles", "BrailleFormatting"]),
-        .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
-        .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport", "TestTier"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "Platform"]),
+        .testTarget(name: "BrlAPITests", dependencies: ["BrlAPI", "BrailleTestSupport", "TestTier", "Platform"]),
         .testTarget(name: "LouisTests", dependencies: ["Louis"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechTestSupport", "TestTier"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechTestSupport", "TestTier", "Platform"]),
         .testTarget(name: "PresageTests", dependencies: ["Presage"]),
         .testTarget(name: "LiveTreeTests", dependencies: ["LiveTree", "AccessibilityModel", "BrailleFormatting"]),
         // Real GTK 4, GTK 3 and Qt 5 applications on Xvfb with a private D-Bus session and the AT-SPI bus.
         .testTarget(name: "LiveApplicationTests", dependencies: [
             "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "TestTier", "switchscan",
-            "DeviceProfiles",
+            "DeviceProfiles", "Platform",
         ]),
         .testTarget(name: "RunControlTests", dependencies: ["RunControl", "Scanning", "Scenes", "SwitchInput"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "DeviceProfiles", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel", "Presentation"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "DeviceProfiles", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel", "Presentation", "Platform"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Scanning", "Scenes", "AccessibilityModel", "SwitchInput"]),
         // Boots a stock Debian kernel under QEMU with a USB keyboard device model and drives it over QMP.
-        .testTarget(name: "RealKernelTests", dependencies: ["switchscan"]),
-        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "Scenes", "BrailleTestSupport", "LiveTestSupport", "SpeechTestSupport", "TestTier"]),
+        .testTarget(name: "RealKernelTests", dependencies: ["switchscan", "Platform"]),
+        .testTarget(name: "SwitchScanCLITests", dependencies: ["switchscan", "Scenes", "BrailleTestSupport", "LiveTestSupport", "SpeechTestSupport", "TestTier", "Platform"]),
     ]
 )

@@ -4,6 +4,7 @@
 import BrailleTestSupport
 import Runtime
 import Foundation
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,50 +19,29 @@ final class BenchChild {
     /// the given files (or /dev/null); `environment` entries replace or add variables.
     init(_ executable: String, _ arguments: [String], name: String, stdout: String? = nil, stderr: String? = nil,
          environment: [String: String] = [:]) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         var variables = ProcessInfo.processInfo.environment
         variables.merge(environment) { $1 }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
+        do {
+            pid = try ChildProcess.spawn(
+                executable, arguments: [executable] + arguments, environment: variables.map { "\($0.key)=\($0.value)" },
+                standardInput: .reading("/dev/null"), standardOutput: .writing(stdout ?? "/dev/null", append: false),
+                standardError: .writing(stderr ?? "/dev/null", append: false))
+        } catch {
+            throw BenchFailure("cannot start \(executable): \(error.errno.message)")
         }
-        var pid = pid_t()
-        let result = argv.withUnsafeBufferPointer { args in
-            envp.withUnsafeBufferPointer { env in
-                posix_spawn(&pid, executable, &actions, &attributes, args.baseAddress!, env.baseAddress!)
-            }
-        }
-        guard result == 0 else { throw BenchFailure("cannot start \(executable): \(String(cString: strerror(result)))") }
-        self.pid = pid
         self.name = name
     }
 
     /// Whether it still runs (reaps it when it has exited).
     var isRunning: Bool {
         if status != nil { return false }
-        var raw: Int32 = 0
-        let result = waitpid(pid, &raw, WNOHANG)
-        if result == pid { status = Self.decode(raw); return false }
-        return result == 0
+        switch ChildProcess.state(of: pid, blocking: false) {
+        case .running: return true
+        case .ended(.exited(let code)): status = code
+        case .ended(.signalled(let signal)): status = 128 + signal
+        case .notAChild: break
+        }
+        return false
     }
 
     /// Waits up to `timeout` seconds for the exit; its status (exit code, or 128 + signal).
@@ -78,17 +58,13 @@ final class BenchChild {
     /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds; reaped.
     func stop(grace: Double = 3) {
         guard isRunning else { return }
-        kill(pid, SIGTERM)
+        try? ProcessSignal.send(SIGTERM, to: pid)
         if wait(timeout: grace) == nil {
-            kill(pid, SIGKILL)
+            try? ProcessSignal.send(SIGKILL, to: pid)
             wait(timeout: 5)
         }
     }
 
-    private static func decode(_ raw: Int32) -> Int32 {
-        let signal = raw & 0x7f
-        return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-    }
 }
 
 struct BenchFailure: Error, CustomStringConvertible {
@@ -107,8 +83,7 @@ func benchSleep(_ seconds: Double) {
 
 /// Sleeps until `moment` on CLOCK_MONOTONIC (an absolute deadline: no drift).
 func benchSleep(until moment: Double) {
-    var target = timespec(tv_sec: Int(moment), tv_nsec: Int((moment - Double(Int(moment))) * 1e9))
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+    MonotonicClock.sleep(until: moment)
 }
 
 /// Prints a progress line to standard error (standard output carries the figures).
@@ -170,11 +145,11 @@ struct BenchPackage {
 
 /// A private temporary folder, removed by `remove()`.
 func makeScratchFolder(_ name: String) throws -> String {
-    var template = Array((NSTemporaryDirectory() + "/switchscan-\(name)-XXXXXX").utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-        throw BenchFailure("mkdtemp: \(String(cString: strerror(errno)))")
+    do {
+        return try FileSystem.makeTemporaryDirectory(prefix: NSTemporaryDirectory() + "/switchscan-\(name)-")
+    } catch {
+        throw BenchFailure("\(error)")
     }
-    return String(cString: made)
 }
 
 /// BRLTTY (Baum driver) on an emulated 40-cell Baum display, on a private BrlAPI host.
@@ -203,12 +178,15 @@ func benchmarkSceneYAML(title: String) -> String {
 
 /// The write end of a FIFO, opened once its reader has it open (non-blocking tries, so that a
 /// reader that died does not hang the benchmark).
-func openFIFOForWriting(_ path: String, reader: BenchChild, timeout: Double) throws -> Int32 {
+func openFIFOForWriting(_ path: String, reader: BenchChild, timeout: Double) throws -> FileDescriptor {
     let end = benchNow() + timeout
     while true {
-        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        if descriptor >= 0 { return descriptor }
-        guard errno == ENXIO else { throw BenchFailure("open \(path): \(String(cString: strerror(errno)))") }
+        do {
+            return try FileIO.open(path, .writeOnly, options: .nonBlocking)
+        } catch where error.errno == .noSuchDeviceOrAddress {
+        } catch {
+            throw BenchFailure("\(error)")
+        }
         guard reader.isRunning else { throw BenchFailure("\(reader.name) exited (status \(reader.status ?? -1)) before opening \(path)") }
         guard benchNow() < end else { throw BenchFailure("\(reader.name) did not open \(path) within \(timeout) s") }
         benchSleep(0.005)

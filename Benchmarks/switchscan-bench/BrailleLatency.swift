@@ -14,13 +14,14 @@ import Runtime
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 func runBrailleBenchmark(arguments: [String]) {
     let markdown = arguments.contains("--markdown")
     let steps: Int
     do { steps = Int(try numberOption("--steps", in: arguments) ?? 200) } catch {
         benchProgress("braille: \(error)")
-        exit(1)
+        CurrentProcess.exit(1)
     }
     BrlAPI.ignoreSIGPIPE()
     let emulator: BaumDisplayEmulator
@@ -29,7 +30,7 @@ func runBrailleBenchmark(arguments: [String]) {
         (emulator, brltty) = try startEmulatedDisplay(cells: 40)
     } catch {
         benchProgress("braille: cannot start BRLTTY with the emulated display: \(error)")
-        exit(1)
+        CurrentProcess.exit(1)
     }
     defer {
         brltty.stop()
@@ -40,9 +41,9 @@ func runBrailleBenchmark(arguments: [String]) {
     let scene: Scene
     do { scene = try SceneParser.parse(yaml: benchmarkSceneYAML(title: "Braille latency"), file: "braille.yaml") } catch {
         benchProgress("braille: the generated scene did not load: \(error)")
-        brltty.stop()  // exit(1) skips the defers
+        brltty.stop()  // CurrentProcess.exit(1) skips the defers
         emulator.stop()
-        exit(1)
+        CurrentProcess.exit(1)
     }
 
     let output = BrailleDisplayOutput(.init(host: brltty.host, auth: "none"))
@@ -51,9 +52,9 @@ func runBrailleBenchmark(arguments: [String]) {
     guard output.isConnected else {
         benchProgress("braille: no display on \(brltty.host); BRLTTY says:\n\(brltty.logTail(lines: 20))")
         output.close()
-        brltty.stop()  // exit(1) skips the defers
+        brltty.stop()  // CurrentProcess.exit(1) skips the defers
         emulator.stop()
-        exit(1)
+        CurrentProcess.exit(1)
     }
     benchProgress("braille: BRLTTY \(brltty.host), an emulated 40-cell Baum display, \(steps) highlights per case")
     var rows = [(name: String, sample: BenchSample?)]()

@@ -6,6 +6,7 @@ import Foundation
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 func runEventBenchmark(arguments: [String] = [], items: Int = 10_000, events: Int = 2_000) {
     let markdown = arguments.contains("--markdown")
@@ -19,7 +20,7 @@ func runEventBenchmark(arguments: [String] = [], items: Int = 10_000, events: In
     let scene: Scene
     do { scene = try SceneParser.parse(yaml: lines.joined(separator: "\n"), file: "events.yaml") } catch {
         FileHandle.standardError.write("the generated scene did not load: \(error)\n".data(using: .utf8)!)
-        exit(1)
+        CurrentProcess.exit(1)
     }
     FileHandle.standardError.write("events: a scene of \(items) items, \(events) measured edges per case\n".data(using: .utf8)!)
     var rows = [(name: String, press: (Double, Double), release: (Double, Double))]()

@@ -18,6 +18,7 @@
 import BrailleTestSupport
 import Foundation
 import LiveTestSupport
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,7 +28,7 @@ func runIdleBenchmark(arguments: [String]) {
         try IdleBenchmark(arguments: arguments).run()
     } catch {
         benchProgress("idle: \(error)")
-        exit(1)
+        CurrentProcess.exit(1)
     }
 }
 
@@ -57,11 +58,11 @@ private struct IdleBenchmark {
         let child: BenchChild
         let trace: String
         let errors: String
-        let fifo: Int32
+        let fifo: FileDescriptor
         var start: Snapshot?
         var end: Snapshot?
 
-        init(_ scenario: Case, child: BenchChild, trace: String, errors: String, fifo: Int32) {
+        init(_ scenario: Case, child: BenchChild, trace: String, errors: String, fifo: FileDescriptor) {
             self.scenario = scenario
             self.child = child
             self.trace = trace
@@ -130,7 +131,7 @@ private struct IdleBenchmark {
         let switchscan = try package.switchscan()
         let scratch = try makeScratchFolder("idle")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignal.ignore(SIGPIPE)
         let scene = scratch + "/scene.yaml"
         try benchmarkSceneYAML(title: "Idle").write(toFile: scene, atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: scratch + "/config", withIntermediateDirectories: true)
@@ -156,7 +157,7 @@ private struct IdleBenchmark {
         defer {
             for run in runs {
                 run.child.stop()
-                close(run.fifo)
+                FileIO.close(run.fifo)
             }
             for display in displays {
                 display.brltty.stop()
@@ -180,7 +181,7 @@ private struct IdleBenchmark {
                 arguments += ["--braille", "none"]
             }
             let fifo = "\(scratch)/input-\(index).fifo"
-            guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo): \(String(cString: strerror(errno)))") }
+            do { try FileSystem.makeFIFO(fifo) } catch { throw BenchFailure("\(error)") }
             let errors = "\(scratch)/errors-\(index).txt"
             var environment = ["XDG_CONFIG_HOME": scratch + "/config"]
             if scenario.live, let desktop { environment.merge(desktop.environment) { _, new in new } }

@@ -4,6 +4,7 @@
 // median of 5).
 import DumpImport
 import Foundation
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +58,7 @@ func runImportBenchmark(arguments: [String]) {
     do {
         let package = try BenchPackage.locate()
         let switchscan = try package.switchscan()
-        let folder = NSTemporaryDirectory() + "switchscan-import-bench-\(getpid())"
+        let folder = NSTemporaryDirectory() + "switchscan-import-bench-\(CurrentProcess.id)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var rows = [(name: String, bytes: Int, elements: Int, convert: Double, command: Double, peakMB: Double)]()
@@ -98,6 +99,6 @@ func runImportBenchmark(arguments: [String]) {
         }
     } catch {
         FileHandle.standardError.write(Data("import: \(error)\n".utf8))
-        exit(1)
+        CurrentProcess.exit(1)
     }
 }

@@ -19,6 +19,7 @@ import Runtime
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 func runInputBenchmark(arguments: [String]) {
     var markdown = false
@@ -32,13 +33,13 @@ func runInputBenchmark(arguments: [String]) {
         case "--presses", "--runs":
             guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 else {
                 FileHandle.standardError.write(Data("input: \(argument) needs a positive number\n".utf8))
-                exit(2)
+                CurrentProcess.exit(2)
             }
             if argument == "--presses" { presses = value } else { runs = value }
             index += 1
         default:
             FileHandle.standardError.write(Data("input: unknown argument \(argument) (expected --markdown, --presses N, --runs N)\n".utf8))
-            exit(2)
+            CurrentProcess.exit(2)
         }
         index += 1
     }
@@ -177,7 +178,7 @@ private struct InputBenchmark {
     func run() -> Report {
         guard let devices = Self.repositoryFolder("Devices/switches") else {
             progress("Devices/switches was not found (run from the repository)")
-            exit(1)
+            CurrentProcess.exit(1)
         }
         let profilePath = devices + "/generic-keyboard.yaml"
         let profile: SwitchProfile
@@ -185,11 +186,11 @@ private struct InputBenchmark {
             profile = try SwitchProfile.parse(yaml: try String(contentsOfFile: profilePath, encoding: .utf8), file: profilePath)
         } catch {
             progress("\(profilePath): \(error)")
-            exit(1)
+            CurrentProcess.exit(1)
         }
         guard let scenarios = Self.repositoryFolder("Scenarios") else {
             progress("Scenarios was not found (run from the repository)")
-            exit(1)
+            CurrentProcess.exit(1)
         }
         let seedPath = scenarios + "/switch-control-groups.yaml"
         let seed: Scene
@@ -199,7 +200,7 @@ private struct InputBenchmark {
             large = try SceneParser.parse(yaml: generateScene(elements: 10_100).text, file: "generated-10000.yaml")
         } catch {
             progress("a scene did not load: \(error)")
-            exit(1)
+            CurrentProcess.exit(1)
         }
         let scenes = [("seed switch-control-groups.yaml", seed), ("generated", large)]
         var throughput = [Throughput]()
@@ -337,25 +338,27 @@ private struct InputBenchmark {
     }
 
     func measureLatency(name: String, scene: Scene, profilePath: String) -> Latency {
-        let folder = NSTemporaryDirectory() + "switchscan-input-bench-\(getpid())"
+        let folder = NSTemporaryDirectory() + "switchscan-input-bench-\(CurrentProcess.id)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fifo = folder + "/events.fifo"
-        unlink(fifo)
-        guard mkfifo(fifo, 0o600) == 0 else {
-            progress("mkfifo \(fifo): \(String(cString: strerror(errno)))")
-            exit(1)
+        try? FileSystem.remove(fifo)
+        do {
+            try FileSystem.makeFIFO(fifo)
+        } catch {
+            progress("\(error)")
+            CurrentProcess.exit(1)
         }
         let made: InputSources.Made
         do {
             made = try InputSources.build([.raw(path: fifo)], profile: profilePath, profileDirectories: [], fast: false)
         } catch {
             progress("the raw input: \(error)")
-            exit(1)
+            CurrentProcess.exit(1)
         }
         if !made.problems.isEmpty {
             progress("the raw input: \(made.problems.joined(separator: "; "))")
-            exit(1)
+            CurrentProcess.exit(1)
         }
         var settings = ScanSettings()
         settings.scanning = .manual
@@ -373,7 +376,7 @@ private struct InputBenchmark {
             live = try LiveRun(options)
         } catch {
             progress("LiveRun: \(error)")
-            exit(1)
+            CurrentProcess.exit(1)
         }
 
         let enter = KeyCodes.code(named: "KEY_ENTER") ?? 28
@@ -386,12 +389,12 @@ private struct InputBenchmark {
             ending = try live.run()
         } catch {
             progress("LiveRun: \(error)")
-            exit(1)
+            CurrentProcess.exit(1)
         }
         writer.finished.wait()
         let elapsed = MonotonicClock.now() - started
         if ending != .durationElapsed { progress("the live run ended with \(ending), not after the stream's length") }
-        if let problem = writer.problem { progress(problem); exit(1) }
+        if let problem = writer.problem { progress(problem); CurrentProcess.exit(1) }
 
         // Each press's action is the first line handed over at or after its timestamp and before
         // the next press.
@@ -451,12 +454,14 @@ private final class LatencyWriter: @unchecked Sendable {
 
     func run() {
         defer { finished.signal() }
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            problem = "open \(path) for writing: \(String(cString: strerror(errno)))"
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileIO.open(path, .writeOnly)
+        } catch {
+            problem = "open \(path) for writing: \(error.errno.message)"
             return
         }
-        defer { close(descriptor) }
+        defer { FileIO.close(descriptor) }
         sleep(seconds: 0.2)  // the loop is polling
         stamps.reserveCapacity(presses)
         for _ in 0..<presses {
@@ -469,25 +474,27 @@ private final class LatencyWriter: @unchecked Sendable {
     }
 
     /// One EV_KEY record and a SYN_REPORT, stamped with CLOCK_MONOTONIC now; the stamp written.
-    private func writeEdge(_ descriptor: Int32, value: Int32) -> Double? {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        let seconds = Int64(spec.tv_sec), micros = Int64(spec.tv_nsec / 1000)
+    private func writeEdge(_ descriptor: FileDescriptor, value: Int32) -> Double? {
+        let now = MonotonicClock.now()
+        let seconds = Int64(now.rounded(.down)), micros = min(999_999, Int64(((now - now.rounded(.down)) * 1e6).rounded(.down)))
         let key = DeviceEvent(seconds: seconds, microseconds: micros, type: DeviceEvent.EventType.key, code: code, value: value)
         let syn = DeviceEvent(seconds: seconds, microseconds: micros, type: DeviceEvent.EventType.syn, code: DeviceEvent.SynCode.report, value: 0)
         let bytes = RawEventDecoder.encode(key) + RawEventDecoder.encode(syn)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else {
-            problem = "write to \(path): \(written < 0 ? String(cString: strerror(errno)) : "\(written) of \(bytes.count) bytes")"
+        do {
+            let written = try FileIO.writeOnce(descriptor, bytes[...])
+            guard written == bytes.count else {
+                problem = "write to \(path): \(written) of \(bytes.count) bytes"
+                return nil
+            }
+        } catch {
+            problem = "write to \(path): \(error.errno.message)"
             return nil
         }
         return key.time
     }
 
     private func sleep(seconds: Double) {
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        MonotonicClock.sleep(seconds: seconds)
     }
 }
 

@@ -16,6 +16,7 @@
 import BrailleTestSupport
 import SwitchInput
 import Foundation
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,7 @@ func runLatencyBenchmark(arguments: [String]) {
         try LatencyBenchmark(arguments: arguments).run()
     } catch {
         benchProgress("latency: \(error)")
-        exit(1)
+        CurrentProcess.exit(1)
     }
 }
 
@@ -124,7 +125,7 @@ private struct LatencyBenchmark {
         defer {
             if keep { benchProgress("latency: kept \(scratch)") } else { try? FileManager.default.removeItem(atPath: scratch) }
         }
-        signal(SIGPIPE, SIG_IGN)  // a reader that died gives EPIPE, not the end of the benchmark
+        ProcessSignal.ignore(SIGPIPE)  // a reader that died gives EPIPE, not the end of the benchmark
         let reference = try package.reference(scratch: scratch)
         let (emulator, brltty) = try startEmulatedDisplay(cells: 40)
         defer {
@@ -152,7 +153,7 @@ private struct LatencyBenchmark {
                           into outcome: inout Outcome) throws {
         let fifo = scratch + "/reference-\(round).fifo", output = scratch + "/reference-\(round).out"
         let errors = scratch + "/reference-\(round).err"
-        guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo): \(String(cString: strerror(errno)))") }
+        do { try FileSystem.makeFIFO(fifo) } catch { throw BenchFailure("\(error)") }
         let child = try BenchChild(executable, ["-a", "none", host, fifo], name: "the C reference", stdout: output, stderr: errors)
         defer { child.stop() }
         try waitFor(child, errors: errors, what: "its \"ready\" line", timeout: 10) {
@@ -187,7 +188,7 @@ private struct LatencyBenchmark {
                            into outcome: inout Outcome) throws {
         let fifo = scratch + "/switchscan-\(round).fifo", trace = scratch + "/switchscan-\(round).jsonl"
         let errors = scratch + "/switchscan-\(round).err"
-        guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo): \(String(cString: strerror(errno)))") }
+        do { try FileSystem.makeFIFO(fifo) } catch { throw BenchFailure("\(error)") }
         let child = try BenchChild(
             executable,
             ["run", scene, "--input", "raw:\(fifo)", "--braille", "brlapi:\(host)", "--braille-auth", "none", "--no-view",
@@ -243,14 +244,17 @@ private struct LatencyBenchmark {
     /// the reader was preempted meanwhile.
     func drive(fifo: String, reader: BenchChild, presses: [Press]) throws -> (stamps: [Double], preemptions: Int) {
         let descriptor = try openFIFOForWriting(fifo, reader: reader, timeout: 10)
-        defer { close(descriptor) }
+        defer { FileIO.close(descriptor) }
         let keyEnter: UInt16 = 28
         func send(_ value: Int32) throws -> Double {
             let stamp = (benchNow() * 1e6).rounded(.down) / 1e6
             let bytes = inputEventRecord(time: stamp, type: 1, code: keyEnter, value: value)
                 + inputEventRecord(time: stamp, type: 0, code: 0, value: 0)
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written == bytes.count else { throw BenchFailure("writing to \(fifo): \(String(cString: strerror(errno)))") }
+            do {
+                try FileIO.writeAll(descriptor, bytes)
+            } catch {
+                throw BenchFailure("writing to \(fifo): \(error.errno.message)")
+            }
             return stamp
         }
         benchSleep(0.3)

@@ -19,6 +19,7 @@
 // (GTK creates them on first use); it is reported, not counted. The runs alternate (walk, run).
 import Foundation
 import Runtime
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +29,7 @@ func runLiveBenchmark(arguments: [String]) {
         try LiveBenchmark(arguments: arguments).run()
     } catch {
         benchProgress("live: \(error)")
-        exit(1)
+        CurrentProcess.exit(1)
     }
 }
 
@@ -69,7 +70,7 @@ private struct LiveBenchmark {
             process.environment = environment
             let output = Pipe()
             process.standardInput = input
-            _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            try FileIO.setCloseOnExec(FileDescriptor(rawValue: input.fileHandleForWriting.fileDescriptor))
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -139,17 +140,15 @@ private struct LiveBenchmark {
                 }
                 let left = end - benchNow()
                 guard left > 0 else { return nil }
-                let descriptor = output.fileHandleForReading.fileDescriptor
+                let descriptor = FileDescriptor(rawValue: output.fileHandleForReading.fileDescriptor)
                 guard try !Poll.readable([descriptor], timeout: left).isEmpty else { continue }
-                var bytes = [UInt8](repeating: 0, count: 4096)
-                let count = read(descriptor, &bytes, bytes.count)
-                if count <= 0 { return nil }
-                buffer += String(decoding: bytes.prefix(count), as: UTF8.self)
+                guard let bytes = try? FileIO.read(descriptor), !bytes.isEmpty else { return nil }
+                buffer += String(decoding: bytes, as: UTF8.self)
             }
         }
 
         func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            if process.isRunning { try? ProcessSignal.send(SIGTERM, to: process.processIdentifier) }
             process.waitUntilExit()
         }
     }
@@ -192,7 +191,7 @@ private struct LiveBenchmark {
                        changeCount: inout Int) throws -> Run {
         let trace = "\(scratch)/trace-\(index).jsonl"
         let fifo = "\(scratch)/input-\(index).fifo"
-        guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo): \(String(cString: strerror(errno)))") }
+        do { try FileSystem.makeFIFO(fifo) } catch { throw BenchFailure("\(error)") }
         let started = benchNow()
         let child = try BenchChild(
             switchscan,
@@ -202,7 +201,7 @@ private struct LiveBenchmark {
             name: "switchscan run --atspi", stderr: "\(scratch)/errors-\(index).txt", environment: desktop.environment)
         defer { child.stop() }
         let writer = try openFIFOForWriting(fifo, reader: child, timeout: 600)
-        defer { close(writer) }
+        defer { FileIO.close(writer) }
         // The first highlight of an element (the run first shows "no window" until it is read).
         var label = ""
         var firstHighlight = 0.0
@@ -228,7 +227,7 @@ private struct LiveBenchmark {
             let expected = "Row \(row), change \(changeCount)"
             let cpuBefore = Self.cpuSeconds(of: child.pid)
             let sent = benchNow()
-            kill(desktop.appPID, SIGUSR1)
+            try? ProcessSignal.send(SIGUSR1, to: desktop.appPID)
             while true {
                 let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
                 // The braille line: the label, then the traits ("Row 0, change 1 sel").
@@ -259,7 +258,7 @@ private struct LiveBenchmark {
             changeCount += 1
             let expected = "Row 0, change \(changeCount)"
             let sent = benchNow()
-            kill(desktop.appPID, SIGUSR1)
+            try? ProcessSignal.send(SIGUSR1, to: desktop.appPID)
             while true {
                 guard let line = try listener.line(timeout: 60) else { throw BenchFailure("'\(expected)' never reached the pyatspi listener") }
                 let fields = line.split(separator: " ", maxSplits: 2)
@@ -301,7 +300,7 @@ private struct LiveBenchmark {
         let apps = package.root + "/Tests/LiveApps"
         let scratch = try makeScratchFolder("live")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignal.ignore(SIGPIPE)
         let changeFile = scratch + "/change-row"
         benchProgress("live: starting the desktop and the long list (\(objects) objects)")
         let desktop = try Desktop(apps: apps, objects: objects, changeFile: changeFile)

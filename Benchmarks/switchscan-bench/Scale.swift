@@ -12,6 +12,7 @@ import Foundation
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 private func log(_ text: String) { FileHandle.standardError.write((text + "\n").data(using: .utf8)!) }
 
@@ -53,7 +54,7 @@ private func fields(_ line: String) -> [String: String] {
 func runScaleChild(arguments: [String]) {
     guard arguments.count >= 4, let size = Int(arguments[2]), let runs = Int(arguments[3]) else {
         log("usage: switchscan-bench scale-child load ELEMENTS RUNS yaml|json, or rebuild ELEMENTS PRESSES [CONTROL,…]")
-        exit(2)
+        CurrentProcess.exit(2)
     }
     switch arguments[1] {
     case "load": scaleLoadChild(size: size, runs: runs, format: arguments.count > 4 ? arguments[4] : "json")
@@ -62,7 +63,7 @@ func runScaleChild(arguments: [String]) {
         scaleRebuildChild(size: size, presses: runs, controls: controls)
     default:
         log("scale-child: unknown measurement \(arguments[1])")
-        exit(2)
+        CurrentProcess.exit(2)
     }
 }
 
@@ -80,7 +81,7 @@ private func scaleLoadChild(size: Int, runs: Int, format: String) {
         let scene: Scene
         do { scene = try SceneParser.parse(yaml: text, file: "generated.\(format)") } catch {
             log("the generated scene did not load: \(error)")
-            exit(1)
+            CurrentProcess.exit(1)
         }
         let t1 = now()
         let screen = scene.startScreen
@@ -108,7 +109,7 @@ private func scaleRebuildChild(size: Int, presses: Int, controls: [String]) {
     let scene: Scene
     do { scene = try SceneParser.parse(yaml: generateJSONScene(elements: size), file: "generated.json") } catch {
         log("the generated scene did not load: \(error)")
-        exit(1)
+        CurrentProcess.exit(1)
     }
     var settings = ScanSettings()
     settings.scanning = .manual
@@ -148,7 +149,7 @@ private func scaleRebuildChild(size: Int, presses: Int, controls: [String]) {
         for _ in 0..<presses {
             if !highlight(control) {
                 log("scale: cannot reach \(control)")
-                exit(1)
+                CurrentProcess.exit(1)
             }
             times.append(press(.tap))
             if session.focusID != control { lost += 1 }

@@ -8,6 +8,7 @@ import DeviceProfiles
 import Foundation
 import Runtime
 import Scanning
+import Platform
 
 /// A text field of its own for the benchmark: it takes every edit, and is read back from itself.
 struct BenchTextField: TextEntryTarget {
@@ -81,14 +82,14 @@ func runTypingBenchmark(arguments: [String]) {
         .deletingLastPathComponent().appendingPathComponent("texts/held-out-english.txt").path
     guard let raw = try? String(contentsOfFile: textFile, encoding: .utf8) else {
         FileHandle.standardError.write(Data("typing: cannot read \(textFile)\n".utf8))
-        exit(2)
+        CurrentProcess.exit(2)
     }
     let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
     let layouts = KeyboardLayouts(folders: ShippedData.directory(.keyboards).map { [$0.path] } ?? [])
     for problem in layouts.problems { FileHandle.standardError.write(Data("typing: \(problem)\n".utf8)) }
     guard let frequency = layouts.layout(named: "english-frequency"), let qwerty = layouts.layout(named: "qwerty") else {
         FileHandle.standardError.write(Data("typing: the shipped english-frequency and qwerty layouts are needed\n".utf8))
-        exit(2)
+        CurrentProcess.exit(2)
     }
     let runs: [TypingRun]
     do {
@@ -102,7 +103,7 @@ func runTypingBenchmark(arguments: [String]) {
         ]
     } catch {
         FileHandle.standardError.write(Data("typing: \(error)\n".utf8))
-        exit(1)
+        CurrentProcess.exit(1)
     }
     let fewerSteps = 1 - runs[0].stepsPerCharacter / runs[3].stepsPerCharacter
     let savings = 1 - Double(runs[0].selections) / Double(runs[1].selections)

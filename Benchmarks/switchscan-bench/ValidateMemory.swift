@@ -2,6 +2,7 @@
 // 64 MB each). Each input is validated by a fresh `switchscan` process; its peak resident size
 // is the kernel's (wait4's ru_maxrss), its time the wall clock around it, median of 3 runs.
 import Foundation
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ func runValidateMemoryBenchmark(arguments: [String]) {
     do {
         let package = try BenchPackage.locate()
         let switchscan = try package.switchscan()
-        let folder = NSTemporaryDirectory() + "switchscan-validate-memory-\(getpid())"
+        let folder = NSTemporaryDirectory() + "switchscan-validate-memory-\(CurrentProcess.id)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
 
@@ -50,7 +51,7 @@ func runValidateMemoryBenchmark(arguments: [String]) {
         }
     } catch {
         FileHandle.standardError.write(Data("validate-memory: \(error)\n".utf8))
-        exit(1)
+        CurrentProcess.exit(1)
     }
 }
 
@@ -110,13 +111,13 @@ func validateMemoryInputs(root: String) -> [(name: String, ext: String, text: St
 /// posix_spawn (vfork) inherits its parent's high-water mark in ru_maxrss, so the benchmark's own
 /// memory (the generated inputs) must not be that parent.
 func runValidateMemoryChild(arguments: [String]) {
-    guard let executable = arguments.first else { exit(2) }
+    guard let executable = arguments.first else { CurrentProcess.exit(2) }
     do {
         let run = try spawnMeasured(executable, Array(arguments.dropFirst()))
         print("\(run.exit) \(run.seconds) \(run.maxResidentKB)")
     } catch {
         FileHandle.standardError.write(Data("validate-memory-child: \(error)\n".utf8))
-        exit(1)
+        CurrentProcess.exit(1)
     }
 }
 
@@ -139,23 +140,20 @@ func measuredThroughHelper(_ executable: String, _ arguments: [String]) throws -
 
 /// Runs `executable` with its output discarded; its exit, wall time and peak resident size.
 func spawnMeasured(_ executable: String, _ arguments: [String]) throws -> (exit: Int32, seconds: Double, maxResidentKB: Int) {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid = pid_t()
     let started = Date()
-    let result = argv.withUnsafeBufferPointer { posix_spawn(&pid, executable, &actions, nil, $0.baseAddress!, environ) }
-    guard result == 0 else { throw BenchFailure("cannot start \(executable): \(String(cString: strerror(result)))") }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) == -1 {
-        guard errno == EINTR else { throw BenchFailure("wait4: \(String(cString: strerror(errno)))") }
+    let pid: Int32
+    do {
+        pid = try ChildProcess.spawn(
+            executable, arguments: [executable] + arguments, standardInput: .reading("/dev/null"),
+            standardOutput: .writing("/dev/null", append: false), standardError: .writing("/dev/null", append: false))
+    } catch {
+        throw BenchFailure("cannot start \(executable): \(error.errno.message)")
     }
-    let exited = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return (exited, Date().timeIntervalSince(started), usage.ru_maxrss)
+    guard let (ending, kilobytes) = ChildProcess.waitMeasured(pid) else { throw BenchFailure("wait4: \(executable) is not a child") }
+    let exited: Int32
+    switch ending {
+    case .exited(let code): exited = code
+    case .signalled(let signal): exited = 128 + signal
+    }
+    return (exited, Date().timeIntervalSince(started), kilobytes)
 }

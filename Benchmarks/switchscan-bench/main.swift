@@ -15,6 +15,7 @@
 import AccessibilityModel
 import Foundation
 import Scenes
+import Platform
 
 
 /// A scene with about `count` elements: containers of 100 buttons (10 rows of 10), each container
@@ -129,6 +130,6 @@ case "typing": runTypingBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "orca": runOrcaComparison(arguments: Array(benchArguments.dropFirst()))
 default:
     FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import|live|typing|orca [--markdown]\n".data(using: .utf8)!)
-    exit(2)
+    CurrentProcess.exit(2)
 }
-exit(0)
+CurrentProcess.exit(0)

@@ -1,4 +1,5 @@
 import CAtspi
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -109,7 +110,7 @@ public final class MainContextPoll: @unchecked Sendable {
 
     public init() throws(AtspiError) {
         let made = catspi_epoll_create()
-        guard made >= 0 else { throw AtspiError(call: "epoll_create1", message: String(cString: strerror(errno))) }
+        guard made >= 0 else { throw AtspiError(call: "epoll_create1", message: Errno.current.message) }
         descriptor = made
         state = .allocate(capacity: 1)
         state.initialize(to: catspi_poll_state())
@@ -117,7 +118,7 @@ public final class MainContextPoll: @unchecked Sendable {
 
     deinit {
         if prepared { catspi_context_dispatch(state) }
-        Glibc.close(descriptor)
+        FileIO.close(FileDescriptor(rawValue: descriptor))
         state.deallocate()
     }
 
@@ -127,7 +128,7 @@ public final class MainContextPoll: @unchecked Sendable {
         guard !prepared else { return 0 }
         let timeout = catspi_context_prepare(descriptor, state)
         if timeout == -2 {
-            throw AtspiError(call: "g_main_context_query", message: String(cString: strerror(errno)))
+            throw AtspiError(call: "g_main_context_query", message: Errno.current.message)
         }
         prepared = true
         return timeout < 0 ? nil : Double(timeout) / 1000

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Platform
 
 /// BRLTTY started for a test, on a private BrlAPI host, and stopped by the process id it
 /// was started with.
@@ -54,7 +50,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var _pid: pid_t?
     /// The watchdog's process id and the write end of its pipe, while BRLTTY runs.
-    private var watchdog: (pid: pid_t, pipe: Int32)?
+    private var watchdog: (pid: pid_t, pipe: FileDescriptor)?
 
     /// The directory of BrlAPI's local sockets.
     public static let socketDirectory = "/var/lib/BrlAPI"
@@ -72,13 +68,14 @@ public final class BRLTTYProcess: @unchecked Sendable {
         guard let executable = Self.executablePath else {
             throw BrailleTestSupportError("BRLTTYProcess", detail: "brltty is not installed (scripts/setup installs it)")
         }
-        var template = Array((NSTemporaryDirectory() + "/switchscan-brltty-XXXXXX").utf8CString)
-        let directory: String = try template.withUnsafeMutableBufferPointer { buffer throws(BrailleTestSupportError) -> String in
-            guard let result = mkdtemp(buffer.baseAddress!) else { throw BrailleTestSupportError("mkdtemp", errno: errno) }
-            return String(cString: result)
-        }
-        for name in ["updatable", "writable"] {
-            guard mkdir(directory + "/" + name, 0o700) == 0 else { throw BrailleTestSupportError("mkdir", errno: errno, detail: directory) }
+        let directory: String
+        do {
+            directory = try FileSystem.makeTemporaryDirectory(prefix: NSTemporaryDirectory() + "/switchscan-brltty-")
+            for name in ["updatable", "writable"] {
+                try FileSystem.makeDirectory(directory + "/" + name, permissions: 0o700)
+            }
+        } catch {
+            throw BrailleTestSupportError(error)
         }
         self.hostNumber = hostNumber ?? Self.unusedHostNumber()
         self.driver = driver
@@ -114,9 +111,9 @@ public final class BRLTTYProcess: @unchecked Sendable {
     /// BrlAPI's socket and lock file for this host, when no live process owns them (a BRLTTY
     /// killed by SIGKILL cannot remove them itself).
     private func removeStaleServerFiles() {
-        if let owner = Self.lockOwner(hostNumber: hostNumber), owner > 0, Glibc.kill(owner, 0) == 0 || errno == EPERM { return }
-        unlink("\(Self.socketDirectory)/\(hostNumber)")
-        unlink("\(Self.socketDirectory)/.\(hostNumber)")
+        if let owner = Self.lockOwner(hostNumber: hostNumber), ProcessSignal.exists(owner) { return }
+        try? FileSystem.remove("\(Self.socketDirectory)/\(hostNumber)")
+        try? FileSystem.remove("\(Self.socketDirectory)/.\(hostNumber)")
     }
 
     // MARK: - The process
@@ -128,7 +125,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
     public var isRunning: Bool {
         lock.withLock {
             guard let pid = _pid else { return false }
-            if Self.reap(pid, block: false) { _pid = nil; return false }
+            if ChildProcess.state(of: pid, blocking: false) != .running { _pid = nil; return false }
             return true
         }
     }
@@ -147,8 +144,8 @@ public final class BRLTTYProcess: @unchecked Sendable {
                 do throws(BrailleTestSupportError) {
                     try startWatchdog(of: pid)
                 } catch {
-                    Glibc.kill(pid, SIGKILL)
-                    _ = Self.reap(pid, block: true)
+                    try? ProcessSignal.send(SIGKILL, to: pid)
+                    ChildProcess.wait(pid)
                     throw error
                 }
             } catch {
@@ -182,14 +179,14 @@ public final class BRLTTYProcess: @unchecked Sendable {
             guard let pid = _pid else { return }
             _pid = nil
             endWatchdog()
-            Glibc.kill(pid, SIGTERM)
+            try? ProcessSignal.send(SIGTERM, to: pid)
             let deadline = monotonicNow() + timeout
             while monotonicNow() < deadline {
-                if Self.reap(pid, block: false) { return }
+                if ChildProcess.state(of: pid, blocking: false) != .running { return }
                 sleepSeconds(0.01)
             }
-            Glibc.kill(pid, SIGKILL)
-            _ = Self.reap(pid, block: true)
+            try? ProcessSignal.send(SIGKILL, to: pid)
+            ChildProcess.wait(pid)
         }
     }
 
@@ -200,8 +197,8 @@ public final class BRLTTYProcess: @unchecked Sendable {
             guard let pid = _pid else { return }
             _pid = nil
             endWatchdog()
-            Glibc.kill(pid, SIGKILL)
-            _ = Self.reap(pid, block: true)
+            try? ProcessSignal.send(SIGKILL, to: pid)
+            ChildProcess.wait(pid)
         }
     }
 
@@ -237,33 +234,38 @@ public final class BRLTTYProcess: @unchecked Sendable {
 
     /// Starts the watchdog of BRLTTY `pid` (see the type's comment). Called with the lock held.
     private func startWatchdog(of pid: pid_t) throws(BrailleTestSupportError) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw BrailleTestSupportError("pipe", errno: errno) }
         // Close-on-exec on both ends: no other child of the runner inherits them (the child's
         // standard input is a dup2 of the read end, which clears the flag on the copy only).
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            ends = try FileIO.pipe()
+            try FileIO.setNonBlocking(ends.readEnd, false)
+        } catch {
+            throw BrailleTestSupportError(error)
+        }
         let words: [String] = ["/bin/sh", "-c", Self.watchdogScript, "brltty-watchdog", String(pid), Self.socketDirectory,
                                String(hostNumber)]
-        let (watcher, result) = Self.spawnProcess("/bin/sh", words) { actions in
-            posix_spawn_file_actions_adddup2(&actions, ends[0], 0)  // dup2 clears close-on-exec
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let watcher: pid_t
+        do {
+            watcher = try ChildProcess.spawn(
+                "/bin/sh", arguments: words, standardInput: .descriptor(ends.readEnd),
+                standardOutput: .writing(directory + "/watchdog.out", append: true), standardError: .standardOutput)
+        } catch {
+            FileIO.close(ends.readEnd)
+            FileIO.close(ends.writeEnd)
+            throw BrailleTestSupportError(error, detail: "watchdog")
         }
-        Glibc.close(ends[0])
-        guard result == 0 else {
-            Glibc.close(ends[1])
-            throw BrailleTestSupportError("posix_spawn /bin/sh (watchdog)", errno: result)
-        }
-        watchdog = (watcher, ends[1])
+        FileIO.close(ends.readEnd)
+        watchdog = (watcher, ends.writeEnd)
     }
 
     /// Ends the watchdog by its PID before BRLTTY is stopped on purpose. Called with the lock held.
     private func endWatchdog() {
         guard let (pid, pipe) = watchdog else { return }
         watchdog = nil
-        Glibc.kill(pid, SIGKILL)
-        _ = Self.reap(pid, block: true)
-        Glibc.close(pipe)
+        try? ProcessSignal.send(SIGKILL, to: pid)
+        ChildProcess.wait(pid)
+        FileIO.close(pipe)
     }
 
     /// The watchdog's process id, while BRLTTY runs (for tests of the watchdog itself).
@@ -277,61 +279,18 @@ public final class BRLTTYProcess: @unchecked Sendable {
             guard let pid = _pid, let (watcher, pipe) = watchdog else { return nil }
             _pid = nil
             watchdog = nil
-            Glibc.close(pipe)
+            FileIO.close(pipe)
             return (pid, watcher)
         }
     }
 
     private func spawn() throws(BrailleTestSupportError) -> pid_t {
-        let logPath = self.logPath
-        let (pid, result) = Self.spawnProcess(executable, [executable] + arguments) { actions in
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        }
-        guard result == 0 else { throw BrailleTestSupportError("posix_spawn \(executable)", errno: result) }
-        return pid
-    }
-
-    /// posix_spawn of `path` with `words` as its argv: no blocked signals, and SIGPIPE, SIGTERM,
-    /// SIGINT, SIGHUP and SIGCHLD at their defaults whatever the test process did with them;
-    /// `files` sets the child's descriptors. Returns the pid and posix_spawn's result.
-    public static func spawnProcess(
-        _ path: String, _ words: [String], files: (inout posix_spawn_file_actions_t) -> Void
-    ) -> (pid: pid_t, result: Int32) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        files(&actions)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = words.map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = (argv + [nil]).withUnsafeBufferPointer { argv in
-            posix_spawn(&pid, path, &actions, &attributes, argv.baseAddress!, environ)
-        }
-        return (pid, result)
-    }
-
-    /// waitpid for a child of this process; true once it has exited (or is not our child any more).
-    public static func reap(_ pid: pid_t, block: Bool) -> Bool {
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, block ? 0 : WNOHANG)
-            if result == pid { return true }
-            if result == 0 { return false }
-            if errno == EINTR { continue }
-            return true  // ECHILD: already reaped
+        do {
+            return try ChildProcess.spawn(
+                executable, arguments: [executable] + arguments, standardInput: .reading("/dev/null"),
+                standardOutput: .writing(logPath, append: true), standardError: .standardOutput)
+        } catch {
+            throw BrailleTestSupportError(error)
         }
     }
 
@@ -341,7 +300,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
     public static var executablePath: String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let directories = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]
-        return directories.map { $0 + "/brltty" }.first { access($0, X_OK) == 0 }
+        return directories.map { $0 + "/brltty" }.first { FileSystem.isAccessible($0, .executable) }
     }
 
     /// The directories BRLTTY's drivers may be in (Debian: /lib/brltty).
@@ -351,7 +310,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
     /// Whether this BRLTTY has the braille driver (`libbrlttyb<code>.so` in a drivers
     /// directory). The Virtual driver (`vr`) was removed upstream in the 6.9 series.
     public static func hasBrailleDriver(_ code: String) -> Bool {
-        executablePath != nil && driverDirectories.contains { access("\($0)/libbrlttyb\(code).so", R_OK) == 0 }
+        executablePath != nil && driverDirectories.contains { FileSystem.isAccessible("\($0)/libbrlttyb\(code).so", .readable) }
     }
 
     /// A host number in 1000…9999 with neither socket nor lock file in /var/lib/BrlAPI.
@@ -359,7 +318,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
         while true {
             let number = Int.random(in: 1000...9999)
             let socket = "\(socketDirectory)/\(number)"
-            if access(socket, F_OK) != 0 && access("\(socketDirectory)/.\(number)", F_OK) != 0 { return number }
+            if !FileSystem.isAccessible(socket, .exists) && !FileSystem.isAccessible("\(socketDirectory)/.\(number)", .exists) { return number }
         }
     }
 
@@ -368,24 +327,10 @@ public final class BRLTTYProcess: @unchecked Sendable {
     /// notices its new socket only after its 1-second select timeout, so a connection can be
     /// accepted by the kernel a second before the server speaks.
     public static func serverAnswers(hostNumber: Int, timeout: Double) -> Bool {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { Glibc.close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let path = Array("\(socketDirectory)/\(hostNumber)".utf8)
-        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: path)
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0, pollDescriptor(descriptor, events: Int16(POLLIN), timeout: timeout) else { return false }
-        var byte: UInt8 = 0
-        return Glibc.read(descriptor, &byte, 1) == 1
+        guard let descriptor = try? LocalSocket.connect("\(socketDirectory)/\(hostNumber)") else { return false }
+        defer { FileIO.close(descriptor) }
+        guard isReadable(descriptor, timeout: timeout) else { return false }
+        return (try? FileIO.read(descriptor, maxBytes: 1))?.count == 1
     }
 
     /// The process id in BrlAPI's lock file for host N (`/var/lib/BrlAPI/.N`), if readable.

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Platform
 
 /// A Baum braille display on a pseudo-terminal, for BRLTTY's Baum driver
 /// (`-b bm -d serial:<slavePath>`).
@@ -25,9 +21,9 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
     /// The identity sent for `GetDeviceIdentity` (`84`), padded to 16 bytes; nil: no answer.
     public let identity: String?
 
-    private let master: Int32
+    private let master: FileDescriptor
     /// Held open so that the master never sees a hang-up while BRLTTY restarts.
-    private let slave: Int32
+    private let slave: FileDescriptor
     private let condition = NSCondition()
     private let sendLock = NSLock()
     private var thread: Thread?
@@ -61,28 +57,15 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
         guard (1...84).contains(cells) else {
             throw BrailleTestSupportError("BaumDisplayEmulator", detail: "cell count \(cells) outside 1...84 (BRLTTY's Baum limit)")
         }
-        let master = try PseudoTerminalCalls.posixOpenpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { throw BrailleTestSupportError("posix_openpt", errno: errno) }
-        let path: String
-        do throws(BrailleTestSupportError) {
-            guard try PseudoTerminalCalls.grantpt(master) == 0 else { throw BrailleTestSupportError("grantpt", errno: errno) }
-            guard try PseudoTerminalCalls.unlockpt(master) == 0 else { throw BrailleTestSupportError("unlockpt", errno: errno) }
-            path = try PseudoTerminalCalls.ptsname(master)
+        let terminal: PseudoTerminal
+        do {
+            terminal = try PseudoTerminal.open()
         } catch {
-            Glibc.close(master)
-            throw error
+            throw BrailleTestSupportError(error)
         }
-        let slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard slave >= 0 else { let e = errno; Glibc.close(master); throw BrailleTestSupportError("open \(path)", errno: e) }
-        var settings = termios()
-        if tcgetattr(slave, &settings) == 0 {
-            cfmakeraw(&settings)
-            _ = tcsetattr(slave, TCSANOW, &settings)
-        }
-        makeNonBlockingCloseOnExec(master)
-
-        self.master = master
-        self.slave = slave
+        let path = terminal.slavePath
+        self.master = terminal.master
+        self.slave = terminal.slave
         self.slavePath = path
         self.identity = identity
         self._cellCount = cells
@@ -103,8 +86,8 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
 
     deinit {
         locked { _running = false }
-        Glibc.close(master)
-        Glibc.close(slave)
+        FileIO.close(master)
+        FileIO.close(slave)
     }
 
     // MARK: - State
@@ -289,8 +272,15 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
     /// stopped.
     private func step(_ buffer: inout [UInt8]) -> Bool {
         guard locked({ _running }) else { return false }
-        guard pollDescriptor(master, events: Int16(POLLIN), timeout: 0.05) else { return true }
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+        guard isReadable(master, timeout: 0.05) else { return true }
+        let count: Int
+        do {
+            count = try buffer.withUnsafeMutableBytes { try FileIO.read(master, into: $0) } ?? 0
+        } catch {
+            // EIO: no slave side open (cannot happen while `slave` is held); back off.
+            sleepSeconds(0.01)
+            return true
+        }
         if count > 0 {
             // The moment the bytes were read: a frame's arrival (the read follows poll's wake-up).
             let arrived = monotonicNow()
@@ -298,9 +288,6 @@ public final class BaumDisplayEmulator: @unchecked Sendable {
             for byte in buffer[0..<count] {
                 if let packet = parser.feed(byte, cellCount: cellCount) { handle(packet, arrived: arrived) }
             }
-        } else if count < 0, errno != EAGAIN, errno != EINTR {
-            // EIO: no slave side open (cannot happen while `slave` is held); back off.
-            sleepSeconds(0.01)
         }
         return true
     }

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Platform
 
 /// A failure of the braille test harness: the system call (or step) and why.
 public struct BrailleTestSupportError: Error, CustomStringConvertible, Sendable {
@@ -17,9 +13,14 @@ public struct BrailleTestSupportError: Error, CustomStringConvertible, Sendable 
         self.detail = detail
     }
 
+    /// A failed call of the platform layer: its C name and subject, and its errno.
+    public init(_ error: SystemCallError, detail: String = "") {
+        self.init(error.subject.map { "\(error.call) \($0)" } ?? error.call, errno: error.errno.rawValue, detail: detail)
+    }
+
     public var description: String {
         var text = operation
-        if errno != 0 { text += ": \(String(cString: strerror(errno))) (errno \(errno))" }
+        if errno != 0 { text += ": \(Errno(rawValue: errno).message) (errno \(errno))" }
         if !detail.isEmpty { text += ": \(detail)" }
         return text
     }
@@ -56,54 +57,40 @@ public enum BrailleCells {
 
 /// Seconds on the monotonic clock.
 public func monotonicNow() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    MonotonicClock.now()
 }
 
-/// Sleeps for `seconds` (nanosleep, resumed after interrupts).
+/// Sleeps for `seconds` (resumed after interrupts).
 public func sleepSeconds(_ seconds: Double) {
-    guard seconds > 0 else { return }
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) == -1, errno == EINTR { request = remaining }
+    MonotonicClock.sleep(seconds: seconds)
 }
 
-/// poll(2) for one descriptor; true when one of `events` (or a hang-up) is there within
-/// `timeout` seconds. Interrupted polls count as "not yet".
-func pollDescriptor(_ descriptor: Int32, events: Int16, timeout: Double) -> Bool {
-    var fds = pollfd(fd: descriptor, events: events, revents: 0)
-    let result = poll(&fds, 1, Int32(max(0, (timeout * 1000).rounded(.up))))
-    return result > 0 && fds.revents != 0
+/// Whether `descriptor` has bytes to read (or has hung up) within `timeout` seconds;
+/// interrupted polls count as "not yet".
+func isReadable(_ descriptor: FileDescriptor, timeout: Double) -> Bool {
+    !((try? Poll.readable([descriptor], timeout: timeout)) ?? []).isEmpty
 }
 
 /// Writes all bytes to a non-blocking descriptor, waiting (up to `timeout` s) while it is full.
-func writeAll(_ descriptor: Int32, _ bytes: [UInt8], timeout: Double = 2, what: String) throws(BrailleTestSupportError) {
+func writeAll(_ descriptor: FileDescriptor, _ bytes: [UInt8], timeout: Double = 2, what: String) throws(BrailleTestSupportError) {
     var offset = 0
     let deadline = monotonicNow() + timeout
     while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        if written >= 0 {
+        let written: Int?
+        do {
+            written = try FileIO.writeSome(descriptor, bytes[offset...])
+        } catch {
+            throw BrailleTestSupportError("write (\(what))", errno: error.errno.rawValue)
+        }
+        if let written {
             offset += written
             continue
         }
-        let error = errno
-        if error == EINTR { continue }
-        if error == EAGAIN || error == EWOULDBLOCK {
-            if monotonicNow() > deadline {
-                throw BrailleTestSupportError("write (\(what))", detail: "nobody reads: \(bytes.count - offset) bytes left after \(timeout) s")
-            }
-            _ = pollDescriptor(descriptor, events: Int16(POLLOUT), timeout: 0.05)
-            continue
+        if monotonicNow() > deadline {
+            throw BrailleTestSupportError("write (\(what))", detail: "nobody reads: \(bytes.count - offset) bytes left after \(timeout) s")
         }
-        throw BrailleTestSupportError("write (\(what))", errno: error)
+        _ = Poll.writable(descriptor, timeout: 0.05)
     }
-}
-
-/// Sets O_NONBLOCK and FD_CLOEXEC on a descriptor.
-func makeNonBlockingCloseOnExec(_ descriptor: Int32) {
-    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-    _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
 }
 
 /// Waits on a condition until `ready` holds or `timeout` seconds pass; returns `ready`'s last
@@ -115,42 +102,6 @@ func wait<T>(on condition: NSCondition, timeout: Double, _ ready: () -> T?) -> T
     while true {
         if let value = ready() { return value }
         if !condition.wait(until: deadline) { return ready() }
-    }
-}
-
-/// The pseudo-terminal calls of `<stdlib.h>` (posix_openpt, grantpt, unlockpt, ptsname_r),
-/// which Swift's Glibc module leaves out (they need _XOPEN_SOURCE); looked up in libc with
-/// dlsym.
-enum PseudoTerminalCalls {
-    private typealias DescriptorCall = @convention(c) (Int32) -> Int32
-    private typealias NameCall = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
-
-    private static func lookup<T>(_ name: String, as type: T.Type) throws(BrailleTestSupportError) -> T {
-        guard let symbol = dlsym(nil, name) else {
-            throw BrailleTestSupportError("dlsym \(name)", detail: "not in the C library")
-        }
-        return unsafeBitCast(symbol, to: type)
-    }
-
-    static func posixOpenpt(_ flags: Int32) throws(BrailleTestSupportError) -> Int32 {
-        try lookup("posix_openpt", as: DescriptorCall.self)(flags)
-    }
-
-    static func grantpt(_ descriptor: Int32) throws(BrailleTestSupportError) -> Int32 {
-        try lookup("grantpt", as: DescriptorCall.self)(descriptor)
-    }
-
-    static func unlockpt(_ descriptor: Int32) throws(BrailleTestSupportError) -> Int32 {
-        try lookup("unlockpt", as: DescriptorCall.self)(descriptor)
-    }
-
-    /// ptsname_r: the slave's path; returns 0 or an errno value.
-    static func ptsname(_ descriptor: Int32) throws(BrailleTestSupportError) -> String {
-        var name = [CChar](repeating: 0, count: 128)
-        let call = try lookup("ptsname_r", as: NameCall.self)
-        let result = name.withUnsafeMutableBufferPointer { call(descriptor, $0.baseAddress, $0.count) }
-        guard result == 0 else { throw BrailleTestSupportError("ptsname_r", errno: result) }
-        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

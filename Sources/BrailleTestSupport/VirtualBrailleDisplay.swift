@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Platform
 
 /// The other end of BRLTTY's Virtual braille driver (`-b vr -d client:<socketPath>`): a
 /// local socket server that BRLTTY connects to.
@@ -27,9 +23,9 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
     public let rows: Int
 
     private let directory: String
-    private let listener: Int32
+    private let listener: FileDescriptor
     private let condition = NSCondition()
-    private var _connection: Int32 = -1
+    private var _connection: FileDescriptor?
     private var _running = true
     private var _finished = false
     private var _cells: [UInt8]
@@ -40,31 +36,15 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
     /// Listens on a new socket in a private temporary directory and starts the I/O thread.
     /// `cells` is the width of a row.
     public init(cells: Int = 40, rows: Int = 1) throws(BrailleTestSupportError) {
-        var template = Array((NSTemporaryDirectory() + "/switchscan-vr-XXXXXX").utf8CString)
-        let directory: String = try template.withUnsafeMutableBufferPointer { buffer throws(BrailleTestSupportError) -> String in
-            guard let result = mkdtemp(buffer.baseAddress!) else { throw BrailleTestSupportError("mkdtemp", errno: errno) }
-            return String(cString: result)
+        let directory: String
+        let listener: FileDescriptor
+        do {
+            directory = try FileSystem.makeTemporaryDirectory(prefix: NSTemporaryDirectory() + "/switchscan-vr-")
+            listener = try LocalSocket.listen(directory + "/display")
+        } catch {
+            throw BrailleTestSupportError(error)
         }
         let path = directory + "/display"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw BrailleTestSupportError("socket", errno: errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            Glibc.close(listener)
-            throw BrailleTestSupportError("bind", detail: "socket path too long: \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(listener, 4) == 0 else {
-            let error = errno
-            Glibc.close(listener)
-            throw BrailleTestSupportError("bind/listen \(path)", errno: error)
-        }
-        makeNonBlockingCloseOnExec(listener)
         self.directory = directory
         self.socketPath = path
         self.listener = listener
@@ -83,9 +63,9 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
     deinit {
         condition.lock()
         _running = false
-        if _connection >= 0 { Glibc.close(_connection) }
+        if let _connection { FileIO.close(_connection) }
         condition.unlock()
-        Glibc.close(listener)
+        FileIO.close(listener)
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -98,7 +78,7 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
     /// Every line BRLTTY sent.
     public var lines: [String] { locked { _lines } }
     /// Whether BRLTTY is connected.
-    public var isConnected: Bool { locked { _connection >= 0 } }
+    public var isConnected: Bool { locked { _connection != nil } }
 
     /// Waits until the cells satisfy `predicate`; returns them, or nil after `timeout` s.
     public func waitForCells(timeout: Double, where predicate: ([UInt8]) -> Bool) -> [UInt8]? {
@@ -107,15 +87,14 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
 
     /// Waits until BRLTTY is connected.
     public func waitForConnection(timeout: Double) -> Bool {
-        wait(on: condition, timeout: timeout) { _connection >= 0 ? true : nil } ?? false
+        wait(on: condition, timeout: timeout) { _connection != nil ? true : nil } ?? false
     }
 
     /// Sends a command line to BRLTTY, e.g. "ROUTE 5" or "FWINLT". Send one and wait for its
     /// effect before the next: BRLTTY 6.5's driver takes one line each time its input wakes it,
     /// so a second line sent together with the first is only run when more input comes.
     public func send(_ line: String) throws(BrailleTestSupportError) {
-        let connection = locked { _connection }
-        guard connection >= 0 else { throw BrailleTestSupportError("VirtualBrailleDisplay.send", detail: "BRLTTY is not connected") }
+        guard let connection = locked({ _connection }) else { throw BrailleTestSupportError("VirtualBrailleDisplay.send", detail: "BRLTTY is not connected") }
         try writeAll(connection, Array((line + "\n").utf8), what: "Virtual display")
     }
 
@@ -127,12 +106,9 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
 
     private func step() -> Bool {
         guard locked({ _running }) else { return false }
-        let connection = locked { _connection }
-        if connection < 0 {
-            guard pollDescriptor(listener, events: Int16(POLLIN), timeout: 0.05) else { return true }
-            let accepted = accept(listener, nil, nil)
-            guard accepted >= 0 else { return true }
-            makeNonBlockingCloseOnExec(accepted)
+        guard let connection = locked({ _connection }) else {
+            guard isReadable(listener, timeout: 0.05) else { return true }
+            guard let accepted = LocalSocket.accept(listener) else { return true }
             let announced = rows > 1 ? "cells \(columns) \(rows)\n" : "cells \(columns)\n"
             try? writeAll(accepted, Array(announced.utf8), what: "Virtual display")
             locked {
@@ -142,20 +118,24 @@ public final class VirtualBrailleDisplay: @unchecked Sendable {
             }
             return true
         }
-        guard pollDescriptor(connection, events: Int16(POLLIN), timeout: 0.05) else { return true }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(connection, $0.baseAddress, $0.count) }
-        if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) {
+        guard isReadable(connection, timeout: 0.05) else { return true }
+        let bytes: [UInt8]?
+        do {
+            bytes = try FileIO.read(connection)
+        } catch {
+            bytes = []
+        }
+        if bytes?.isEmpty == true {
             // BRLTTY went away: wait for it to connect again.
             locked {
-                Glibc.close(connection)
-                _connection = -1
+                FileIO.close(connection)
+                _connection = nil
                 condition.broadcast()
             }
             return true
         }
-        guard count > 0 else { return true }
-        input += buffer[0..<count]
+        guard let bytes else { return true }
+        input += bytes
         while let newline = input.firstIndex(of: 0x0A) {
             let line = String(decoding: input[..<newline], as: UTF8.self).trimmingCharacters(in: .init(charactersIn: "\r"))
             input.removeSubrange(...newline)

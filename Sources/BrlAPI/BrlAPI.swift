@@ -1,4 +1,5 @@
 import CBrlAPI
+import Platform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,7 +17,7 @@ public enum BrlAPI {
     /// with SIGPIPE ignored the write fails with `EPIPE` and `BrlAPIConnection.write` throws.
     /// Call once, before the first connection.
     public static func ignoreSIGPIPE() {
-        _ = signal(SIGPIPE, SIG_IGN)
+        ProcessSignal.ignore(SIGPIPE)
     }
 
     /// The version of the libbrlapi this program runs with (`brlapi_getLibraryVersion`), e.g.

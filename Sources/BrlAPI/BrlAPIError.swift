@@ -1,4 +1,5 @@
 import CBrlAPI
+import Platform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -115,7 +116,7 @@ public struct BrlAPIError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         var text = "\(function): \(message) (BrlAPI error \(code.rawValue): \(code)"
         if errno != 0 {
-            text += ", errno \(errno): \(String(cString: strerror(errno)))"
+            text += ", errno \(errno): \(Errno(rawValue: errno).message)"
             if let libcFunction { text += " in \(libcFunction)" }
         }
         if gaiError != 0 { text += ", getaddrinfo error \(gaiError)" }

@@ -1,4 +1,5 @@
 import CEvdev
+import Platform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -85,19 +86,16 @@ public enum Evdev {
         return entries
     }
 
-    /// The `eventN` names in a directory, sorted by N. Calls `opendir`, `readdir`, `closedir`.
+    /// The `eventN` names in a directory, sorted by N (the platform layer's folder listing).
     static func eventNodeNames(in directory: String) throws(EvdevError) -> [String] {
-        guard let stream = opendir(directory) else {
-            throw EvdevError(call: "opendir", errno: currentErrno(), path: directory)
+        let names: [String]
+        do {
+            names = try FileSystem.entries(ofDirectory: directory)
+        } catch {
+            throw EvdevError(call: error.call, errno: error.errno, path: directory)
         }
-        defer { closedir(stream) }
         var found = [(Int, String)]()
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                    String(cString: $0)
-                }
-            }
+        for name in names {
             guard name.hasPrefix("event"), let number = Int(name.dropFirst(5)), number >= 0 else { continue }
             found.append((number, name))
         }

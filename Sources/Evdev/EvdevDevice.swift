@@ -1,4 +1,5 @@
 import CEvdev
+import Platform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -41,7 +42,7 @@ public final class EvdevDevice {
         var handle: OpaquePointer?
         let result = libevdev_new_from_fd(fd, &handle)
         guard result == 0, let handle else {
-            _ = Glibc.close(fd)
+            FileIO.close(FileDescriptor(rawValue: fd))
             throw EvdevError(call: "libevdev_new_from_fd", errno: Errno(rawValue: result < 0 ? -result : EINVAL), path: path)
         }
         return EvdevDevice(path: path, fileDescriptor: fd, handle: handle)
@@ -56,7 +57,7 @@ public final class EvdevDevice {
             self.handle = nil
         }
         if fileDescriptor >= 0 {
-            _ = Glibc.close(fileDescriptor)
+            FileIO.close(FileDescriptor(rawValue: fileDescriptor))
             fileDescriptor = -1
         }
     }

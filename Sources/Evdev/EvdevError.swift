@@ -1,3 +1,5 @@
+import Platform
+
 /// A failed C call: which call, the error number, and the file it was about. `kind` sorts the
 /// cases a caller handles differently, and `description` says what to do about them.
 public struct EvdevError: Error, Hashable, Sendable, CustomStringConvertible {

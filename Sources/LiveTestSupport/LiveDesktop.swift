@@ -1,5 +1,6 @@
 import Foundation
 import Runtime
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -133,7 +134,7 @@ public final class LiveDesktop: @unchecked Sendable {
         let output = Pipe()
         process.standardInput = input
         // Only this process may hold the writing end: the session ends when it closes.
-        try FileIO.setCloseOnExec(input.fileHandleForWriting.fileDescriptor)
+        try FileIO.setCloseOnExec(FileDescriptor(rawValue: input.fileHandleForWriting.fileDescriptor))
         process.standardOutput = output
         try process.run()
         var values = [String: String]()

@@ -1,6 +1,7 @@
 import BrailleFormatting
 import Scanning
 import SwitchInput
+import Platform
 
 /// What a source tells the loop.
 public enum RuntimeInput: Sendable {
@@ -24,7 +25,7 @@ public enum RuntimeInput: Sendable {
 public protocol RuntimeSource: AnyObject {
     var name: String { get }
     /// The descriptor to poll for reading, if any now.
-    var descriptor: Int32? { get }
+    var descriptor: FileDescriptor? { get }
     /// The next moment (monotonic seconds) the source wants to be called, if any.
     var deadline: Double? { get }
     func readable(at now: Double) -> [RuntimeInput]

@@ -4,6 +4,7 @@ import Glibc
 import AccessibilityModel
 import Scanning
 import Scenes
+import Platform
 
 /// The settings file of a run, watched with inotify (no polling): when it is written (closed
 /// after writing, or renamed into place as `switchscan settings` and most editors do), it is
@@ -70,7 +71,7 @@ public final class SettingsWatcher {
     deinit { close() }
 
     /// The descriptor to poll.
-    public var descriptor: Int32? { inotify?.descriptor }
+    public var descriptor: FileDescriptor? { inotify?.descriptor }
 
     /// The settings: base, then the file's text (nil: no file), then the overrides; or the
     /// problems, `file:line:column: error: …` joined by "; ".

@@ -1,8 +1,6 @@
 import BrailleTestSupport
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// speech-dispatcher started for a test on a private socket, with an output module whose
 /// speech the test reads back, and stopped by the process id it was started with.
@@ -34,7 +32,7 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
 
     private let lock = NSLock()
     private var pid: pid_t?
-    private var watchdog: (pid: pid_t, pipe: Int32)?
+    private var watchdog: (pid: pid_t, pipe: FileDescriptor)?
 
     /// The voices the recorder module offers, by language: what `$VOICE` is for each.
     public static let voices = ["en": "recorder-english", "fr": "recorder-french", "de": "recorder-german"]
@@ -88,27 +86,23 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
             let executable = "/usr/bin/speech-dispatcher"
             let words = [executable, "-s", "-t", "0", "-c", "unix_socket", "-S", socketPath, "-C", directory + "/conf",
                          "-m", "/usr/lib/speech-dispatcher-modules", "-L", directory + "/log", "-P", directory + "/speechd.pid"]
-            unlink(socketPath)
-            let output = outputPath
-            let (started, result) = BRLTTYProcess.spawnProcess(executable, words) { actions in
-                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-                posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-                posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            }
-            guard result == 0 else { throw BrailleTestSupportError("posix_spawn \(executable)", errno: result) }
+            try? FileSystem.remove(socketPath)
+            let started = try ChildProcess.spawn(
+                executable, arguments: words, standardInput: .reading("/dev/null"),
+                standardOutput: .writing(outputPath, append: true), standardError: .standardOutput)
             pid = started
             do {
                 try startWatchdog(of: started)
             } catch {
-                kill(started, SIGKILL)
-                _ = BRLTTYProcess.reap(started, block: true)
+                try? ProcessSignal.send(SIGKILL, to: started)
+                ChildProcess.wait(started)
                 pid = nil
                 throw error
             }
         }
         let deadline = monotonicNow() + timeout
         while !Self.socketAnswers(socketPath) {
-            if let running = lock.withLock({ pid }), BRLTTYProcess.reap(running, block: false) {
+            if let running = lock.withLock({ pid }), ChildProcess.state(of: running, blocking: false) != .running {
                 lock.withLock { pid = nil; endWatchdog() }
                 throw BrailleTestSupportError("speech-dispatcher", detail: "exited while starting; its output:\n\(output)")
             }
@@ -126,14 +120,14 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
             guard let running = pid else { return }
             pid = nil
             endWatchdog()
-            kill(running, SIGTERM)
+            try? ProcessSignal.send(SIGTERM, to: running)
             let deadline = monotonicNow() + timeout
             while monotonicNow() < deadline {
-                if BRLTTYProcess.reap(running, block: false) { return }
+                if ChildProcess.state(of: running, blocking: false) != .running { return }
                 sleepSeconds(0.02)
             }
-            kill(running, SIGKILL)
-            _ = BRLTTYProcess.reap(running, block: true)
+            try? ProcessSignal.send(SIGKILL, to: running)
+            ChildProcess.wait(running)
         }
     }
 
@@ -145,7 +139,7 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
             guard let running = pid, let (watcher, pipe) = watchdog else { return nil }
             pid = nil
             watchdog = nil
-            close(pipe)
+            FileIO.close(pipe)
             return (running, watcher)
         }
     }
@@ -181,20 +175,9 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
 
     /// Whether something accepts a connection on the unix socket at `path`.
     public static func socketAnswers(_ path: String) -> Bool {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return result == 0
+        guard let descriptor = try? LocalSocket.connect(path) else { return false }
+        FileIO.close(descriptor)
+        return true
     }
 
     /// The watchdog's script: `$1` speech-dispatcher's pid.
@@ -211,30 +194,31 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
 
     /// Called with the lock held.
     private func startWatchdog(of target: pid_t) throws {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw BrailleTestSupportError("pipe", errno: errno) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let log = directory + "/watchdog.out"
+        // Close-on-exec on both ends; the watchdog's standard input is a blocking dup2 of the
+        // read end (its `read` must wait for the end of file).
+        let ends = try FileIO.pipe()
+        try FileIO.setNonBlocking(ends.readEnd, false)
         let words = ["/bin/sh", "-c", Self.watchdogScript, "speech-dispatcher-watchdog", String(target)]
-        let (watcher, result) = BRLTTYProcess.spawnProcess("/bin/sh", words) { actions in
-            posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let watcher: pid_t
+        do {
+            watcher = try ChildProcess.spawn(
+                "/bin/sh", arguments: words, standardInput: .descriptor(ends.readEnd),
+                standardOutput: .writing(directory + "/watchdog.out", append: true), standardError: .standardOutput)
+        } catch {
+            FileIO.close(ends.readEnd)
+            FileIO.close(ends.writeEnd)
+            throw error
         }
-        close(ends[0])
-        guard result == 0 else {
-            close(ends[1])
-            throw BrailleTestSupportError("posix_spawn /bin/sh (watchdog)", errno: result)
-        }
-        watchdog = (watcher, ends[1])
+        FileIO.close(ends.readEnd)
+        watchdog = (watcher, ends.writeEnd)
     }
 
     /// Called with the lock held.
     private func endWatchdog() {
         guard let (watcher, pipe) = watchdog else { return }
         watchdog = nil
-        kill(watcher, SIGKILL)
-        _ = BRLTTYProcess.reap(watcher, block: true)
-        close(pipe)
+        try? ProcessSignal.send(SIGKILL, to: watcher)
+        ChildProcess.wait(watcher)
+        FileIO.close(pipe)
     }
 }

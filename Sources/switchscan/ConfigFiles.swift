@@ -4,6 +4,7 @@ import Foundation
 import Runtime
 import Scanning
 import Scenes
+import Platform
 
 /// The user's configuration folder (`$XDG_CONFIG_HOME/switchscan`, else
 /// `~/.config/switchscan`): `settings.yaml`, `switches/`, `braille/`.

@@ -3,6 +3,7 @@ import DeviceProfiles
 import Evdev
 import Foundation
 import Runtime
+import Platform
 
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import Foundation
 import Runtime
 import Scanning
 import Scenes
+import Platform
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import Evdev
 import Foundation
 import Runtime
 import SwitchInput
+import Platform
 
 struct LearnCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

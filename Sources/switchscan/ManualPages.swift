@@ -3,6 +3,7 @@ import Foundation
 import Runtime
 import Scanning
 import Scenes
+import Platform
 
 /// `switchscan manual-pages` (hidden; run by scripts/package): the manual pages, written by
 /// the program from its own definitions: one page per command from the argument parser's

@@ -6,6 +6,7 @@ import Foundation
 import Runtime
 import Scanning
 import Scenes
+import Platform
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

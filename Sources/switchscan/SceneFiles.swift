@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Runtime
 import Scenes
+import Platform
 
 /// Reading scene files for the commands: the only I/O around the pure loader.
 enum SceneFiles {

@@ -4,6 +4,7 @@ import Foundation
 import Runtime
 import Scanning
 import Scenes
+import Platform
 
 /// `switchscan settings`: the scanning settings of the configuration folder's settings.yaml,
 /// read, and written atomically (checked first; a temporary file renamed over the old one).

@@ -4,6 +4,7 @@ import Documents
 import Foundation
 import Runtime
 import Scenes
+import Platform
 
 /// `switchscan snapshot`: a live window written as a scene file, for scripted tests against it.
 struct SnapshotCommand: ParsableCommand {

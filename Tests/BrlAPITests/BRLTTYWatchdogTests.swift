@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Testing
 import TestTier
+import Platform
 
 /// A BRLTTY started by a test never outlives the test runner, and leaves no BrlAPI socket or
 /// lock file behind (issue 11: a runner killed mid-suite left BRLTTY spinning at 100 % on a
@@ -33,15 +34,14 @@ struct BRLTTYWatchdogTests {
         try brltty.start()
         let socket = "\(BRLTTYProcess.socketDirectory)/\(brltty.hostNumber)"
         let lockFile = "\(BRLTTYProcess.socketDirectory)/.\(brltty.hostNumber)"
-        #expect(access(socket, F_OK) == 0 && access(lockFile, F_OK) == 0, "BrlAPI's socket and lock file exist while it runs")
+        #expect(FileSystem.isAccessible(socket, .exists) && FileSystem.isAccessible(lockFile, .exists), "BrlAPI's socket and lock file exist while it runs")
         // What the kernel does when the runner dies: its end of the pipe is closed.
         let (pid, watchdog) = try #require(brltty.abandonToWatchdog())
         #expect(Self.waitUntil(5) { !Self.alive(pid) }, "BRLTTY \(pid) is gone")
         #expect(Self.waitUntil(5) { !Self.alive(watchdog) }, "the watchdog \(watchdog) is gone")
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
-        _ = waitpid(watchdog, &status, 0)
-        #expect(Self.waitUntil(2) { access(socket, F_OK) != 0 && access(lockFile, F_OK) != 0 },
+        ChildProcess.wait(pid)
+        ChildProcess.wait(watchdog)
+        #expect(Self.waitUntil(2) { !FileSystem.isAccessible(socket, .exists) && !FileSystem.isAccessible(lockFile, .exists) },
                 "no socket or lock file left for host \(brltty.hostNumber)")
     }
 
@@ -53,10 +53,10 @@ struct BRLTTYWatchdogTests {
         let watchdog = try #require(brltty!.watchdogPID)
         brltty!.kill()  // a crash, as the reconnection tests simulate: its files stay meanwhile
         #expect(!Self.alive(watchdog), "the watchdog ended with the kill")
-        #expect(access("\(BRLTTYProcess.socketDirectory)/.\(host)", F_OK) == 0, "the crash left its lock file")
+        #expect(FileSystem.isAccessible("\(BRLTTYProcess.socketDirectory)/.\(host)", .exists), "the crash left its lock file")
         brltty = nil
-        #expect(access("\(BRLTTYProcess.socketDirectory)/\(host)", F_OK) != 0)
-        #expect(access("\(BRLTTYProcess.socketDirectory)/.\(host)", F_OK) != 0)
+        #expect(!FileSystem.isAccessible("\(BRLTTYProcess.socketDirectory)/\(host)", .exists))
+        #expect(!FileSystem.isAccessible("\(BRLTTYProcess.socketDirectory)/.\(host)", .exists))
     }
 
     @Test func noOtherChildInheritsTheRunnersEndOfThePipe() throws {

@@ -1,6 +1,7 @@
 import BrailleTestSupport
 import BrlAPI
 import Foundation
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -69,8 +70,7 @@ func nextKey(_ connection: BrlAPIConnection, timeout: Double) throws -> BrlAPIKe
         if let key = try connection.readKey() { return key }
         let remaining = deadline.timeIntervalSinceNow
         if remaining <= 0 { return nil }
-        var descriptor = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, Int32(min(remaining, 0.05) * 1000) + 1)
+        _ = try Poll.readable([FileDescriptor(rawValue: connection.fileDescriptor)], timeout: min(remaining, 0.05) + 0.001)
     }
 }
 

@@ -3,6 +3,7 @@ import BrlAPI
 import Foundation
 import Testing
 import TestTier
+import Platform
 
 /// "Test 1 btn" in BRLTTY's en-nabcc text table, as BRLTTY 6.5 writes it to the display:
 /// capitals add dot 7, digits are NABCC's lower-cell forms (1 = dot 2).
@@ -34,13 +35,10 @@ struct BrlAPIAgainstBRLTTY {
         try connection.write(text: BrailleCells.text(first), cursor: nil)
         #expect(rig.emulator.waitForCells(first, timeout: 2))
         rig.emulator.startRecordingFrames()
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        let before = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        let before = MonotonicClock.now()
         try connection.write(text: BrailleCells.text(second), cursor: nil)
         #expect(rig.emulator.waitForCells(second, timeout: 2), "shown: \(rig.emulator.text)")
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        let after = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        let after = MonotonicClock.now()
         let frames = rig.emulator.stopRecordingFrames()
         let shown = try #require(frames.first { $0.cells == second }, "frames: \(frames.map { BrailleCells.text($0.cells) })")
         #expect(shown.time >= before && shown.time <= after, "arrived at \(shown.time), written in \(before)...\(after)")

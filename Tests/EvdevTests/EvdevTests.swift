@@ -1,6 +1,7 @@
 import Evdev
 import Foundation
 import Testing
+import Platform
 
 /// What runs without input devices: opening files that are not evdev devices, names, the scan,
 /// and the messages. Reading real devices is tested under QEMU (RealKernelTests).

@@ -1,6 +1,7 @@
 import Foundation
 import LiveTestSupport
 import Testing
+import Platform
 
 /// Whole tasks at the desktop with a window manager (Openbox) running, as a switch user does
 /// them: `switchscan run --atspi` driven through its switch input (the terminal's Enter = next,
@@ -80,7 +81,7 @@ struct DesktopTaskTests {
                 }
             }
             // Answers that come in parts (a screen, then its highlight) are all in.
-            usleep(300_000)
+            MonotonicClock.sleep(seconds: 0.3)
         }
 
         /// Select into the automatic groups down to an item, and select to open its menu.
@@ -122,7 +123,7 @@ struct DesktopTaskTests {
 
     @Test("on a page of 150 links, Link 120 is reached through the Links list, in view, and followed; Mousepad is started from the menu, scanned, and closed from the menu")
     func linksAndPrograms() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-desktop-\(getpid())")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-desktop-\(CurrentProcess.id)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let desktop = try LiveDesktop(apps: [])
@@ -218,7 +219,7 @@ struct DesktopTaskTests {
         #expect(OverlayTests.waitFor(20) { run.lines.last { $0.contains("\"kind\":\"screen\"") }?.contains("Firefox") == true },
                 "the scanner did not go back to Firefox: \(run.lines.suffix(5))")
         if let pid = Int32((try? OverlayTests.probe(desktop, ["pid", "mousepad"]))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
-            kill(pid, SIGTERM)
+            try? ProcessSignal.send(SIGTERM, to: pid)
         }
         #expect(run.process.isRunning)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LiveTestSupport
 import Testing
+import Platform
 
 /// `switchscan run --atspi` auto-scanning Debian's Firefox ESR (Tests/LiveApps/firefox_page.sh,
 /// a fresh profile showing browser.html) as a switch user runs it, read back from the run's trace
@@ -47,7 +48,7 @@ struct FirefoxRunTests {
 
     @Test("auto scanning Firefox: the highlight moves every step, few window reads, a menu stays open, an appended row is reached, a background tab is not scanned")
     func firefox() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-firefox-\(getpid())")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-firefox-\(CurrentProcess.id)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let desktop = try LiveDesktop(apps: [])
@@ -88,7 +89,7 @@ struct FirefoxRunTests {
         let before = Self.highlights(traceText()).count
         let readsBefore = Self.windowReads(debugText())
         let cpuBefore = try #require(LiveRunLoadTests.cpuSeconds(of: run.processIdentifier))
-        usleep(useconds_t(Self.measuredSeconds * 1_000_000))
+        MonotonicClock.sleep(seconds: Self.measuredSeconds)
         let cpu = try #require(LiveRunLoadTests.cpuSeconds(of: run.processIdentifier)) - cpuBefore
         let steps = Self.highlights(traceText()).dropFirst(before)
         let reads = Self.windowReads(debugText()) - readsBefore
@@ -110,7 +111,7 @@ struct FirefoxRunTests {
         try keys.fileHandleForWriting.write(contentsOf: Data(" ".utf8))
         #expect(OverlayTests.waitFor(5) { traceText().contains("\"kind\":\"menu\",\"entries\":[\"") })
         let opened = traceText().count
-        usleep(3_000_000)
+        MonotonicClock.sleep(seconds: 3.0)
         #expect(!traceText().dropFirst(opened).contains("\"kind\":\"menu\",\"entries\":[]"), "the menu closed by itself")
         try keys.fileHandleForWriting.write(contentsOf: Data("m".utf8))
         #expect(OverlayTests.waitFor(5) { traceText().dropFirst(opened).contains("\"kind\":\"menu\",\"entries\":[]") })
@@ -121,7 +122,7 @@ struct FirefoxRunTests {
         #expect(OverlayTests.waitFor(30) { labels(after: afterTab).contains("Second page link") },
                 "the second tab's link was never highlighted: \(Set(labels(after: afterTab)))")
         let inFront = Self.highlights(traceText()).count
-        usleep(10_000_000)
+        MonotonicClock.sleep(seconds: 10.0)
         let firstTab = Set(["Add row", "Press me", "Open second tab"])
         #expect(!labels(after: inFront).contains { firstTab.contains($0) || $0.contains("Row ") }, "\(labels(after: inFront))")
         #expect(run.isRunning)

@@ -2,6 +2,7 @@ import Foundation
 import LiveTestSupport
 import Testing
 import TestTier
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +27,7 @@ struct FrozenApplicationTests {
         defer { desktop.stop() }
         let app = try desktop.launch("gtk3_demo.py")
         defer {
-            kill(app.processIdentifier, SIGCONT)
+            try? ProcessSignal.send(SIGCONT, to: app.processIdentifier)
             LiveDesktop.stop(app)
         }
         #expect(desktop.waitUntilReady("gtk3_demo.py"))
@@ -37,7 +38,7 @@ struct FrozenApplicationTests {
         func key(_ text: String) { run.keys.fileHandleForWriting.write(Data(text.utf8)) }
         #expect(OverlayTests.waitFor(30) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
 
-        kill(app.processIdentifier, SIGSTOP)
+        try? ProcessSignal.send(SIGSTOP, to: app.processIdentifier)
         // Tap on Button 0: the application is asked first, briefly; it does not answer, and the
         // tap is said not done, with which application does not answer.
         let notDone = "not done: gtk3_demo.py is not answering"
@@ -58,7 +59,7 @@ struct FrozenApplicationTests {
         #expect(!desktop.output(of: "gtk3_demo.py").contains { $0.hasPrefix("clicked") })
 
         // Continued: it answers the next ping, which is said once; a tap runs its handler.
-        kill(app.processIdentifier, SIGCONT)
+        try? ProcessSignal.send(SIGCONT, to: app.processIdentifier)
         #expect(OverlayTests.waitFor(30) { Self.announcements(trace()).contains("gtk3_demo.py answers again") },
                 "announcements \(Self.announcements(trace()))")
         let target = try #require(run.highlights.last)
@@ -168,7 +169,7 @@ struct FrozenApplicationTests {
         try #require(before.contains("Gtk4Demo"), "the GTK 4 window was not the one scanned: \(ids())")
         let killedBus = String(before.prefix { $0 != "/" })
 
-        kill(app.processIdentifier, SIGKILL)
+        try? ProcessSignal.send(SIGKILL, to: app.processIdentifier)
         app.waitUntilExit()
         #expect(OverlayTests.waitFor(30) { Self.announcements(trace()).contains("python3 has closed") },
                 "announcements \(Self.announcements(trace())); highlights \(ids())")

@@ -7,6 +7,7 @@ import LiveTree
 import Runtime
 import Scanning
 import Testing
+import Platform
 
 extension LiveDriver {
     /// Types `text` on the scanning keyboard open over a live field, as a user who makes no
@@ -157,17 +158,17 @@ extension LiveApplicationTests {
         let windowManager = try desktop.startWindowManager()
         defer { LiveDesktop.stop(windowManager) }
         // The file goes into a folder of this test's own, named by a path typed on the keyboard.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-\(getpid())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-\(CurrentProcess.id)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("hello.txt")
         // The prediction's state is kept apart: the dialog's Name field completes a typed path
         // from the folder's entries (a "state" folder there turned the "s" of a name into "state/").
-        let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-state-\(getpid())")
+        let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-save-state-\(CurrentProcess.id)")
         defer { try? FileManager.default.removeItem(at: stateFolder) }
         // The run, made in this process, and Mousepad, which it starts, get a home and XDG folders
         // of their own: nothing is written under the runner's HOME.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-mousepad-home-\(getpid())")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-mousepad-home-\(CurrentProcess.id)")
         let own = try desktop.ownFolders(in: scratch)
         let restoreEnvironment = try LiveDesktop.setProcessEnvironment(own)
         defer {
@@ -192,7 +193,7 @@ extension LiveApplicationTests {
         #expect(try Self.wait(90, &driver) { $0.screen.contains("Mousepad") }, "Mousepad's window was never scanned: \(driver.session.screen); said: \(driver.session.lastAnnouncement ?? "nothing")")
         let mousepad = try #require(try Atspi.desktop().children().first { try $0.name() == "mousepad" }, "no mousepad on the bus")
         let pid = try mousepad.processID()
-        defer { if let pid { kill(pid, SIGTERM) } }
+        defer { if let pid { try? ProcessSignal.send(SIGTERM, to: pid) } }
         let started = try #require(pid.flatMap { try? String(contentsOfFile: "/proc/\($0)/environ", encoding: .utf8) }, "Mousepad's environment cannot be read")
             .split(separator: "\0").map(String.init)
         for name in ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {

@@ -7,6 +7,7 @@ import Runtime
 import Scanning
 import Testing
 import TestTier
+import Platform
 
 /// The demo window (Tests/LiveApps: the same window written for GTK 4, GTK 3 and Qt 5), operated
 /// through AT-SPI on a desktop of its own: what the scanner shows, and what selecting does in
@@ -50,7 +51,7 @@ struct DemoWindow {
         while MonotonicClock.now() < end {
             let found = try LiveApplication(target: .init(application: application))
             if found.screenName == "Demo" { return found }
-            usleep(200_000)
+            MonotonicClock.sleep(seconds: 0.2)
         }
         return nil
     }

@@ -3,6 +3,7 @@ import Foundation
 import Runtime
 import Scanning
 import SwitchInput
+import Platform
 
 /// A live application joined to a session, pumped the way the run's loop does: wait on its
 /// descriptor until its deadline, hand its updates to the session.

@@ -2,6 +2,7 @@ import Foundation
 import LiveTestSupport
 import Testing
 import TestTier
+import Platform
 
 /// `switchscan run --atspi` on the GTK 3 list (Tests/LiveApps/gtk3_long_list.py, 200 objects) as
 /// a user runs it: idle costs (next to) nothing, a rename of the highlighted row shows at once,
@@ -27,7 +28,7 @@ struct LiveRunLoadTests {
 
     @Test("a 200-object GTK 3 list: idle, a rename of the highlighted row shown within seconds, idle again after it")
     func renameOnList() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-load-\(getpid())")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-load-\(CurrentProcess.id)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let changeFile = scratch.appendingPathComponent("row").path
@@ -75,22 +76,22 @@ struct LiveRunLoadTests {
         try String(row).write(toFile: changeFile, atomically: true, encoding: .utf8)
 
         // The events of the window's first relayout settle; then nothing happens: idle.
-        usleep(2_000_000)
+        MonotonicClock.sleep(seconds: 2.0)
         let idleStart = try #require(Self.cpuSeconds(of: run.processIdentifier))
-        usleep(useconds_t(Self.idleSeconds * 1_000_000))
+        MonotonicClock.sleep(seconds: Self.idleSeconds)
         let idle = try #require(Self.cpuSeconds(of: run.processIdentifier)) - idleStart
         #expect(idle < Self.mostIdleCPU, "the run used \(idle) s of CPU in \(Self.idleSeconds) s with nothing happening")
 
         // The application renames the highlighted row: shown within seconds.
-        kill(appPID, SIGUSR1)
+        try? ProcessSignal.send(SIGUSR1, to: appPID)
         let expected = "Row \(row), change 1"
         // (The braille line: the label, then the traits: "Row 0, change 1 sel" on the selected row.)
         #expect(OverlayTests.waitFor(30) { ["\"", " "].contains { traceText().contains("\"text\":\"\(expected)\($0)") } },
                 "'\(expected)' never reached the trace: \(traceText().suffix(2000))")
         // And idle again.
-        usleep(1_000_000)
+        MonotonicClock.sleep(seconds: 1.0)
         let afterStart = try #require(Self.cpuSeconds(of: run.processIdentifier))
-        usleep(useconds_t(Self.idleSeconds * 1_000_000))
+        MonotonicClock.sleep(seconds: Self.idleSeconds)
         let after = try #require(Self.cpuSeconds(of: run.processIdentifier)) - afterStart
         #expect(after < Self.mostIdleCPU, "the run used \(after) s of CPU in \(Self.idleSeconds) s after the rename")
         #expect(run.isRunning)

@@ -6,6 +6,7 @@ import LiveTree
 import Runtime
 import Scanning
 import Testing
+import Platform
 
 extension LiveApplicationTests {
     @Test("galculator (GTK 3): its menus are items, File opens and escape closes it, View → Scientific mode changes the mode",

@@ -5,6 +5,7 @@ import Runtime
 import Testing
 import Xcb
 import TestTier
+import Platform
 
 /// `switchscan run --atspi` on the GTK 4 test application, seen on the Xvfb screen: the frame
 /// is drawn on the highlighted widget's extents (as AT-SPI reports them), follows `next`, and
@@ -77,7 +78,7 @@ struct OverlayTests {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             if try condition() { return true }
-            usleep(100_000)
+            MonotonicClock.sleep(seconds: 0.1)
         }
         return try condition()
     }

@@ -6,6 +6,7 @@ import LiveTree
 import Runtime
 import Scanning
 import Testing
+import Platform
 
 /// Debian's own applications on the test desktop, each started by its script in Tests/LiveApps
 /// and stopped by its PID: scanned, operated through the switches, and what they did read back
@@ -25,7 +26,7 @@ enum RealApplication {
         while MonotonicClock.now() < end, process.isRunning {
             let found = try LiveApplication(target: .init(application: application, window: title))
             if found.screenName.contains(title), !found.currentScreen.scanItems().isEmpty { return (process, found) }
-            usleep(300_000)
+            MonotonicClock.sleep(seconds: 0.3)
         }
         return (process, nil)
     }
@@ -122,7 +123,7 @@ extension LiveApplicationTests {
         let eight = try #require(try RealApplication.object(in: "gnome-calculator") { try $0.roleName() == "push button" && $0.name().hasPrefix("8") })
         try eight.doAction(named: "click")
         let changed = MonotonicClock.now() + 5
-        while try display() == "42", MonotonicClock.now() < changed { usleep(100_000) }
+        while try display() == "42", MonotonicClock.now() < changed { MonotonicClock.sleep(seconds: 0.1) }
         let typed = try #require(try display())
         #expect(typed != "42")
         try driver.pump(timeout: 3) { session in displayItem(session)?.value == typed }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Platform
 
 // Real-kernel tests (Tests/RealKernel/README.md): Tests/RealKernel/harness.py boots a stock
 // Debian kernel under QEMU (TCG) with a qemu-xhci controller and a usb-kbd device model, drives it
@@ -231,7 +232,7 @@ actor RealKernel {
             process.terminate()
             let grace = Date()
             while process.isRunning && Date().timeIntervalSince(grace) < 15 { Thread.sleep(forTimeInterval: 0.1) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if process.isRunning { try? ProcessSignal.send(SIGKILL, to: process.processIdentifier) }
         }
         process.waitUntilExit()
         let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)

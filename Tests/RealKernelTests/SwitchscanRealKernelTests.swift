@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Platform
 
 // `switchscan run --input evdev:auto` on a real kernel (Tests/RealKernel/README.md, "The switchscan
 // scenario"): harness.py boots the guest with the debug build of switchscan and its libraries,
@@ -220,9 +221,9 @@ actor SwitchscanRun {
     /// the user's state folder, where it would change the next test run's grouping.
     static let scratchStateHome: String = {
         let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("switchscan-realkernel-state-\(getpid())", isDirectory: true).path
+            .appendingPathComponent("switchscan-realkernel-state-\(CurrentProcess.id)", isDirectory: true).path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        setenv("XDG_STATE_HOME", path, 1)
+        try? CurrentProcess.setEnvironmentVariable("XDG_STATE_HOME", to: path)
         return path
     }()
 
@@ -275,7 +276,7 @@ actor SwitchscanRun {
             process.terminate()
             let grace = Date()
             while process.isRunning && Date().timeIntervalSince(grace) < 15 { Thread.sleep(forTimeInterval: 0.1) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if process.isRunning { try? ProcessSignal.send(SIGKILL, to: process.processIdentifier) }
         }
         process.waitUntilExit()
         let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)

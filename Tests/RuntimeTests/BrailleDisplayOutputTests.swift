@@ -9,6 +9,7 @@ import Testing
 import Glibc
 #endif
 import TestTier
+import Platform
 
 /// `BrailleDisplayOutput` driven as the loop drives it (its descriptor polled, its deadline
 /// kept), against a real BRLTTY and the Baum display emulator: coalesced writes, the cursor,
@@ -143,12 +144,12 @@ struct BrailleDisplayOutputTests {
     func connectionAttemptTimesOut() throws {
         let rig = try OutputRig(cells: 40)
         let pid = try #require(rig.brltty.pid)
-        defer { kill(pid, SIGCONT) }
+        defer { try? ProcessSignal.send(SIGCONT, to: pid) }
         // Twice at most: in a full run, BRLTTY was once seen answering while it should have been
         // stopped (resumed by something outside this test); the second attempt checks that it
         // really is stopped (state T in /proc) for the whole attempt.
         for attempt in 1...2 {
-            #expect(kill(pid, SIGSTOP) == 0)
+            #expect(throws: Never.self) { try ProcessSignal.send(SIGSTOP, to: pid) }
             let stoppedBy = Date(timeIntervalSinceNow: 2)
             while ProcessStat.state(pid) != "T", Date() < stoppedBy { Thread.sleep(forTimeInterval: 0.01) }
             #expect(ProcessStat.state(pid) == "T", "BRLTTY is not stopped")
@@ -164,7 +165,7 @@ struct BrailleDisplayOutputTests {
             // The pump came back (a loop blocked by the stopped BRLTTY would not), and said why.
             #expect(statuses.contains { $0.contains("no answer within 0.5 s") }, "\(statuses); BRLTTY's state \(stateAfter ?? "?")")
             #expect(!output.isConnected)
-            kill(pid, SIGCONT)
+            try? ProcessSignal.send(SIGCONT, to: pid)
             _ = rig.pump(output, timeout: 4) { output.isConnected }
             #expect(output.isConnected)
             return

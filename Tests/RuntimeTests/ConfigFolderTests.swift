@@ -3,6 +3,7 @@ import Foundation
 @testable import Runtime
 import Scanning
 import Testing
+@testable import Platform
 
 /// The configuration folder: where it is, a user's switch profile replacing a shipped one of the
 /// same name, and the settings file watched with inotify (created with its folder after the
@@ -87,7 +88,7 @@ struct ConfigFolderTests {
         // The folder appears, then the file is renamed into it (as an atomic writer does).
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         try "autoScanningTime: 2\nloops: 5\n".write(toFile: folder + "/.settings.tmp", atomically: false, encoding: .utf8)
-        #expect(rename(folder + "/.settings.tmp", path) == 0)
+        try FileSystem.rename(folder + "/.settings.tmp", to: path)
         var found = try changes(watcher)
         guard case .applied(let settings, let status)? = found.last else {
             Issue.record("expected the settings applied: \(found)")

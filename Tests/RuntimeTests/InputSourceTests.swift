@@ -3,6 +3,7 @@ import Foundation
 @testable import Runtime
 import SwitchInput
 import Testing
+@testable import Platform
 
 /// The parts of the inputs that need no device: the `--input` vocabulary, what `build` makes of
 /// it, the replay schedule of a recording (driven with made-up clock readings), raw streams from

@@ -4,6 +4,7 @@ import Scanning
 import Scenes
 import SwitchInput
 import Testing
+import Platform
 
 /// Every output of a live run is a `ScanOutput` handed the same typed stream: the session's
 /// outputs (highlight, menu with its item, line with its language) and the run's statuses; and
@@ -19,7 +20,7 @@ struct OutputSeamTests {
             deadline = MonotonicClock.now()
         }
         var name: String { "scripted presses" }
-        var descriptor: Int32? { nil }
+        var descriptor: FileDescriptor? { nil }
         func readable(at now: Double) -> [RuntimeInput] { [] }
         func deadlineReached(at now: Double) -> [RuntimeInput] {
             guard !actions.isEmpty else {

@@ -4,8 +4,9 @@ import Glibc
 #endif
 @testable import Runtime
 import Testing
+@testable import Platform
 
-/// The wrappers of Runtime/System that the rest of the program calls instead of libc: typed
+/// The wrappers of the Platform module that the rest of the program calls instead of libc: typed
 /// values in, typed values and `SystemCallError` (with its `Errno`) out.
 @Suite("Platform layer: typed wrappers of libc")
 struct PlatformLayerTests {
@@ -17,7 +18,7 @@ struct PlatformLayerTests {
         let file = folder.path + "/trace.jsonl"
         FileManager.default.createFile(atPath: file, contents: Data("12345".utf8))
         let fifo = folder.path + "/input.fifo"
-        try #require(mkfifo(fifo, 0o600) == 0)
+        try FileSystem.makeFIFO(fifo)
         #expect(try FileSystem.status(file) == FileSystem.Status(kind: .regular, size: 5))
         #expect(try FileSystem.status(folder.path).kind == .directory)
         #expect(try FileSystem.status(fifo).kind == .fifo)
@@ -25,7 +26,7 @@ struct PlatformLayerTests {
         #expect(throws: SystemCallError(call: "stat", errno: .noSuchFileOrDirectory, subject: missing)) {
             try FileSystem.status(missing)
         }
-        let descriptor = try FileIO.open(file, flags: O_RDONLY)
+        let descriptor = try FileIO.open(file, .readOnly)
         defer { FileIO.close(descriptor) }
         #expect(try FileIO.status(descriptor).size == 5)
     }
@@ -77,7 +78,7 @@ struct PlatformLayerTests {
     func truncateEnd() throws {
         let folder = try Folder()
         let file = folder.path + "/trace.jsonl"
-        let descriptor = try FileIO.open(file, flags: O_WRONLY | O_CREAT | O_APPEND)
+        let descriptor = try FileIO.open(file, .writeOnly, options: [.create, .append])
         defer { FileIO.close(descriptor) }
         #expect(try FileIO.writeOnce(descriptor, Array("line\nhalf".utf8)[...]) == 9)
         #expect(FileIO.truncateEnd(descriptor, by: 4))

@@ -2,22 +2,23 @@ import Foundation
 import Testing
 
 /// Finds calls of libc functions in Swift source text: the rule that every libc call goes
-/// through the platform layer (Sources/Runtime/System), where it is wrapped once, EINTR retried
-/// and its failure turned into `SystemCallError`.
+/// through the platform layer (the `Platform` module, Sources/Platform), where it is wrapped
+/// once, EINTR retried and its failure turned into `SystemCallError`.
 ///
 /// Comments and string literals are left out (their words are not calls); an interpolation in a
 /// string is code. A call is the function's name followed by `(`, not a member (`FileIO.close`),
 /// not a declaration (`func close`), with no argument labels and as many arguments as the C
 /// prototype takes: `close()` or `write(lines: x)` are Swift methods, `close(fd)` is libc's.
 /// Anything qualified by a C module (`Glibc.write`, `Glibc.errno`) is a call, and so is a bare
-/// `errno` in a file that declares nothing of that name.
+/// `errno` in a file that declares nothing of that name. A function the file declares itself
+/// (`func time(_ event:)`) is that file's, not libc's.
 struct PlatformLint {
     struct Finding: Hashable, CustomStringConvertible {
         var file: String
         var line: Int
         var column: Int
         var name: String
-        var description: String { "\(file):\(line):\(column): error: libc call \(name) outside the platform layer (Sources/Runtime/System); use or add its wrapper there" }
+        var description: String { "\(file):\(line):\(column): error: libc call \(name) outside the platform layer (Sources/Platform); use or add its wrapper there" }
     }
 
     /// The libc functions checked, with the argument counts of their C prototypes.
@@ -34,7 +35,8 @@ struct PlatformLint {
         "tcgetattr": [2], "tcsetattr": [3], "tcgetpgrp": [1], "isatty": [1],
         "inotify_init": [0], "inotify_init1": [1], "inotify_add_watch": [3], "inotify_rm_watch": [2],
         "dup": [1], "dup2": [2], "pipe": [1], "pipe2": [2],
-        "getenv": [1], "setenv": [3], "unsetenv": [1], "strerror": [1], "fflush": [1],
+        "getenv": [1], "setenv": [3], "unsetenv": [1], "strerror": [1], "fflush": [1], "mkfifo": [2], "mkdtemp": [1],
+        "access": [2], "socket": [3], "connect": [3], "bind": [3], "listen": [2], "accept": [3],
     ]
 
     /// Modules whose members are C's.
@@ -56,6 +58,9 @@ struct PlatformLint {
         let declared = Set(words.indices.dropFirst().compactMap { index -> String? in
             ["var", "let", "func", "case"].contains(words[index - 1].name) ? words[index].name : nil
         })
+        let declaredFunctions = Set(words.indices.dropFirst().compactMap { index -> String? in
+            words[index - 1].name == "func" ? words[index].name : nil
+        })
         var found = [Finding]()
         for (index, word) in words.enumerated() {
             let previous = previousSignificant(code, before: word.start)
@@ -69,7 +74,7 @@ struct PlatformLint {
                 isCall = true
             } else if word.name == "errno" {
                 isCall = !declared.contains("errno") && nextSignificant(code, after: word.end)?.byte != UInt8(ascii: ":")
-            } else if let counts = functions[word.name] {
+            } else if let counts = functions[word.name], !declaredFunctions.contains(word.name) {
                 if index > 0, ["func", "case", "var", "let"].contains(words[index - 1].name),
                    words[index - 1].end == previousWordEnd(code, before: word.start) { continue }
                 guard let open = nextSignificant(code, after: word.end), open.byte == UInt8(ascii: "(") else { continue }
@@ -261,60 +266,86 @@ struct PlatformLint {
 
     // MARK: The tree
 
-    /// Where libc may be called: the platform layer, the modules that wrap their own C library
-    /// (they sit below the runtime and cannot use its wrappers), and the test harnesses that the
-    /// wrappers' own tests use without the runtime: the braille one (BRLTTY started and stopped
-    /// by PID, the Baum emulator on a pseudo-terminal) and the speech one built on it
-    /// (speech-dispatcher started and stopped by PID).
-    static let allowedFolders = [
-        "Runtime/System/", "Evdev/", "BrlAPI/", "Louis/", "Atspi/", "Xcb/", "YAMLEvents/", "Speech/",
-        "BrailleTestSupport/", "SpeechTestSupport/",
-    ]
+    /// The folders of the package whose Swift files are checked: the program, its tests (the
+    /// test supports, the fuzzer and the test suites) and its benchmarks.
+    static let checkedRoots = ["Sources", "Tests", "Benchmarks"]
 
-    /// Every `.swift` file under `sources` outside the allowed folders, as (path relative to
-    /// `sources`, text).
-    static func checkedFiles(under sources: URL) throws -> [(path: String, text: String)] {
-        guard let enumerator = FileManager.default.enumerator(atPath: sources.path) else { return [] }
+    /// Where libc may be called: the platform layer alone. The C-library wrappers (Evdev,
+    /// BrlAPI, Atspi…) call their own library directly, but plain libc through it too.
+    static let allowedFolders = ["Sources/Platform/"]
+
+    /// Every `.swift` file under the checked roots of `package` outside the allowed folders, as
+    /// (path relative to `package`, text).
+    static func checkedFiles(under package: URL) throws -> [(path: String, text: String)] {
         var files = [(path: String, text: String)]()
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".swift"), !allowedFolders.contains(where: relative.hasPrefix) else { continue }
-            files.append((relative, try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)))
+        for root in checkedRoots {
+            guard let enumerator = FileManager.default.enumerator(atPath: package.appendingPathComponent(root).path) else { continue }
+            while let found = enumerator.nextObject() as? String {
+                let relative = root + "/" + found
+                guard relative.hasSuffix(".swift"), !allowedFolders.contains(where: relative.hasPrefix) else { continue }
+                files.append((relative, try String(contentsOf: package.appendingPathComponent(relative), encoding: .utf8)))
+            }
         }
         return files.sorted { $0.path < $1.path }
     }
 }
 
-@Suite("Platform lint: no libc call outside Runtime/System")
+@Suite("Platform lint: no libc call outside the Platform module")
 struct PlatformLintTests {
-    static let sources = URL(fileURLWithPath: #filePath)
+    static let package = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources")
 
     func names(_ source: String) -> [String] {
         PlatformLint.findings(in: source, file: "inline.swift").map(\.name)
     }
 
-    @Test("No file outside the platform layer and the C wrappers calls libc")
+    @Test("No Swift file of Sources, Tests or Benchmarks outside the platform layer calls libc")
     func treeHasNoLibcCall() throws {
-        let files = try PlatformLint.checkedFiles(under: Self.sources)
-        // The tree was found: the CLI and the runtime's loop are among the files checked.
-        #expect(files.contains { $0.path == "switchscan/LearnCommand.swift" })
-        #expect(files.contains { $0.path == "Runtime/Run/LiveRun.swift" })
-        #expect(!files.contains { $0.path.hasPrefix("Runtime/System/") })
-        let findings = files.flatMap { PlatformLint.findings(in: $0.text, file: "Sources/" + $0.path) }
+        let files = try PlatformLint.checkedFiles(under: Self.package)
+        // The tree was found: the CLI, the runtime's loop, the C-library wrappers, the test
+        // supports, the tests, the fuzzer and the benchmarks are among the files checked.
+        for path in [
+            "Sources/switchscan/LearnCommand.swift", "Sources/Runtime/Run/LiveRun.swift", "Sources/Evdev/Evdev.swift",
+            "Sources/BrailleTestSupport/BRLTTYProcess.swift", "Sources/SpeechTestSupport/SpeechDispatcherProcess.swift",
+            "Sources/LiveTestSupport/LiveDesktop.swift", "Tests/SwitchScanCLITests/CLISupport.swift",
+            "Tests/Fuzz/switchscan-fuzz/Fuzz.swift", "Benchmarks/switchscan-bench/main.swift",
+        ] {
+            #expect(files.contains { $0.path == path }, "\(path) is checked")
+        }
+        #expect(!files.contains { $0.path.hasPrefix("Sources/Platform/") })
+        let findings = files.flatMap { PlatformLint.findings(in: $0.text, file: $0.path) }
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
     }
 
     @Test("A call planted in a real source file is found at its line and column")
     func plantedCallInRealFile() throws {
-        let path = "Runtime/Run/LiveRun.swift"
-        let text = try String(contentsOf: Self.sources.appendingPathComponent(path), encoding: .utf8)
+        let path = "Sources/Runtime/Run/LiveRun.swift"
+        let text = try String(contentsOf: Self.package.appendingPathComponent(path), encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let planted = try #require(lines.firstIndex { $0.contains("public func run()") }) + 1
         lines.insert("        let flags = fcntl(STDIN_FILENO, F_GETFL)", at: planted)
         let findings = PlatformLint.findings(in: lines.joined(separator: "\n"), file: path)
         #expect(findings == [PlatformLint.Finding(file: path, line: planted + 1, column: 21, name: "fcntl")])
-        #expect(findings.first?.description.hasPrefix("Runtime/Run/LiveRun.swift:\(planted + 1):21: error: libc call fcntl") == true)
+        #expect(findings.first?.description.hasPrefix("Sources/Runtime/Run/LiveRun.swift:\(planted + 1):21: error: libc call fcntl") == true)
+    }
+
+    @Test("A call planted in a test support, a test or a benchmark is found")
+    func plantedCallInTestCode() throws {
+        let plants = [
+            ("Sources/BrailleTestSupport/Support.swift", "public func monotonicNow() -> Double {", "    _ = kill(getpid(), 0)", ["kill", "getpid"]),
+            ("Tests/SwitchScanCLITests/CLISupport.swift", "static func fifoWriter(", "        usleep(1000)", ["usleep"]),
+            ("Benchmarks/switchscan-bench/BenchProcess.swift", "func benchNow() -> Double", "let started = Glibc.time(nil)", ["Glibc.time"]),
+        ]
+        for (path, anchor, call, names) in plants {
+            let text = try String(contentsOf: Self.package.appendingPathComponent(path), encoding: .utf8)
+            #expect(PlatformLint.findings(in: text, file: path).isEmpty, "\(path) is clean before the plant")
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let planted = try #require(lines.firstIndex { $0.contains(anchor) }, "\(anchor) in \(path)") + 1
+            lines.insert(call, at: planted)
+            let findings = PlatformLint.findings(in: lines.joined(separator: "\n"), file: path)
+            #expect(findings.map(\.name) == names, "\(path): \(findings)")
+            #expect(findings.allSatisfy { $0.line == planted + 1 && $0.file == path })
+        }
     }
 
     @Test("Calls are found with their place")
@@ -375,5 +406,12 @@ struct PlatformLintTests {
     func declaredErrno() {
         #expect(names("struct Row { var errno: String? }\nfunc f() { encode(errno) }") == [])
         #expect(names("func f() { encode(errno) }") == ["errno"])
+    }
+
+    @Test("A function the file declares is not libc's; in a file that does not, it is")
+    func declaredFunction() {
+        let local = "func f(_ e: [Double]) -> Double { func time(_ x: Double) -> Double { x }\n return time(e[0]) }"
+        #expect(names(local) == [])
+        #expect(names("func f() -> Int { time(nil) }") == ["time"])
     }
 }

@@ -4,6 +4,7 @@ import Presentation
 @testable import Runtime
 import Scanning
 import Testing
+@testable import Platform
 
 /// The one reading layer: regular files only, opened without blocking, the size checked before
 /// a byte is read; and paths a scene names kept inside the scene's folder.
@@ -37,7 +38,7 @@ struct RegularFileTests {
     func fifo() throws {
         let folder = try Folder()
         let path = folder.path + "/settings.yaml"
-        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: Never.self) { try FileSystem.makeFIFO(path) }
         #expect(failure(path)?.message == "it is a FIFO (named pipe), not a regular file; give a regular file")
     }
 
@@ -132,8 +133,8 @@ struct RegularFileTests {
 
         // A FIFO moved into place (as an editor or a script would replace the file).
         let fifo = folder.path + "/new-settings"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        #expect(rename(fifo, path) == 0)
+        try FileSystem.makeFIFO(fifo)
+        try FileSystem.rename(fifo, to: path)
         #expect(try changes(watcher) == [.rejected(status:
             "settings: \(path):1:1: error: it is a FIFO (named pipe), not a regular file; give a regular file; the previous settings stay")])
     }
@@ -144,12 +145,11 @@ struct RegularFileTests {
         #expect(TraceFormat.jsonLine(event) == "{\"time\":9.3e+18,\"kind\":\"status\",\"text\":\"x\"}")
         #expect(TraceFormat.jsonLine(TraceEvent(time: .infinity, kind: .status(text: "x"))).hasPrefix("{\"time\":null,"))
         #expect(TraceFormat.jsonLine(TraceEvent(time: 1.5, kind: .status(text: "x"))).hasPrefix("{\"time\":1.5,"))
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
-        try FileIO.writeAll(ends[1], "x")
+        let (readEnd, writeEnd) = try FileIO.pipe()
+        defer { FileIO.close(readEnd); FileIO.close(writeEnd) }
+        try FileIO.writeAll(writeEnd, "x")
         for timeout in [1e300, Double.infinity, 9.3e18, -5] {
-            #expect(try Poll.readable([ends[0]], timeout: timeout) == [ends[0]])
+            #expect(try Poll.readable([readEnd], timeout: timeout) == [readEnd])
         }
     }
 }

@@ -7,12 +7,13 @@ import Speech
 import SpeechTestSupport
 import Testing
 import TestTier
+import Platform
 
 /// The libspeechd wrapper at a real speech-dispatcher on a private socket, whose recorder
 /// module writes down what it says.
 @Suite("speech-dispatcher through libspeechd", .serialized,
        .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start speech-dispatcher"),
-       .enabled(if: access("/usr/bin/speech-dispatcher", X_OK) == 0, "speech-dispatcher is not installed (scripts/setup --tests installs it)"))
+       .enabled(if: FileSystem.isAccessible("/usr/bin/speech-dispatcher", .executable), "speech-dispatcher is not installed (scripts/setup --tests installs it)"))
 struct SpeechDispatcherConnectionTests {
     /// Waits until `condition` holds, at most `timeout` s (a bound for a hang, not a measure).
     static func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
@@ -32,31 +33,26 @@ struct SpeechDispatcherConnectionTests {
     final class Rig {
         let folder: String
         let server: SpeechDispatcherProcess
-        let pipe: (read: Int32, write: Int32)
+        let pipe: (read: FileDescriptor, write: FileDescriptor)
 
         init() throws {
             folder = try SpeechDispatcherConnectionTests.makeFolder()
             server = try SpeechDispatcherProcess(directory: folder)
-            var ends: [Int32] = [0, 0]
-            guard Glibc.pipe(&ends) == 0 else { throw BrailleTestSupportError("pipe", errno: errno) }
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            }
-            pipe = (ends[0], ends[1])
+            let ends = try FileIO.pipe()
+            pipe = (ends.readEnd, ends.writeEnd)
             try server.start()
         }
 
         deinit {
             server.stop()
-            close(pipe.read)
-            close(pipe.write)
+            FileIO.close(pipe.read)
+            FileIO.close(pipe.write)
             try? FileManager.default.removeItem(atPath: folder)
         }
 
         func connect() throws -> SpeechDispatcherConnection {
             let connection = try SpeechDispatcherConnection.open(client: "switchscan-test", address: SpeechAddress(parsing: server.address))
-            try connection.routeNotifications(to: pipe.write)
+            try connection.routeNotifications(to: pipe.write.rawValue)
             return connection
         }
 
@@ -68,12 +64,9 @@ struct SpeechDispatcherConnectionTests {
         func waitFor(timeout: Double = 10, _ done: ([SpeechNotification]) -> Bool) -> Bool {
             let deadline = monotonicNow() + timeout
             while !done(notifications), monotonicNow() < deadline {
-                var descriptor = pollfd(fd: pipe.read, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, 100)
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let count = read(pipe.read, &buffer, buffer.count)
-                guard count > 0 else { continue }
-                let (decoded, rest) = SpeechNotification.decode(pending + buffer.prefix(count))
+                _ = try? Poll.readable([pipe.read], timeout: 0.1)
+                guard let bytes = try? FileIO.read(pipe.read), !bytes.isEmpty else { continue }
+                let (decoded, rest) = SpeechNotification.decode(pending + bytes)
                 pending = rest
                 notifications += decoded
             }
@@ -139,11 +132,10 @@ struct SpeechDispatcherConnectionTests {
         let stopped = Self.waitUntil { !alive(server) }
         #expect(stopped, "speech-dispatcher \(server) is gone")
         // Should the watchdog fail, this test's own child is not left running.
-        if !stopped { kill(server, SIGKILL) }
+        if !stopped { try? ProcessSignal.send(SIGKILL, to: server) }
         #expect(Self.waitUntil { !alive(watchdog) }, "the watchdog \(watchdog) is gone")
-        var status: Int32 = 0
-        _ = waitpid(server, &status, 0)
-        _ = waitpid(watchdog, &status, 0)
+        ChildProcess.wait(server)
+        ChildProcess.wait(watchdog)
     }
 
     @Test func addressesRatesAndVolumesOutOfRangeAreRefusedBeforeAnyCall() throws {

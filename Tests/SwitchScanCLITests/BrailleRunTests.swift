@@ -5,6 +5,7 @@ import Testing
 import Glibc
 #endif
 import TestTier
+import Platform
 
 /// `switchscan run --braille brlapi:HOST` against a real BRLTTY driving an emulated Baum display
 /// on a pseudo-terminal (`BrailleTestSupport`): the exact dots the display receives, its routing,
@@ -462,7 +463,7 @@ final class DisplayRig {
     let brltty: BRLTTYProcess
 
     init(cells: Int, identity: String? = nil, answering: Bool = true, started: Bool = true, brlttyArguments: [String] = []) throws {
-        signal(SIGPIPE, SIG_IGN)  // writes to a switchscan that has exited fail instead
+        ProcessSignal.ignore(SIGPIPE)  // writes to a switchscan that has exited fail instead
         emulator = try BaumDisplayEmulator(cells: cells, identity: identity, answering: answering)
         brltty = try BRLTTYProcess(baum: emulator, extraArguments: brlttyArguments)
         if started { try brltty.start() }
@@ -515,7 +516,7 @@ final class ScanRun {
         // Close-on-exec: a BRLTTY started later must not hold the pipe open (the run ends when
         // this end closes).
         for descriptor in [input.fileHandleForWriting.fileDescriptor, input.fileHandleForReading.fileDescriptor] {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            try FileIO.setCloseOnExec(FileDescriptor(rawValue: descriptor))
         }
         process.standardInput = input
         process.standardOutput = try folder.outputFile("stdout")

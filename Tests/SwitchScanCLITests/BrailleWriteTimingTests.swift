@@ -5,6 +5,7 @@ import Testing
 import Glibc
 #endif
 import TestTier
+import Platform
 
 /// The trace's `brailleWritten` lines: when each BrlAPI write returned, on CLOCK_MONOTONIC (the
 /// clock of evdev and raw stream timestamps, so a switch edge can be matched with the write that
@@ -13,9 +14,7 @@ import TestTier
        .enabled(if: BRLTTYProcess.hasBrailleDriver("bm"), "BRLTTY with its Baum driver is not installed"))
 struct BrailleWriteTimingTests {
     static func monotonic() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        MonotonicClock.now()
     }
 
     static func writes(_ events: [[String: Any]]) -> [[String: Any]] {

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import Platform
 
 /// Runs the built `switchscan` executable as a subprocess, as swift-argument-parser's own
 /// example tests do.
@@ -32,9 +33,9 @@ enum CLI {
     /// structure the next test run sees.
     static let scratchStateHome: String = {
         let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("switchscan-cli-tests-state-\(getpid())", isDirectory: true).path
+            .appendingPathComponent("switchscan-cli-tests-state-\(CurrentProcess.id)", isDirectory: true).path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        setenv("XDG_STATE_HOME", path, 1)
+        try? CurrentProcess.setEnvironmentVariable("XDG_STATE_HOME", to: path)
         return path
     }()
 
@@ -80,15 +81,15 @@ enum CLI {
     static func fifoWriter(_ path: String, timeout: Double = 15) throws -> FileHandle {
         let end = Date().addingTimeInterval(timeout)
         while true {
-            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            if descriptor >= 0 {
+            do {
+                let descriptor = try FileIO.open(path, .writeOnly, options: .nonBlocking)
                 // Blocking writes from here on, as a device or a bridge writes.
-                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-                return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            }
-            let error = errno
-            guard error == ENXIO || error == EINTR, Date() < end else {
-                throw CLIError("no reader opened \(path) within \(timeout) s (\(String(cString: strerror(error))))")
+                try? FileIO.setNonBlocking(descriptor, false)
+                return FileHandle(fileDescriptor: descriptor.rawValue, closeOnDealloc: true)
+            } catch {
+                guard error.errno == .noSuchDeviceOrAddress, Date() < end else {
+                    throw CLIError("no reader opened \(path) within \(timeout) s (\(error.errno.message))")
+                }
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
@@ -197,27 +198,18 @@ enum Tmux {
     static func run(socket: String, _ arguments: [String], timeout: Double = 10) throws -> String {
         let folder = try TemporaryFolder()
         let outputPath = folder.url.appendingPathComponent("out").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ["tmux", "-L", socket] + arguments
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, &cArguments, environ)
-        guard spawned == 0 else { throw CLIError("posix_spawnp tmux: error \(spawned)") }
+        let pid = try ChildProcess.spawn(
+            "tmux", arguments: ["tmux", "-L", socket] + arguments, searchPath: true, standardInput: .reading("/dev/null"),
+            standardOutput: .writing(outputPath, append: false),
+            standardError: .writing(folder.url.appendingPathComponent("errors").path, append: false))
         let deadline = Date().addingTimeInterval(timeout)
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        while ChildProcess.state(of: pid, blocking: false) == .running {
             if Date() > deadline {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
+                try? ProcessSignal.send(SIGKILL, to: pid)
+                ChildProcess.wait(pid)
                 throw CLIError("tmux \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
             }
-            usleep(10_000)
+            MonotonicClock.sleep(seconds: 0.01)
         }
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import Platform
 
 /// `switchscan run` with streams that never end (issue 23, item 4) and the selections store
 /// written off the loop (item 5): `--duration` and signals are obeyed whatever an input or the
@@ -41,12 +42,12 @@ struct EndlessInputTests {
         FileManager.default.createFile(atPath: out.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardInput = stdin ?? FileHandle.nullDevice
-        let started = MonotonicSeconds.now()
+        let started = MonotonicClock.now()
         try process.run()
         try during?(process, errURL)
-        while process.isRunning, MonotonicSeconds.now() - started < Self.hangBound { Thread.sleep(forTimeInterval: 0.02) }
+        while process.isRunning, MonotonicClock.now() - started < Self.hangBound { Thread.sleep(forTimeInterval: 0.02) }
         let timedOut = process.isRunning
-        if timedOut { kill(process.processIdentifier, SIGKILL) }
+        if timedOut { try? ProcessSignal.send(SIGKILL, to: process.processIdentifier) }
         process.waitUntilExit()
         try err.close()
         return Run(status: process.terminationStatus, stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
@@ -58,7 +59,7 @@ struct EndlessInputTests {
 
     @Test func aTraceFIFOWithNoReaderIsSaidOnceAndTheRunKeepsItsDuration() throws {
         let fifo = folder.url.appendingPathComponent("trace.fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: Never.self) { try FileSystem.makeFIFO(fifo) }
         let result = try run(["--input", "raw:\(try emptyInput())", "--trace", fifo, "--duration", "1"])
         #expect(!result.timedOut, "the run blocked opening the trace FIFO")
         #expect(result.status == 0, "\(result)")
@@ -69,24 +70,21 @@ struct EndlessInputTests {
 
     @Test func aReaderThatOpensTheTraceFIFOLaterGetsTheTraceFromTheRunLine() throws {
         let fifo = folder.url.appendingPathComponent("trace.fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: Never.self) { try FileSystem.makeFIFO(fifo) }
         var lines = [String]()
         let result = try run(["--input", "raw:\(try emptyInput())", "--trace", fifo, "--duration", "3"]) { process, errURL in
             // Once the run has said that nobody reads, a reader comes, and reads until the run ends.
-            let started = MonotonicSeconds.now()
+            let started = MonotonicClock.now()
             while !String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self).contains("no reader"),
-                  MonotonicSeconds.now() - started < Self.hangBound {
+                  MonotonicClock.now() - started < Self.hangBound {
                 Thread.sleep(forTimeInterval: 0.02)
             }
-            let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard reader >= 0 else { throw CLIError("open \(fifo): \(String(cString: strerror(errno)))") }
-            defer { close(reader) }
+            let reader = try FileIO.open(fifo, .readOnly, options: .nonBlocking)
+            defer { FileIO.close(reader) }
             var data = [UInt8]()
-            var buffer = [UInt8](repeating: 0, count: 65536)
             var running = true
-            while MonotonicSeconds.now() - started < Self.hangBound {
-                let count = read(reader, &buffer, buffer.count)
-                if count > 0 { data += buffer.prefix(count); continue }
+            while MonotonicClock.now() - started < Self.hangBound {
+                if let bytes = try FileIO.read(reader, maxBytes: 65536), !bytes.isEmpty { data += bytes; continue }
                 if !running { break }  // drained after the run ended
                 running = process.isRunning
                 Thread.sleep(forTimeInterval: 0.02)
@@ -104,7 +102,7 @@ struct EndlessInputTests {
         // A device node like /dev/zero (char 1:5), made in the test's own folder.
         let zero = folder.url.appendingPathComponent("zero").path
         guard mknod(zero, S_IFCHR | 0o600, dev_t((1 << 8) | 5)) == 0 else {
-            Issue.record("mknod: \(String(cString: strerror(errno))) (the test needs root)")
+            Issue.record("mknod: \(Errno.current.message) (the test needs root)")
             return
         }
         let trace = folder.url.appendingPathComponent("trace.jsonl").path
@@ -117,7 +115,7 @@ struct EndlessInputTests {
             // before that, SIGTERM's default action would end it, which is not what this test
             // looks at).
             #expect(ProcessStat.waitForSignalDescriptor(process.processIdentifier), "no signal descriptor")
-            kill(process.processIdentifier, SIGTERM)
+            try? ProcessSignal.send(SIGTERM, to: process.processIdentifier)
         }
         #expect(!signalled.timedOut, "SIGTERM was not obeyed")
         #expect(signalled.status == 143, "\(signalled)")
@@ -130,10 +128,10 @@ struct EndlessInputTests {
         try folder.write("learn.yaml", SelectionLearningRunTests.scene)
         // Another writer holds the store's folder lock (as SafeFileWriter takes it) until the
         // test has seen the run handle the presses that follow the 16th selection.
-        let lock = open(storeFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
+        let lock = try FileIO.open(storeFolder, .readOnly, options: .directory)
+        try FileIO.lockExclusively(lock)
         var released = false
-        defer { if !released { close(lock) } }
+        defer { if !released { FileIO.close(lock) } }
         let trace = folder.url.appendingPathComponent("trace.jsonl").path
         let input = Pipe()
         var performs = 0
@@ -155,20 +153,20 @@ struct EndlessInputTests {
             input.fileHandleForWriting.write(Data((String(repeating: "\r", count: 7) + " ").utf8))
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let started = MonotonicSeconds.now()
-        while performs < 20, MonotonicSeconds.now() - started < Self.hangBound {
+        let started = MonotonicClock.now()
+        while performs < 20, MonotonicClock.now() - started < Self.hangBound {
             Thread.sleep(forTimeInterval: 0.05)
             let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
             performs = text.components(separatedBy: "\"kind\":\"perform\"").count - 1
         }
         #expect(performs == 20, "the loop waited for the store's lock: \(performs) presses handled")
         // The lock released, the run ends (end of input) with every selection stored.
-        close(lock)
+        FileIO.close(lock)
         released = true
         try input.fileHandleForWriting.close()
-        let ending = MonotonicSeconds.now()
-        while process.isRunning, MonotonicSeconds.now() - ending < Self.hangBound { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let ending = MonotonicClock.now()
+        while process.isRunning, MonotonicClock.now() - ending < Self.hangBound { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { try? ProcessSignal.send(SIGKILL, to: process.processIdentifier) }
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let events = try RunCommandTests.traceEvents(trace)
@@ -176,15 +174,6 @@ struct EndlessInputTests {
         let file = try String(contentsOfFile: storeFolder + "/selections.tsv", encoding: .utf8)
         let count = Double(try #require(file.split(separator: "\n").last?.split(separator: "\t").last))
         #expect(count.map { $0 > 19.5 && $0 <= 20 } == true, "\(file)")
-    }
-}
-
-/// CLOCK_MONOTONIC seconds, for the hang guards.
-enum MonotonicSeconds {
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }
 

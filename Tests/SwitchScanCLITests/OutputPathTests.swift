@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import Platform
 
 /// Issue 23, items 3 and 6: every file a command writes goes through the one writer, which
 /// replaces only a regular file (or makes a new one), writes through a link to the file it
@@ -21,12 +22,8 @@ struct OutputPathTests {
 
     func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
 
-    /// What is at `path` itself (not following a link): `S_IFREG`, `S_IFIFO`, …; nil when nothing.
-    func kind(_ path: String) -> mode_t? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return info.st_mode & S_IFMT
-    }
+    /// What is at `path` itself (not following a link): `.regular`, `.fifo`, …; nil when nothing.
+    func kind(_ path: String) -> FileSystem.FileKind? { try? FileSystem.linkStatus(path).kind }
 
     func text(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
 
@@ -42,12 +39,12 @@ struct OutputPathTests {
     func junitFIFO() throws {
         let scene = try folder.write("scene.yaml", Self.scene)
         let fifo = path("report.xml")
-        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: Never.self) { try FileSystem.makeFIFO(fifo) }
         let result = try CLI.run(["test", scene, "--junit", fifo])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdoutLines.last == "1 passed, 0 failed", "\(result)")
         #expect(result.stderr.contains("\(fifo): it is a FIFO (named pipe), not a regular file; nothing was written"), "\(result)")
-        #expect(kind(fifo) == S_IFIFO)
+        #expect(kind(fifo) == .fifo)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["report.xml", "scene.yaml"])
     }
 
@@ -61,7 +58,7 @@ struct OutputPathTests {
         let result = try CLI.run(["test", scene, "--junit", node])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("\(node): it is a character device, not a regular file; nothing was written"), "\(result)")
-        #expect(kind(node) == S_IFCHR)
+        #expect(kind(node) == .characterDevice)
     }
 
     @Test("test --junit through a link: to a file, the file gets the report and the link stays; to a folder, refused")
@@ -73,7 +70,7 @@ struct OutputPathTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "reports/latest.xml")
         let written = try CLI.run(["test", scene, "--junit", link])
         #expect(written.status == 0, "\(written)")
-        #expect(kind(link) == S_IFLNK, "the link is still a link")
+        #expect(kind(link) == .symbolicLink, "the link is still a link")
         #expect(text(target)?.contains("<testcase classname=\"\(scene)\" name=\"next moves to B\"") == true, "\(text(target) ?? "")")
 
         let toFolder = path("folder-link.xml")
@@ -81,7 +78,7 @@ struct OutputPathTests {
         let refused = try CLI.run(["test", scene, "--junit", toFolder])
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.stderr.contains("\(toFolder) (→ \(path("reports"))): it is a folder, not a regular file; nothing was written"), "\(refused)")
-        #expect(kind(toFolder) == S_IFLNK)
+        #expect(kind(toFolder) == .symbolicLink)
         #expect(try FileManager.default.contentsOfDirectory(atPath: path("reports")) == ["latest.xml"])
     }
 
@@ -127,11 +124,11 @@ struct OutputPathTests {
         let recording = try recording()
         let original = text(recording)
         let fifo = path("profile.yaml")
-        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: Never.self) { try FileSystem.makeFIFO(fifo) }
         let toFIFO = try CLI.run(["learn", "--from-evemu", recording, "--output", fifo, "--force"])
         #expect(toFIFO.status == 1, "\(toFIFO)")
         #expect(toFIFO.stderr.contains("\(fifo): it is a FIFO (named pipe), not a regular file; nothing was written"), "\(toFIFO)")
-        #expect(kind(fifo) == S_IFIFO)
+        #expect(kind(fifo) == .fifo)
         // Without --force it says what the path is, not "exists; use --force".
         let unforced = try CLI.run(["learn", "--from-evemu", recording, "--output", fifo])
         #expect(unforced.stderr.contains("it is a FIFO"), "\(unforced)")
@@ -150,7 +147,7 @@ struct OutputPathTests {
         let result = try CLI.run(["learn", "--from-evemu", recording, "--output", node, "--force"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("it is a character device, not a regular file"), "\(result)")
-        #expect(kind(node) == S_IFCHR)
+        #expect(kind(node) == .characterDevice)
     }
 
     @Test("import X.xml -o X.xml (or a hard link to it): the dump is not overwritten, exit 1")

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import Platform
 
 /// `switchscan run` as a user runs it: keystrokes on standard input (a pipe, then a real
 /// terminal under tmux), the trace it writes, the screen it draws, and how it ends.
@@ -208,7 +209,7 @@ struct RunInTerminalTests {
             defer { _ = try? tmux(["kill-session", "-t", session]) }
             _ = try screen { $0.contains("text: Test 1, Test 2 grp") }
             let pid = try programPID()
-            #expect(kill(pid, signal == "TERM" ? SIGTERM : SIGINT) == 0)
+            #expect(throws: Never.self) { try ProcessSignal.send(signal == "TERM" ? SIGTERM : SIGINT, to: pid) }
             #expect(exitStatus() == status, "after SIG\(signal)")
             #expect(try tmux(["display", "-p", "-t", session, "#{alternate_on}"]).hasPrefix("0"), "after SIG\(signal)")
             #expect(!(try tmux(["capture-pane", "-t", session, "-p"])).contains("text: Test 1, Test 2 grp"), "after SIG\(signal)")

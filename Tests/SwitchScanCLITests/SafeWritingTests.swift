@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import Platform
 
 /// `switchscan settings set` and `learn` write the user's files as a careful editor would:
 /// concurrent writers both land, a symbolic link stays a link, the mode stays, CRLF stays, and
@@ -21,19 +22,16 @@ struct SafeWritingTests {
     /// The CLI started as a process, not waited for.
     func spawn(_ arguments: [String]) throws -> pid_t {
         let binary = try CLI.binary()
-        var pid: pid_t = 0
-        var argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let result = posix_spawn(&pid, binary.path, nil, nil, &argv, environ)
-        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
-        return pid
+        return try ChildProcess.spawn(binary.path, arguments: [binary.path] + arguments)
     }
 
     /// Its exit status (128 + N after signal N).
     func wait(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        switch ChildProcess.wait(pid) {
+        case .exited(let code): return code
+        case .signalled(let signal): return 128 + signal
+        case nil: return -1
+        }
     }
 
     func entries(_ path: String) -> [String] {
@@ -77,16 +75,15 @@ struct SafeWritingTests {
         let path = try folder.write("private.yaml", "loops: 2\n")
         #expect(chmod(path, 0o600) == 0)
         #expect(try settings(["set", "loops", "4", "--file", path]).status == 0)
-        var info = stat()
-        #expect(stat(path, &info) == 0)
-        #expect(info.st_mode & 0o7777 == 0o600, "mode \(String(info.st_mode & 0o7777, radix: 8))")
+        let mode = try FileSystem.permissions(path)
+        #expect(mode == 0o600, "mode \(String(mode, radix: 8))")
         #expect(text(path) == "loops: 4\n")
 
         // A new file gets 0644 less the umask (the test runner's umask is 022 or stricter).
         let fresh = folder.url.appendingPathComponent("new/settings.yaml").path
         #expect(try settings(["set", "loops", "5", "--file", fresh]).status == 0)
-        #expect(stat(fresh, &info) == 0)
-        #expect(info.st_mode & 0o077 & 0o022 == 0, "not group- or world-writable: \(String(info.st_mode & 0o7777, radix: 8))")
+        let freshMode = try FileSystem.permissions(fresh)
+        #expect(freshMode & 0o077 & 0o022 == 0, "not group- or world-writable: \(String(freshMode, radix: 8))")
     }
 
     @Test func aCRLFFileIsEditedAndKeepsItsLineEnds() throws {
@@ -107,7 +104,7 @@ struct SafeWritingTests {
         let stale = folder.url.appendingPathComponent(".settings.yaml.4194303.77.tmp").path
         #expect(FileManager.default.createFile(atPath: stale, contents: Data("half".utf8)))
         // One of a live process (this test runner) is left alone: it may be writing right now.
-        let live = folder.url.appendingPathComponent(".settings.yaml.\(getpid()).78.tmp").path
+        let live = folder.url.appendingPathComponent(".settings.yaml.\(CurrentProcess.id).78.tmp").path
         #expect(FileManager.default.createFile(atPath: live, contents: Data("busy".utf8)))
         #expect(try settings(["set", "loops", "3", "--file", path]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: stale), "the stale temporary file is gone")
@@ -121,8 +118,8 @@ struct SafeWritingTests {
         let path = try folder.write("settings.yaml", "loops: 2\n")
         for attempt in 0..<20 {
             let pid = try spawn(["settings", "set", "loops", "\(3 + attempt % 5)", "--file", path])
-            usleep(UInt32(1_000 * (attempt * 3)))
-            kill(pid, SIGTERM)
+            MonotonicClock.sleep(seconds: 0.001 * Double(attempt * 3))
+            try? ProcessSignal.send(SIGTERM, to: pid)
             _ = wait(pid)
         }
         #expect(entries(path).filter { $0.hasSuffix(".tmp") }.isEmpty, "\(entries(path))")

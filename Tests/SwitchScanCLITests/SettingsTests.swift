@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import Platform
 
 /// Settings as the person setting up a switch user meets them: `switchscan settings`, the
 /// configuration folder's settings.yaml read by `switchscan run`, `--settings FILE` under
@@ -12,7 +13,7 @@ import Testing
 struct SettingsTests {
     let folder: TemporaryFolder
     init() throws {
-        signal(SIGPIPE, SIG_IGN)  // keys typed to a run that refused to start fail instead
+        ProcessSignal.ignore(SIGPIPE)  // keys typed to a run that refused to start fail instead
         folder = try TemporaryFolder()
     }
 

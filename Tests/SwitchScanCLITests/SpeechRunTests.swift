@@ -6,6 +6,7 @@ import Testing
 import Glibc
 #endif
 import TestTier
+import Platform
 
 /// `switchscan run --speech unix_socket:PATH` against a real speech-dispatcher on a private
 /// socket, whose recorder module writes down each text it says, in which language and voice, and
@@ -15,7 +16,7 @@ import TestTier
 /// stopped by its PID, also when a test fails.
 @Suite("switchscan run with speech", .serialized,
        .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start speech-dispatcher"),
-       .enabled(if: access("/usr/bin/speech-dispatcher", X_OK) == 0, "speech-dispatcher is not installed (scripts/setup --tests installs it)"))
+       .enabled(if: FileSystem.isAccessible("/usr/bin/speech-dispatcher", .executable), "speech-dispatcher is not installed (scripts/setup --tests installs it)"))
 struct SpeechRunTests {
     /// The longest a highlight may wait for its speech to begin before the test calls it hung
     /// (the target is 300 ms: measured and printed, not asserted on a machine shared by

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Testing
 import TestTier
+import Platform
 
 /// The whole chain as a switch user has it, with nothing simulated inside switchscan: `struct
 /// input_event` records on a FIFO (as a switch interface's evdev node gives them) through the
@@ -44,7 +45,7 @@ struct SwitchAndDisplayRunTests {
         #expect(rig.emulator.waitForCells(padded(Self.brlttyScreen, to: 40), timeout: 3), "BRLTTY's screen before switchscan starts")
         let folder = try TemporaryFolder()
         let fifo = folder.url.appendingPathComponent("switch.fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: Never.self) { try FileSystem.makeFIFO(fifo) }
         let tracePath = folder.url.appendingPathComponent("trace.jsonl").path
         let stderrPath = folder.url.appendingPathComponent("stderr").path
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
@@ -144,7 +145,7 @@ struct SwitchAndDisplayRunTests {
         #expect(rig.emulator.cells == padded(BrailleRunTests.button1, to: 40))
 
         // SIGTERM, the FIFO still open: a clean exit, 128 + 15, as a shell and systemd expect.
-        #expect(kill(process.processIdentifier, SIGTERM) == 0)
+        #expect(throws: Never.self) { try ProcessSignal.send(SIGTERM, to: process.processIdentifier) }
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         try #require(!process.isRunning, "switchscan still running 5 s after SIGTERM")

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import Platform
 
 /// An interactive bash in a tmux pane of a given size, on a tmux server of its own: the terminal
 /// a user runs `switchscan run` in, with job control (Ctrl-Z, `fg`). The server goes with the
@@ -32,12 +33,12 @@ final class ShellInTmux {
 
     deinit {
         _ = try? tmux(["kill-server"], timeout: 5)
-        for pid in programs + (serverPID.map { [$0] } ?? []) where kill(pid, 0) == 0 {
+        for pid in programs + (serverPID.map { [$0] } ?? []) where ProcessSignal.exists(pid) {
             // A program still there (stopped, or not ended by the hangup) is ended by its PID.
-            kill(pid, SIGCONT)
-            kill(pid, SIGKILL)
+            try? ProcessSignal.send(SIGCONT, to: pid)
+            try? ProcessSignal.send(SIGKILL, to: pid)
         }
-        if let socketPath, socketPath.hasSuffix("/\(socket)") { unlink(socketPath) }
+        if let socketPath, socketPath.hasSuffix("/\(socket)") { try? FileSystem.remove(socketPath) }
     }
 
     func tmux(_ arguments: [String], timeout: Double = 10) throws -> String {

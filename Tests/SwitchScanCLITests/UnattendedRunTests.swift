@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import Platform
 
 /// A run without a screen (the systemd unit, `--no-view`): what fails, what it waits for and what
 /// comes back is said on standard error, each once, so that the journal tells the story.
@@ -40,7 +41,7 @@ extension InputRunTests {
 
     @Test func aStreamWhoseWriterLeavesAndComesBackIsToldOnStandardError() throws {
         let fifo = folder.url.appendingPathComponent("switch.fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: Never.self) { try FileSystem.makeFIFO(fifo) }
         let record = CLI.inputEventRecord
         let trace = tracePath
         func waitForTrace(_ text: String, times: Int = 1) {

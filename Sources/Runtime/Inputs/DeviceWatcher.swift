@@ -4,6 +4,7 @@ import Glibc
 import DeviceProfiles
 import Evdev
 import SwitchInput
+import Platform
 
 /// Finds switch devices and keeps them: a scan of `/dev/input` at start, then inotify on the
 /// folder (`IN_CREATE`, `IN_ATTRIB`, `IN_DELETE`) for devices plugged in later and devices
@@ -71,7 +72,7 @@ public final class DeviceWatcher: RuntimeSource {
         start()
     }
 
-    public var descriptor: Int32? { inotify?.descriptor }
+    public var descriptor: FileDescriptor? { inotify?.descriptor }
     public var deadline: Double? {
         let due = retries.values.map(\.due).min()
         switch (due, noticesDue) {

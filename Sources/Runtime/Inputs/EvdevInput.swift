@@ -1,6 +1,7 @@
 import DeviceProfiles
 import Evdev
 import SwitchInput
+import Platform
 
 /// One switch device read through evdev: a slot of the `DeviceWatcher`, which puts a device in
 /// it (`attach`) and, after an unplug, the same device back when it returns.
@@ -47,9 +48,9 @@ public final class EvdevInput: RuntimeSource {
     }
 
     public var profile: SwitchProfile? { edges?.profile }
-    public var descriptor: Int32? {
+    public var descriptor: FileDescriptor? {
         guard let device, device.fileDescriptor >= 0 else { return nil }
-        return device.fileDescriptor
+        return FileDescriptor(rawValue: device.fileDescriptor)
     }
     public var deadline: Double? { grabRetry }
     /// The watcher carries the bindings of every profile its slots may use.

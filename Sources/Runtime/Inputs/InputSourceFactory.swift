@@ -4,6 +4,7 @@ import Glibc
 import DeviceProfiles
 import Evdev
 import SwitchInput
+import Platform
 
 // MARK: - The --input specs turned into sources
 
@@ -181,7 +182,7 @@ final class NoticeSource: RuntimeSource {
         self.deadline = MonotonicClock.now()
     }
 
-    var descriptor: Int32? { nil }
+    var descriptor: FileDescriptor? { nil }
     var bindings: [SwitchID: SwitchBinding] { [:] }
     var isSwitchInput: Bool { false }
     func readable(at now: Double) -> [RuntimeInput] { [] }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DeviceProfiles
 import SwitchInput
+import Platform
 
 /// A stream of raw `struct input_event` records (`--input raw:PATH`): a file, or a FIFO another
 /// program writes (`cat /dev/input/event5 > fifo` elsewhere, a test, a bridge). 24 bytes a
@@ -28,7 +29,7 @@ public final class RawStreamInput: RuntimeSource {
     public let profile: SwitchProfile
     public private(set) var deadline: Double?
 
-    private var fileDescriptor: Int32 = -1
+    private var fileDescriptor: FileDescriptor?
     private var isFIFO = false
     private var decoder = RawEventDecoder()
     private var edges: ProfileEdges
@@ -59,11 +60,12 @@ public final class RawStreamInput: RuntimeSource {
         self.naming = SwitchNaming(profiles: [profile])
         self.edges = ProfileEdges(profile: profile, naming: naming)
         do {
-            fileDescriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK)
-            if let kind = try? FileIO.status(fileDescriptor).kind {
+            let opened = try FileIO.open(path, .readOnly, options: .nonBlocking)
+            fileDescriptor = opened
+            if let kind = try? FileIO.status(opened).kind {
                 if kind == .directory {
-                    FileIO.close(fileDescriptor)
-                    fileDescriptor = -1
+                    FileIO.close(opened)
+                    fileDescriptor = nil
                     problem = "\(name): is a folder, not a stream of struct input_event records"
                 }
                 isFIFO = kind == .fifo
@@ -85,7 +87,7 @@ public final class RawStreamInput: RuntimeSource {
         buffer.deallocate()
     }
 
-    public var descriptor: Int32? { fileDescriptor >= 0 ? fileDescriptor : nil }
+    public var descriptor: FileDescriptor? { fileDescriptor }
     public var bindings: [SwitchID: SwitchBinding] { naming.bindings }
     public var pulseSwitches: Set<SwitchID> { naming.pulseSwitches }
 
@@ -96,7 +98,7 @@ public final class RawStreamInput: RuntimeSource {
     }
 
     public func readable(at now: Double) -> [RuntimeInput] {
-        guard fileDescriptor >= 0, !ended else { return [] }
+        guard let fileDescriptor, !ended else { return [] }
         var inputs = pending
         pending = []
         deadline = nil
@@ -209,7 +211,7 @@ public final class RawStreamInput: RuntimeSource {
         anchor = nil
         saidClockJump = false
         do {
-            fileDescriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK)
+            fileDescriptor = try FileIO.open(path, .readOnly, options: .nonBlocking)
         } catch {
             return inputs + finish(problem: "\(name): cannot open it again: \(error.errno.message)", failed: true)
         }
@@ -228,9 +230,9 @@ public final class RawStreamInput: RuntimeSource {
     }
 
     public func close() {
-        if fileDescriptor >= 0 {
+        if let fileDescriptor {
             FileIO.close(fileDescriptor)
-            fileDescriptor = -1
+            self.fileDescriptor = nil
         }
     }
 }

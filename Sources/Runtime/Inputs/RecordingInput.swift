@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DeviceProfiles
 import SwitchInput
+import Platform
 
 /// An evemu recording (`--input evemu:FILE`) as a switch device: its events go through the
 /// profile (`--profile`, else the one that fits the recorded device, else the generic keyboard
@@ -35,7 +36,7 @@ public final class RecordingInput: RuntimeSource {
     private var queue: [(offset: Double, event: DeviceEvent)] = []
     private var next = 0
     private var reader: EvemuStreamReader
-    private var fileDescriptor: Int32 = -1
+    private var fileDescriptor: FileDescriptor?
     private var firstMicroseconds: Int64?
     private var edges: ProfileEdges?
     private var naming = SwitchNaming(profiles: [])
@@ -57,7 +58,8 @@ public final class RecordingInput: RuntimeSource {
         reader = EvemuStreamReader(file: path)
         var size = 0
         do {
-            (fileDescriptor, size) = try RegularFile.open(path)
+            let opened = try RegularFile.open(path)
+            (fileDescriptor, size) = (opened.descriptor, opened.size)
             var read = 0
             while read < Self.initialBytes, !reader.isFinished, reader.problem == nil, problem == nil {
                 let count = readChunk(Self.bytesPerTurn)
@@ -108,7 +110,7 @@ public final class RecordingInput: RuntimeSource {
 
     /// Reads up to `limit` bytes into the reader and queues their events; the count read.
     private func readChunk(_ limit: Int) -> Int {
-        guard fileDescriptor >= 0, !reader.isFinished else { return 0 }
+        guard let fileDescriptor, !reader.isFinished else { return 0 }
         let chunk: [UInt8]?
         do {
             chunk = try FileIO.read(fileDescriptor, maxBytes: limit)
@@ -129,9 +131,9 @@ public final class RecordingInput: RuntimeSource {
     }
 
     private func closeFile() {
-        if fileDescriptor >= 0 {
+        if let fileDescriptor {
             FileIO.close(fileDescriptor)
-            fileDescriptor = -1
+            self.fileDescriptor = nil
         }
     }
 
@@ -141,7 +143,7 @@ public final class RecordingInput: RuntimeSource {
         return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
-    public var descriptor: Int32? { nil }
+    public var descriptor: FileDescriptor? { nil }
     public var bindings: [SwitchID: SwitchBinding] { naming.bindings }
     public var pulseSwitches: Set<SwitchID> { naming.pulseSwitches }
     public func readable(at now: Double) -> [RuntimeInput] { [] }
@@ -168,7 +170,7 @@ public final class RecordingInput: RuntimeSource {
         var readThisTurn = false
         while given < Self.eventsPerTurn {
             if next == queue.count {
-                guard !readThisTurn, !reader.isFinished, reader.problem == nil, fileDescriptor >= 0 else { break }
+                guard !readThisTurn, !reader.isFinished, reader.problem == nil, fileDescriptor != nil else { break }
                 readThisTurn = true
                 queue.removeAll(keepingCapacity: true)
                 next = 0

@@ -1,6 +1,7 @@
 import DeviceProfiles
 import Foundation
 import Scanning
+import Platform
 
 /// The scanning keyboard's layouts: the user's (`$XDG_CONFIG_HOME/switchscan/keyboards/*.yaml`)
 /// and the shipped ones (`Devices/keyboards`, found as the switch profiles are), a file of the

@@ -2,6 +2,7 @@ import DeviceProfiles
 import Foundation
 import Presage
 import Scanning
+import Platform
 
 /// Presage's word prediction for the scanning keyboard. The user's own words are learnt into
 /// `$XDG_STATE_HOME/switchscan/presage-words.db` (presage creates the database).

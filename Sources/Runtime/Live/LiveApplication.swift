@@ -4,6 +4,7 @@ import Foundation
 import LiveTree
 import Scanning
 import SwitchInput
+import Platform
 
 /// A running application's window as scanned content, read through AT-SPI. It is also the
 /// loop's source for the accessibility bus: the GLib main context's descriptors (one epoll
@@ -358,7 +359,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     /// SWITCHSCAN_LIVE_DEBUG set: each event batch is said on standard error.
     static let debug = ProcessInfo.processInfo.environment["SWITCHSCAN_LIVE_DEBUG"] != nil
-    static func say(_ text: String) { if debug { try? FileIO.writeAll(STDERR_FILENO, "live: \(text)\n") } }
+    static func say(_ text: String) { if debug { try? FileIO.writeAll(.standardError, "live: \(text)\n") } }
 
     /// Applies a batch's plan (`ChangePlan`) to the snapshot: each source named for a read in
     /// place is read alone (a label renamed in a window of 10,000 objects is one object read),
@@ -427,7 +428,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     // MARK: RuntimeSource
 
     public var name: String { "accessibility bus" }
-    public var descriptor: Int32? { context.descriptor }
+    public var descriptor: FileDescriptor? { FileDescriptor(rawValue: context.descriptor) }
     public var bindings: [SwitchID: SwitchBinding] { [:] }
     public var isSwitchInput: Bool { false }
 

@@ -4,6 +4,7 @@ import Desktop
 import Foundation
 import LiveTree
 import Scanning
+import Platform
 
 /// A list the scanner shows in place of the window: a page's links (headings, landmarks, form
 /// fields), or the installed programs by category. Choosing an entry ends it.

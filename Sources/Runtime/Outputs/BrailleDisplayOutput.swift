@@ -9,6 +9,7 @@ import Foundation
 import Louis
 import RunControl
 import SwitchInput
+import Platform
 
 /// A braille display through BRLTTY's BrlAPI: shows the scanner's line, and turns the display's
 /// keys into switch edges (`docs/braille.md`, "BrlAPI, as the best clients use it").
@@ -250,10 +251,10 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
 
     // MARK: RuntimeSource
 
-    public var descriptor: Int32? {
+    public var descriptor: FileDescriptor? {
         if let display {
             let descriptor = display.connection.fileDescriptor
-            return descriptor >= 0 ? descriptor : nil
+            return descriptor >= 0 ? FileDescriptor(rawValue: descriptor) : nil
         }
         return attempt?.readEnd
     }

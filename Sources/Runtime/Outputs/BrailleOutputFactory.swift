@@ -2,6 +2,7 @@ import BrailleFormatting
 import BrlAPI
 import DeviceProfiles
 import Foundation
+import Platform
 
 extension BrailleOutputs {
     /// The outputs for a `--braille` value.

@@ -5,6 +5,7 @@ import AccessibilityModel
 import Scanning
 import SwitchInput
 import Xcb
+import Platform
 
 /// The highlight drawn on the screen for a sighted switch user: on X11 a frame around the
 /// highlighted element's extents, in a window the pointer passes through (the user, or a helper,
@@ -75,7 +76,7 @@ public final class HighlightOverlay: RuntimeSource, ScanOutput {
     // MARK: RuntimeSource
 
     public var name: String { "highlight overlay" }
-    public var descriptor: Int32? { connection?.descriptor }
+    public var descriptor: FileDescriptor? { connection.map { FileDescriptor(rawValue: $0.descriptor) } }
     public var deadline: Double? { problem != nil ? MonotonicClock.now() : nil }
     public var isSwitchInput: Bool { false }
     public var bindings: [SwitchID: SwitchBinding] { [:] }

@@ -3,6 +3,7 @@ import Presentation
 import Scanning
 import Speech
 import SwitchInput
+import Platform
 
 /// The `--speech` value of `switchscan run`.
 public enum SpeechOutputs {
@@ -123,7 +124,7 @@ public final class SpeechOutput: RuntimeSource {
         }
     }
 
-    public var descriptor: Int32? { connection == nil ? nil : pipe?.readEnd }
+    public var descriptor: FileDescriptor? { connection == nil ? nil : pipe?.readEnd }
 
     public var deadline: Double? {
         guard pipe != nil else { return nil }
@@ -198,7 +199,7 @@ public final class SpeechOutput: RuntimeSource {
         guard let pipe else { return }
         do throws(SpeechError) {
             let opened = try SpeechDispatcherConnection.open(client: "switchscan", address: address)
-            try opened.routeNotifications(to: pipe.writeEnd)
+            try opened.routeNotifications(to: pipe.writeEnd.rawValue)
             connection = opened
         } catch {
             nextAttempt = now + Self.retrySeconds

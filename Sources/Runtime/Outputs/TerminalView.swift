@@ -1,5 +1,6 @@
 import Presentation
 import Scanning
+import Platform
 
 /// The terminal view as an output: each turn, the frame (`TerminalFrame`) for the terminal's
 /// size, written when it differs from the one on the screen. What the frame shows (the session's

@@ -1,3 +1,4 @@
+import Platform
 import Presentation
 import Scanning
 
@@ -21,8 +22,8 @@ import Scanning
 /// A reader that reads slowly gets what its pipe takes, the rest later; a reader that closes
 /// the FIFO is said once, and the next reader starts at a whole line.
 public final class TraceWriter {
-    /// -1 while a FIFO has no reader.
-    private var descriptor: Int32 = -1
+    /// nil while a FIFO has no reader.
+    private var descriptor: FileDescriptor?
     public let path: String
     /// At the start, a trace file larger than this is renamed to `PATH.1`.
     public static let rotationBytes = 8 << 20
@@ -54,7 +55,9 @@ public final class TraceWriter {
             try? FileSystem.rename(path, to: path + ".1")
         }
         do {
-            descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK)
+            let opened = try FileIO.open(path, .writeOnly, options: [.create, .append, .nonBlocking])
+            descriptor = opened
+            isStream = try FileIO.status(opened, subject: path).kind != .regular
         } catch where error.errno == .noSuchDeviceOrAddress {
             // A FIFO nobody reads: open(2) without O_NONBLOCK would wait for a reader, and no
             // signal, `--duration` or switch would be seen meanwhile.
@@ -62,7 +65,6 @@ public final class TraceWriter {
             problem = "trace: \(path) is a FIFO with no reader; the run goes on, and the trace is written once a program opens it for reading (up to \(Self.heldBytes >> 20) MiB of lines are held until then)"
             return
         }
-        isStream = try FileIO.status(descriptor, subject: path).kind != .regular
     }
 
     /// Whether lines wait for a stream's reader.
@@ -85,6 +87,7 @@ public final class TraceWriter {
             writeHeld()
             return
         }
+        guard let descriptor else { return }
         do {
             // One write(2) of whole lines; a short write (a disk filling up midway) is cut back
             // to the last whole line so that the file never holds half a line.
@@ -107,6 +110,7 @@ public final class TraceWriter {
     /// A short write (a disk filling up midway): write the rest; when that fails, cut the file
     /// back to its last whole line, so that it never holds half a line.
     private func finishShortWrite(_ bytes: [UInt8], written: Int) throws(SystemCallError) {
+        guard let descriptor else { return }
         var offset = written
         while offset < bytes.count {
             do {
@@ -141,10 +145,10 @@ public final class TraceWriter {
         guard isStream else { return }
         retryDue = nil
         guard !held.isEmpty else { return }
-        if descriptor < 0 {
+        if descriptor == nil {
             do {
                 // No O_CREAT: a FIFO removed meanwhile is not replaced by a regular file.
-                descriptor = try FileIO.open(path, flags: O_WRONLY | O_APPEND | O_NONBLOCK)
+                descriptor = try FileIO.open(path, .writeOnly, options: [.append, .nonBlocking])
             } catch {
                 if error.errno != .noSuchDeviceOrAddress, !failing {
                     failing = true
@@ -159,6 +163,7 @@ public final class TraceWriter {
             droppedLines = 0
         }
         while !held.isEmpty {
+            guard let descriptor else { break }
             let written: Int?
             do {
                 written = try FileIO.writeSome(descriptor, held[...])
@@ -166,7 +171,7 @@ public final class TraceWriter {
                 if error.errno == .brokenPipe {
                     // The reader closed it: the next one starts at a whole line.
                     FileIO.close(descriptor)
-                    descriptor = -1
+                    self.descriptor = nil
                     held.removeFirst(begun)
                     begun = 0
                     problem = "trace: the reader of \(path) closed it; lines are held until a program opens it again"
@@ -191,7 +196,7 @@ public final class TraceWriter {
     }
 
     deinit {
-        if descriptor >= 0 { FileIO.close(descriptor) }
+        if let descriptor { FileIO.close(descriptor) }
     }
 }
 

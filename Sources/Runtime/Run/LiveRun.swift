@@ -8,6 +8,7 @@ import RunControl
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 /// `switchscan run`: a scene operated live. One thread, one loop: poll(2) over every input's
 /// descriptor and the signal descriptor, with a timeout to the earliest deadline (the session's
@@ -144,14 +145,14 @@ public final class LiveRun {
         trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
         if let problem = trace?.takeProblem() {
             // Said on stderr now, before any screen is drawn there, and on the status line.
-            try? FileIO.writeAll(STDERR_FILENO, "switchscan: \(problem)\n")
+            try? FileIO.writeAll(.standardError, "switchscan: \(problem)\n")
             traceStartProblem = problem
             printedProblem = problem
         }
         saidBeforeStart = options.saidBeforeStart.union([printedProblem].compactMap { $0 })
         trace?.writeRunStart()
-        terminal = options.terminalInput && TerminalSession.isTerminal(STDIN_FILENO) ? TerminalSession() : nil
-        drawsScreen = options.terminalView && TerminalSession.isTerminal(STDOUT_FILENO)
+        terminal = options.terminalInput && TerminalSession.isTerminal(.standardInput) ? TerminalSession() : nil
+        drawsScreen = options.terminalView && TerminalSession.isTerminal(.standardOutput)
         configuration.hasTerminal = terminal != nil
         state = RunStateMachine(configuration)
         let view = drawsScreen ? terminal.map { TerminalView(terminal: $0) } : nil
@@ -243,7 +244,7 @@ public final class LiveRun {
             try terminal.enterRawMode(fullScreen: drawsScreen)
         } else if options.terminalInput {
             // A pipe: non-blocking reads, end of file ends the run.
-            try? FileIO.setNonBlocking(STDIN_FILENO, true)
+            try? FileIO.setNonBlocking(.standardInput, true)
         }
         defer {
             terminal?.restore()
@@ -278,8 +279,8 @@ public final class LiveRun {
             let wait = state.wait(at: now, sessionDeadline: session.nextDeadline,
                                   sourceDeadlines: options.sources.compactMap { $0.deadline.map { $0 - origin } },
                                   traceRetry: traceRetry, idleWorkPending: idleWork, heldTraceLines: pendingTrace.count)
-            var descriptors = [Int32]()
-            if readsKeys { descriptors.append(STDIN_FILENO) }
+            var descriptors = [FileDescriptor]()
+            if readsKeys { descriptors.append(.standardInput) }
             descriptors += options.sources.compactMap(\.descriptor)
             if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
             // A write of the selections finishing wakes the loop to say so.
@@ -303,8 +304,8 @@ public final class LiveRun {
                     if let ending = try carryOut(state.signal(event, at: now)) { return ending }
                 }
             }
-            if readsKeys, ready.contains(STDIN_FILENO) {
-                guard let bytes = try FileIO.read(STDIN_FILENO) else { continue }
+            if readsKeys, ready.contains(.standardInput) {
+                guard let bytes = try FileIO.read(.standardInput) else { continue }
                 if bytes.isEmpty, let ending = try carryOut(state.keysEnded()) { return ending }
                 record(SessionDriver.step(.time(now, lateness: Self.stallLateness), on: &session))
                 for key in TerminalKeys.decode(bytes) {
@@ -686,7 +687,7 @@ public final class LiveRun {
             // Said on the status line, and on stderr when no screen is drawn there (the trace
             // itself may be what fails, and a service's stderr goes to its journal).
             setStatus(problem)
-            if !drawsScreen { try? FileIO.writeAll(STDERR_FILENO, "switchscan: \(problem)\n") }
+            if !drawsScreen { try? FileIO.writeAll(.standardError, "switchscan: \(problem)\n") }
             recordStatus(problem)
         }
     }
@@ -712,7 +713,7 @@ public final class LiveRun {
         }
         guard saidOnStandardError[teller] != text else { return }
         saidOnStandardError[teller] = text
-        try? FileIO.writeAll(STDERR_FILENO, "switchscan run: \(text)\n")
+        try? FileIO.writeAll(.standardError, "switchscan run: \(text)\n")
     }
 
     /// The last status each teller wrote on standard error.

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Which commit the running program comes from, for `switchscan --version`, without running git
 /// or reaching a network:

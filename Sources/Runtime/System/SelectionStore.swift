@@ -1,6 +1,7 @@
 import AccessibilityModel
 import DeviceProfiles
 import Scanning
+import Platform
 
 /// The file that keeps what the user selects (issue 17, part 2): `SelectionCounts`' text at
 /// `$XDG_STATE_HOME/switchscan/selections.tsv` (XDG_STATE_HOME when absolute, else

@@ -8,6 +8,7 @@ import Runtime
 import Scanning
 import Scenes
 import SwitchInput
+import Platform
 
 /// A mutation fuzzer over every file kind SwitchScan reads and the raw input_event stream.
 ///
@@ -91,7 +92,7 @@ func number(_ text: String, _ option: String, _ range: ClosedRange<Int>) -> Int 
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("switchscan-fuzz: \(message)\n".utf8))
-    exit(2)
+    CurrentProcess.exit(2)
 }
 
 // MARK: - Kinds of input
@@ -607,11 +608,11 @@ final class Watchdog: @unchecked Sendable {
                 lock.unlock()
                 if let began, MonotonicClock.now() - began > Double(limit) {
                     FileHandle.standardError.write(Data("switchscan-fuzz: an input ran longer than \(limit) s (a hang)\n".utf8))
-                    _exit(3)
+                    CurrentProcess.exitAtOnce(3)
                 }
                 if Watchdog.residentMB() > memoryLimitMB {
                     FileHandle.standardError.write(Data("switchscan-fuzz: resident memory passed \(memoryLimitMB) MB\n".utf8))
-                    _exit(3)
+                    CurrentProcess.exitAtOnce(3)
                 }
             }
         }
@@ -668,7 +669,7 @@ struct Supervisor {
 
     func run() {
         let began = MonotonicClock.now()
-        let state = NSTemporaryDirectory() + "switchscan-fuzz-\(getpid()).state"
+        let state = NSTemporaryDirectory() + "switchscan-fuzz-\(CurrentProcess.id).state"
         var start = 0
         var found = [String]()
         while true {
@@ -720,7 +721,7 @@ struct Supervisor {
         print("switchscan-fuzz: \(options.inputs) inputs, seed \(options.seed), \(String(format: "%.1f", seconds)) s; \(found.isEmpty ? "nothing found" : "\(found.count) found")")
         if !found.isEmpty {
             for line in found { print("  \(line)") }
-            exit(1)
+            CurrentProcess.exit(1)
         }
     }
 
@@ -752,7 +753,7 @@ enum SelectionStoreCheck {
     static let checkScreen = "switchscan-fuzz#written"
 
     static func run(_ bytes: [UInt8]) -> Bool {
-        let folder = NSTemporaryDirectory() + "switchscan-fuzz-store-\(getpid())-\(UUID().uuidString)"
+        let folder = NSTemporaryDirectory() + "switchscan-fuzz-store-\(CurrentProcess.id)-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/selections.tsv"
@@ -822,30 +823,33 @@ enum EndlessStreamCheck {
     static let bound = 30.0
 
     static func run(_ bytes: [UInt8], scene: Scene) -> Bool {
-        let folder = NSTemporaryDirectory() + "switchscan-fuzz-stream-\(getpid())-\(UUID().uuidString)"
+        let folder = NSTemporaryDirectory() + "switchscan-fuzz-stream-\(CurrentProcess.id)-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let streamPath = folder + "/stream", quietPath = folder + "/quiet", tracePath = folder + "/trace"
-        guard mkfifo(streamPath, 0o600) == 0, mkfifo(quietPath, 0o600) == 0 else { fatalError("mkfifo: \(errno)") }
+        do {
+            try FileSystem.makeFIFO(streamPath)
+            try FileSystem.makeFIFO(quietPath)
+        } catch {
+            fatalError("\(error)")
+        }
         // A second input that never sends and never ends (its writer is this process), so that
         // a stream whose bytes the decoder refuses does not end the run before its duration.
-        let quiet = open(quietPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard quiet >= 0 else { fatalError("open \(quietPath): \(errno)") }
-        defer { close(quiet) }
+        guard let quiet = try? FileIO.open(quietPath, .readWrite, options: .nonBlocking) else { fatalError("open \(quietPath)") }
+        defer { FileIO.close(quiet) }
         // Read and write, without blocking: the writer never waits for the reader to open it,
         // and never blocks once the reader stops reading.
-        let writer = open(streamPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard writer >= 0 else { fatalError("open \(streamPath): \(errno)") }
+        guard let writer = try? FileIO.open(streamPath, .readWrite, options: .nonBlocking) else { fatalError("open \(streamPath)") }
         let chunk = bytes.isEmpty ? [UInt8](repeating: 0, count: 4096) : bytes
         let stop = StopFlag()
         let thread = Thread {
             var offset = 0
             while !stop.isSet {
-                let count = chunk[offset...].withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+                let count = (try? FileIO.writeSome(writer, chunk[offset...])) ?? 0
                 if count > 0 {
                     offset = (offset + count) % chunk.count
                 } else {
-                    usleep(200)
+                    MonotonicClock.sleep(seconds: 0.0002)
                 }
             }
             stop.finished()
@@ -854,7 +858,7 @@ enum EndlessStreamCheck {
         defer {
             stop.set()
             stop.waitFinished()
-            close(writer)
+            FileIO.close(writer)
         }
         do {
             let made = try InputSources.build([.raw(path: streamPath), .raw(path: quietPath)], profile: nil, profileDirectories: [], fast: false)

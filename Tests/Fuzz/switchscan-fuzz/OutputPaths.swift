@@ -1,5 +1,6 @@
 import Foundation
 import Runtime
+import Platform
 
 /// The `output-path` kind: a command that writes a file (`test --junit`, `learn --output --force`,
 /// `import -o`, `settings set --file`) run as the user runs it, the built `switchscan` beside this
@@ -78,8 +79,8 @@ enum OutputPaths {
         let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.count == 2, let command = Command(rawValue: words[0]), let target = Target(rawValue: words[1]),
               !(command == .settings && target == .input), let program else { return false }
-        let folder = NSTemporaryDirectory() + "switchscan-fuzz-output-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard mkdir(folder, 0o700) == 0 else { return false }
+        let folder = NSTemporaryDirectory() + "switchscan-fuzz-output-\(CurrentProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
+        guard (try? FileSystem.makeDirectory(folder, permissions: 0o700)) != nil else { return false }
         defer {
             chmod(folder + "/locked", 0o700)
             try? FileManager.default.removeItem(atPath: folder)
@@ -109,11 +110,7 @@ enum OutputPaths {
 
         func contents(_ path: String) -> [UInt8]? { try? RegularFile.read(path, maxBytes: 1 << 20) }
 
-        func kind(_ path: String) -> mode_t? {
-            var info = stat()
-            guard lstat(path, &info) == 0 else { return nil }
-            return info.st_mode & S_IFMT
-        }
+        func kind(_ path: String) -> FileSystem.FileKind? { try? FileSystem.linkStatus(path).kind }
 
         func run() -> Bool {
             // The files the commands read.
@@ -147,28 +144,30 @@ enum OutputPaths {
                 guard symlink("real", output) == 0 else { breach("symlink") }
                 landing = folder + "/real"; written = true
             case .linkToFolder:
-                guard mkdir(folder + "/sub", 0o700) == 0, symlink("sub", output) == 0 else { breach("mkdir, symlink") }
+                guard (try? FileSystem.makeDirectory(folder + "/sub", permissions: 0o700)) != nil, symlink("sub", output) == 0 else {
+                    breach("mkdir, symlink")
+                }
                 written = false
             case .danglingLink:
                 guard symlink("named-by-link", output) == 0 else { breach("symlink") }
                 landing = folder + "/named-by-link"; written = true
             case .fifo:
-                guard mkfifo(output, 0o600) == 0 else { breach("mkfifo") }
+                guard (try? FileSystem.makeFIFO(output)) != nil else { breach("mkfifo") }
                 written = false
             case .deviceNode:
                 // /dev/null's device number (1:3), made in this case's own folder; only root may.
                 guard mknod(output, S_IFCHR | 0o600, dev_t((1 << 8) | 3)) == 0 else { return false }
                 written = false
             case .folder:
-                guard mkdir(output, 0o700) == 0 else { breach("mkdir") }
+                guard (try? FileSystem.makeDirectory(output, permissions: 0o700)) != nil else { breach("mkdir") }
                 written = false
             case .input:
                 output = input; written = false
             case .unwritableFolder:
-                guard mkdir(folder + "/locked", 0o500) == 0 else { breach("mkdir") }
+                guard (try? FileSystem.makeDirectory(folder + "/locked", permissions: 0o500)) != nil else { breach("mkdir") }
                 output = folder + "/locked/out"
                 // Root may write there all the same: then the file is written.
-                written = access(folder + "/locked", W_OK) == 0
+                written = FileSystem.isAccessible(folder + "/locked", .writable)
                 landing = written ? output : nil
             case .parentIsFile:
                 write(folder + "/plain", "a file, not a folder\n")
@@ -191,12 +190,12 @@ enum OutputPaths {
             guard status == expected else { breach("exit \(status), expected \(expected); standard error: \(errors)") }
             guard [scenePath, recordingPath, dumpPath].map({ contents($0) }) == readBefore else { breach("a file it read changed") }
             if written, let landing {
-                guard kind(landing) == S_IFREG, let now = contents(landing), !now.isEmpty, now != oldBytes else {
+                guard kind(landing) == .regular, let now = contents(landing), !now.isEmpty, now != oldBytes else {
                     breach("\(landing) was not written")
                 }
-                if target == .linkToFile || target == .danglingLink, kind(output) != S_IFLNK { breach("the link is no longer a link") }
+                if target == .linkToFile || target == .danglingLink, kind(output) != .symbolicLink { breach("the link is no longer a link") }
             } else {
-                guard kind(output) == kindBefore else { breach("\(output) was replaced (\(String(kindBefore ?? 0, radix: 8)) → \(String(kind(output) ?? 0, radix: 8)))") }
+                guard kind(output) == kindBefore else { breach("\(output) was replaced (\(kindBefore.map { "\($0)" } ?? "nothing") → \(kind(output).map { "\($0)" } ?? "nothing"))") }
                 if target == .linkToFolder, (try? FileManager.default.contentsOfDirectory(atPath: folder + "/sub")) != [] {
                     breach("something was written into the folder the link names")
                 }
@@ -218,37 +217,37 @@ enum OutputPaths {
         func spawn(_ arguments: [String]) -> (status: Int32, errors: String) {
             let outPath = folder + "/.stdout", errPath = folder + "/.stderr", inPath = folder + "/.stdin"
             write(inPath, "")
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_CONFIG_HOME"] = folder + "/.config"
             environment["XDG_STATE_HOME"] = folder + "/.state"
             environment["SWIFT_BACKTRACE"] = "enable=no"
-            let argv = ([program] + arguments).map { strdup($0) } + [nil]
-            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { (argv + envp).forEach { free($0) } }
-            var pid: pid_t = 0
-            guard posix_spawn(&pid, program, &actions, nil, argv, envp) == 0 else { breach("cannot start \(program)") }
-            var status: Int32 = 0
+            let pid: Int32
+            do {
+                pid = try ChildProcess.spawn(
+                    program, arguments: [program] + arguments, environment: environment.map { "\($0.key)=\($0.value)" },
+                    standardInput: .reading(inPath), standardOutput: .writing(outPath, append: false),
+                    standardError: .writing(errPath, append: false))
+            } catch {
+                breach("cannot start \(program)")
+            }
             let deadline = MonotonicClock.now() + 10
+            var ending: ChildProcess.Ending
             while true {
-                let done = waitpid(pid, &status, WNOHANG)
-                if done == pid { break }
-                if done < 0, errno != EINTR { breach("waitpid") }
+                let state = ChildProcess.state(of: pid, blocking: false)
+                if case .ended(let ended) = state { ending = ended; break }
+                if state == .notAChild { breach("waitpid") }
                 if MonotonicClock.now() > deadline {
-                    kill(pid, SIGKILL)
-                    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                    try? ProcessSignal.send(SIGKILL, to: pid)
+                    ChildProcess.wait(pid)
                     breach("switchscan \(arguments.joined(separator: " ")) did not end within 10 s (stopped)")
                 }
-                usleep(2_000)
+                MonotonicClock.sleep(seconds: 0.002)
             }
             let errors = String(decoding: contents(errPath) ?? [], as: UTF8.self)
-            let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            return (code, errors)
+            switch ending {
+            case .exited(let code): return (code, errors)
+            case .signalled(let signal): return (128 + signal, errors)
+            }
         }
     }
 }

@@ -6,26 +6,26 @@ import Glibc
 /// The controlling terminal: raw keystrokes in, full-screen drawing out, restored on exit and
 /// while the program is suspended (Ctrl-Z), entered again when it is continued (`fg`).
 public final class TerminalSession {
-    public let input: Int32
-    public let output: Int32
+    public let input: FileDescriptor
+    public let output: FileDescriptor
     /// The settings found on entering raw mode, put back by `suspend` and `restore`.
     private var original: termios?
     /// Raw mode is on (between `enterRawMode` and `suspend` or `restore`).
     public private(set) var isRaw = false
     private var fullScreen = false
 
-    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+    public init(input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput) {
         self.input = input
         self.output = output
     }
 
     /// isatty(3).
-    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+    public static func isTerminal(_ descriptor: FileDescriptor) -> Bool { isatty(descriptor.rawValue) == 1 }
 
     /// Whether this process's group is the terminal's foreground group (tcgetpgrp): only then may
     /// it change the terminal's settings without being stopped by SIGTTOU (after `bg`, it is not).
     public var isForeground: Bool {
-        let group = tcgetpgrp(input)
+        let group = tcgetpgrp(input.rawValue)
         return group >= 0 && group == getpgrp()
     }
 
@@ -36,7 +36,7 @@ public final class TerminalSession {
     /// them again (the user may have run `stty` meanwhile).
     public func enterRawMode(fullScreen: Bool) throws(SystemCallError) {
         var settings = termios()
-        try retryingInterrupts("tcgetattr", subject: "fd \(input)") { Int(tcgetattr(input, &settings)) }
+        try retryingInterrupts("tcgetattr", subject: input.description) { Int(tcgetattr(input.rawValue, &settings)) }
         original = settings
         try applyRaw(settings)
         self.fullScreen = fullScreen
@@ -60,11 +60,11 @@ public final class TerminalSession {
             cc[Int(VMIN)] = 0
             cc[Int(VTIME)] = 0
         }
-        try retryingInterrupts("tcsetattr", subject: "fd \(input)") { Int(tcsetattr(input, TCSANOW, &settings)) }
+        try retryingInterrupts("tcsetattr", subject: input.description) { Int(tcsetattr(input.rawValue, TCSANOW, &settings)) }
         // The descriptor's flags are shared with the shell (the same open file): non-blocking
         // only while raw, so the shell never inherits it.
-        let flags = fcntl(input, F_GETFL)
-        _ = fcntl(input, F_SETFL, flags | O_NONBLOCK)
+        let flags = fcntl(input.rawValue, F_GETFL)
+        _ = fcntl(input.rawValue, F_SETFL, flags | O_NONBLOCK)
         isRaw = true
     }
 
@@ -74,9 +74,9 @@ public final class TerminalSession {
     public func suspend() {
         guard isRaw, var settings = original else { return }
         isRaw = false
-        _ = tcsetattr(input, TCSANOW, &settings)
-        let flags = fcntl(input, F_GETFL)
-        _ = fcntl(input, F_SETFL, flags & ~O_NONBLOCK)
+        _ = tcsetattr(input.rawValue, TCSANOW, &settings)
+        let flags = fcntl(input.rawValue, F_GETFL)
+        _ = fcntl(input.rawValue, F_SETFL, flags & ~O_NONBLOCK)
         if fullScreen { try? FileIO.writeAll(output, "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l") }
     }
 
@@ -96,7 +96,7 @@ public final class TerminalSession {
     /// ioctl(TIOCGWINSZ): columns and rows; nil when the output is not a terminal.
     public func size() -> (columns: Int, rows: Int)? {
         var size = winsize()
-        guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        guard ioctl(output.rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
@@ -109,17 +109,19 @@ public final class TerminalSession {
 /// program. SIGCONT continues the process although it is blocked; its record here tells the
 /// loop that it was continued.
 public final class SignalDescriptor {
-    public let descriptor: Int32
+    public let descriptor: FileDescriptor
     public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
 
     /// sigprocmask + signalfd.
     public init() throws(SystemCallError) {
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignal.ignore(SIGPIPE)
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in SignalDescriptor.handled { sigaddset(&mask, signal) }
         try retryingInterrupts("sigprocmask") { Int(sigprocmask(SIG_BLOCK, &mask, nil)) }
-        descriptor = Int32(try retryingInterrupts("signalfd") { Int(signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))) })
+        descriptor = FileDescriptor(rawValue: Int32(try retryingInterrupts("signalfd") {
+            Int(signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)))
+        }))
     }
 
     /// The signals that arrived (read of signalfd_siginfo records).
@@ -127,7 +129,7 @@ public final class SignalDescriptor {
         var signals = [Int32]()
         var info = signalfd_siginfo()
         while true {
-            let count = Glibc.read(descriptor, &info, MemoryLayout<signalfd_siginfo>.size)
+            let count = Glibc.read(descriptor.rawValue, &info, MemoryLayout<signalfd_siginfo>.size)
             guard count == MemoryLayout<signalfd_siginfo>.size else { break }
             signals.append(Int32(info.ssi_signo))
         }

@@ -1,38 +1,39 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Documents
 
 /// The one way every file kind is read (scenes, settings files, switch and braille display
 /// profiles, evemu recordings, the profiles scripted tests name): opened without blocking and
 /// close-on-exec, refused unless it is a regular file (a FIFO or a device named as
 /// `settings.yaml` must not block the event loop, a folder is not a file), its size checked
 /// with fstat before a byte is read, then read with a bound (a file that grows while it is
-/// read stops at the bound). Decoding is `DocumentText`'s (UTF-8 with the line and column of
-/// the first bad byte).
+/// read stops at the bound). Decoding the bytes as text is the runtime's (`RegularFile.text`,
+/// UTF-8 with the line and column of the first bad byte).
 public enum RegularFile {
     /// Why a file was not read: the message says what to do; `isMissing` when there is none.
     public struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
         public var message: String
         public var isMissing: Bool
-        /// Where the problem is, when it is in the bytes (not UTF-8): line and column.
-        public var position: TextPosition?
+        /// Where the problem is, when it is in the bytes (not UTF-8): line and column, from 1.
+        public var line: Int
+        public var column: Int
 
         public var description: String { message }
 
-        /// `file:line:column: error: message`.
-        public func problem(file: String) -> DocumentProblem {
-            DocumentProblem(
-                file: file, line: Int(position?.line ?? 1), column: Int(position?.column ?? 1), message: message)
+        public init(message: String, isMissing: Bool, line: Int = 1, column: Int = 1) {
+            self.message = message
+            self.isMissing = isMissing
+            self.line = line
+            self.column = column
         }
     }
 
     /// `path` opened for reading (without blocking, close-on-exec) once it is known to be a
     /// regular file, and its size; the caller closes it.
-    public static func open(_ path: String) throws(ReadError) -> (descriptor: Int32, size: Int) {
-        let descriptor: Int32
+    public static func open(_ path: String) throws(ReadError) -> (descriptor: FileDescriptor, size: Int) {
+        let descriptor: FileDescriptor
         do {
-            descriptor = try FileIO.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY)
+            descriptor = try FileIO.open(path, .readOnly, options: [.nonBlocking, .noControllingTerminal])
         } catch {
             throw ReadError(
                 message: "cannot read the file: \(error.errno.message)",
@@ -77,31 +78,13 @@ public enum RegularFile {
         return bytes
     }
 
-    /// The file as UTF-8 text.
-    public static func readText(_ path: String, maxBytes: Int) -> Result<String, ReadError> {
-        let bytes: [UInt8]
-        do {
-            bytes = try read(path, maxBytes: maxBytes)
-        } catch {
-            return .failure(error)
-        }
-        return text(bytes)
-    }
-
-    /// A file's bytes as UTF-8 text, or where they are not.
-    public static func text(_ bytes: [UInt8]) -> Result<String, ReadError> {
-        DocumentText.decode(bytes).mapError { error in
-            ReadError(message: error.message ?? "the file is not UTF-8 text", isMissing: false, position: error.position)
-        }
-    }
-
     /// Whether something exists at `path` (following symbolic links).
     public static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+        (try? FileSystem.status(path)) != nil
     }
 
-    static func describe(_ kind: FileSystem.FileKind) -> String {
+    /// What a file that is not a regular one is, for a message (`it is a folder`).
+    public static func describe(_ kind: FileSystem.FileKind) -> String {
         switch kind {
         case .directory: return "it is a folder"
         case .fifo: return "it is a FIFO (named pipe)"

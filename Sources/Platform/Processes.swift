@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Evdev
 
 /// The running process: its id and environment (getpid(2), getenv(3), setenv(3)).
 public enum CurrentProcess {
@@ -11,6 +10,17 @@ public enum CurrentProcess {
     /// getenv(3): the variable's value, nil when it is not set.
     public static func environmentVariable(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
+    }
+
+    /// exit(3): the process ends with `status` once C's output streams are flushed.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// _exit(2): the process ends with `status` at once, nothing flushed and no handler run (a
+    /// watchdog thread ending a process that hangs).
+    public static func exitAtOnce(_ status: Int32) -> Never {
+        _exit(status)
     }
 
     /// setenv(3), replacing a value already there: for what this process's libraries read
@@ -26,5 +36,18 @@ public enum ProcessSignal {
     public static func send(_ signal: Int32, to pid: Int32) throws(SystemCallError) {
         guard pid > 0 else { throw SystemCallError(call: "kill", errno: .invalidArgument, subject: "pid \(pid)") }
         try retryingInterrupts("kill", subject: "pid \(pid)") { Int(kill(pid, signal)) }
+    }
+
+    /// Whether a process `pid` exists (kill(2) of signal 0: permitted, or refused with `EPERM`
+    /// because it is another user's).
+    public static func exists(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || Errno.current == .notPermitted
+    }
+
+    /// signal(2) with SIG_IGN: this process ignores `signal` from now on (SIGPIPE, so that a
+    /// write to a closed socket or pipe fails with `EPIPE` instead of ending the process).
+    public static func ignore(_ signal: Int32) {
+        _ = Glibc.signal(signal, SIG_IGN)
     }
 }

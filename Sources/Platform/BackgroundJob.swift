@@ -8,9 +8,9 @@ import Foundation
 /// writes a byte to a pipe whose read end (`readEnd`) the loop polls. The loop takes the
 /// outcome, waits for it (`wait`, at the end of a run), or abandons it; an outcome abandoned
 /// is handed to `discard` (a connection made too late is closed).
-final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
-    let readEnd: Int32
-    private let writeEnd: Int32
+public final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
+    public let readEnd: FileDescriptor
+    private let writeEnd: FileDescriptor
     private let work: @Sendable () -> Outcome
     private let discard: @Sendable (Outcome) -> Void
     private let lock = NSLock()
@@ -19,19 +19,20 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
     private var abandoned = false
     private var taken = false
 
-    init(work: @escaping @Sendable () -> Outcome, discard: @escaping @Sendable (Outcome) -> Void = { _ in }) {
+    public init(work: @escaping @Sendable () -> Outcome, discard: @escaping @Sendable (Outcome) -> Void = { _ in }) {
         self.work = work
         self.discard = discard
         let ends = try? FileIO.pipe()
-        readEnd = ends?.readEnd ?? -1
-        writeEnd = ends?.writeEnd ?? -1
+        // Without a pipe `start` refuses: the job is never polled.
+        readEnd = ends?.readEnd ?? FileDescriptor(rawValue: -1)
+        writeEnd = ends?.writeEnd ?? FileDescriptor(rawValue: -1)
         super.init()
     }
 
     /// Starts the thread with every signal blocked (so that SIGINT, SIGTERM… stay with the
     /// loop's signal descriptor and SIGPIPE becomes EPIPE); false if no thread could start.
-    func start() -> Bool {
-        guard readEnd >= 0 else { return false }
+    public func start() -> Bool {
+        guard readEnd.rawValue >= 0 else { return false }
         var all = sigset_t()
         sigfillset(&all)
         var previous = sigset_t()
@@ -48,8 +49,8 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
         }, context)
         guard result == 0 else {
             Unmanaged<ThreadBody>.fromOpaque(context).release()
-            Glibc.close(readEnd)
-            Glibc.close(writeEnd)
+            FileIO.close(readEnd)
+            FileIO.close(writeEnd)
             return false
         }
         pthread_detach(thread)
@@ -63,35 +64,34 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
         finished = true
         if abandoned {
             discard(result)
-            Glibc.close(readEnd)
-            Glibc.close(writeEnd)
+            FileIO.close(readEnd)
+            FileIO.close(writeEnd)
             return
         }
         outcome = result
-        var byte: UInt8 = 1
-        _ = Glibc.write(writeEnd, &byte, 1)
+        _ = try? FileIO.writeOnce(writeEnd, [UInt8(1)][...])
     }
 
     /// Whether the thread has returned.
-    var isFinished: Bool {
+    public var isFinished: Bool {
         lock.lock()
         defer { lock.unlock() }
         return finished
     }
 
     /// The outcome once the thread finished (the pipe is closed then); nil before.
-    func take() -> Outcome? {
+    public func take() -> Outcome? {
         lock.lock()
         defer { lock.unlock() }
         guard finished, !taken, let outcome else { return nil }
         taken = true
-        Glibc.close(readEnd)
-        Glibc.close(writeEnd)
+        FileIO.close(readEnd)
+        FileIO.close(writeEnd)
         return outcome
     }
 
     /// Waits for the outcome (the run is ending: what the thread writes must land first).
-    func wait() -> Outcome? {
+    public func wait() -> Outcome? {
         while !isFinished {
             _ = try? Poll.readable([readEnd], timeout: nil)
         }
@@ -99,7 +99,7 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
     }
 
     /// The loop no longer wants the outcome: the thread hands it to `discard`.
-    func abandon() {
+    public func abandon() {
         lock.lock()
         defer { lock.unlock() }
         if taken { return }
@@ -108,13 +108,13 @@ final class BackgroundJob<Outcome>: ThreadBody, @unchecked Sendable {
             if let outcome { discard(outcome) }
             outcome = nil
             taken = true
-            Glibc.close(readEnd)
-            Glibc.close(writeEnd)
+            FileIO.close(readEnd)
+            FileIO.close(writeEnd)
         }
     }
 }
 
 /// What a thread started by `pthread_create` runs (the C entry point cannot be generic).
-class ThreadBody: @unchecked Sendable {
+public class ThreadBody: @unchecked Sendable {
     func run() {}
 }

@@ -27,12 +27,14 @@ public final class Inotify {
         public static let onlyFolder = Change(rawValue: UInt32(IN_ONLYDIR))
     }
 
-    /// The descriptor to poll; -1 once closed.
-    public private(set) var descriptor: Int32
+    /// The descriptor to poll; nil once closed.
+    public private(set) var descriptor: FileDescriptor?
 
     /// inotify_init1(IN_NONBLOCK | IN_CLOEXEC) (the same bits as O_NONBLOCK, O_CLOEXEC).
     public init() throws(SystemCallError) {
-        descriptor = Int32(try retryingInterrupts("inotify_init1") { Int(inotify_init1(Int32(O_NONBLOCK | O_CLOEXEC))) })
+        descriptor = FileDescriptor(rawValue: Int32(try retryingInterrupts("inotify_init1") {
+            Int(inotify_init1(Int32(O_NONBLOCK | O_CLOEXEC)))
+        }))
     }
 
     deinit { close() }
@@ -40,9 +42,11 @@ public final class Inotify {
     /// inotify_add_watch: the watch descriptor.
     @discardableResult
     public func watch(_ path: String, for changes: Change) throws(SystemCallError) -> Int32 {
-        let descriptor = self.descriptor
+        guard let descriptor else {
+            throw SystemCallError(call: "inotify_add_watch", errno: .badFileDescriptor, subject: path)
+        }
         return Int32(try retryingInterrupts("inotify_add_watch", subject: path) {
-            Int(inotify_add_watch(descriptor, path, changes.rawValue))
+            Int(inotify_add_watch(descriptor.rawValue, path, changes.rawValue))
         })
     }
 
@@ -51,7 +55,7 @@ public final class Inotify {
     public func readPending() throws(SystemCallError) -> (events: [Event], overflow: Bool) {
         var events = [Event]()
         var overflow = false
-        while descriptor >= 0 {
+        while let descriptor {
             guard let bytes = try FileIO.read(descriptor, maxBytes: 8192), !bytes.isEmpty else { break }
             let parsed = Self.parse(bytes)
             events += parsed.events
@@ -83,9 +87,9 @@ public final class Inotify {
     }
 
     public func close() {
-        if descriptor >= 0 {
+        if let descriptor {
             FileIO.close(descriptor)
-            descriptor = -1
+            self.descriptor = nil
         }
     }
 }

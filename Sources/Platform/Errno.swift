@@ -6,9 +6,7 @@ import Musl
 
 /// A POSIX error number, as apple/swift-system's `Errno` models it: the raw value, its symbolic
 /// name (`ENOTTY`) and the C library's message (`strerror`). The one errno type of the program:
-/// it lives in this module, the lowest one that calls libc, so that the libevdev wrapper and the
-/// runtime's platform layer (Sources/Runtime/System, whose `SystemCallError` carries it) share it
-/// without a dependency cycle.
+/// `SystemCallError` carries it, and so do the C-library wrappers' errors (`EvdevError`).
 public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: Int32
 
@@ -46,6 +44,8 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let invalidArgument = Errno(rawValue: EINVAL)
     /// `EMFILE`
     public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+    /// `ENAMETOOLONG`
+    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
     /// `EEXIST`
     public static let fileExists = Errno(rawValue: EEXIST)
     /// `ESRCH`: no process has that PID.
@@ -74,34 +74,4 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
 
     /// `ENOTTY (Inappropriate ioctl for device)`
     public var description: String { "\(name) (\(message))" }
-}
-
-// MARK: - Calling C (internal)
-
-/// The current thread's `errno`.
-@inline(__always)
-func currentErrno() -> Errno { .current }
-
-/// Calls a C function that returns -1 and sets `errno` on failure, again while it fails with
-/// `EINTR`. Returns the result or the error number.
-@inline(__always)
-func retryingOnInterrupt(_ call: () -> Int32) -> Result<Int32, Errno> {
-    while true {
-        let result = call()
-        if result != -1 { return .success(result) }
-        let error = currentErrno()
-        if error != .interrupted { return .failure(error) }
-    }
-}
-
-/// Calls a libevdev function that returns a negative error number on failure (`-EAGAIN`), again
-/// while it returns `-EINTR`. Returns the (non-negative) result or the error number.
-@inline(__always)
-func retryingNegativeErrno(_ call: () -> Int32) -> Result<Int32, Errno> {
-    while true {
-        let result = call()
-        if result >= 0 { return .success(result) }
-        let error = Errno(rawValue: -result)
-        if error != .interrupted { return .failure(error) }
-    }
 }

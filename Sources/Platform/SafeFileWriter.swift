@@ -44,21 +44,11 @@ public enum SafeFileWriter {
         })
     }
 
-    /// Reads the file (nil when there is none) under the folder's lock, passes its text to
+    /// Reads the file (nil when there is none) under the folder's lock, passes its bytes to
     /// `change`, and writes what that returns. The read goes through `RegularFile` (a regular
     /// file of at most `maxBytes`). `inputs` are the files the command read, never replaced.
-    /// Returns the path written (a link's target).
-    @discardableResult
-    public static func update(
-        _ path: String, maxBytes: Int, inputs: [String] = [], _ change: (String?) throws -> String
-    ) throws -> String {
-        try update(
-            path, reading: maxBytes, inputs: inputs,
-            { bytes in try change(bytes.map { try RegularFile.text($0).get() }) }, onExisting: { _ in })
-    }
-
-    /// `update`, with the file's bytes as they are (a reader that takes each line on its own,
-    /// so that one line that is not UTF-8 does not make the whole file unreadable).
+    /// Returns the path written (a link's target). (The runtime's `update(_:maxBytes:inputs:_:)`
+    /// hands the change the text instead.)
     @discardableResult
     public static func update(
         _ path: String, maxBytes: Int, inputs: [String] = [], bytes change: ([UInt8]?) throws -> String
@@ -161,7 +151,8 @@ public enum SafeFileWriter {
         throw WriteError(path: path, message: "too many symbolic links", exists: false)
     }
 
-    static func makeFolders(_ folder: String) throws(WriteError) {
+    /// mkdir(2) of `folder` and of every missing folder above it (0755).
+    public static func makeFolders(_ folder: String) throws(WriteError) {
         var info = stat()
         if stat(folder, &info) == 0 { return }
         let parent = directoryName(folder)
