@@ -3,6 +3,7 @@
 // on a test desktop of its own, printed as the Markdown table of docs/live-applications.md
 // (`OrcaComparison`, in Sources/LiveTestSupport). Progress on stderr. A comparison, not a
 // benchmark: it times nothing.
+import Platform
 import Foundation
 import LiveTestSupport
 import Runtime
@@ -10,19 +11,19 @@ import Runtime
 func runOrcaComparison(arguments: [String]) {
     guard OrcaProcess.isInstalled, LiveDesktop.isAvailable else {
         benchProgress("orca: needs Debian's orca and the test desktop's programs (scripts/setup --tests)")
-        exit(1)
+        CurrentProcess.exit(1)
     }
     var applications = OrcaComparison.applications
     if let index = arguments.firstIndex(of: "--only") {
         guard index + 1 < arguments.count else {
             benchProgress("orca: --only takes an application's name on the accessibility bus")
-            exit(64)
+            CurrentProcess.exit(64)
         }
         applications = applications.filter { $0.name == arguments[index + 1] }
         guard !applications.isEmpty else {
             benchProgress("orca: --only \(arguments[index + 1]): no such application; the applications are "
                 + OrcaComparison.applications.map(\.name).joined(separator: ", "))
-            exit(64)
+            CurrentProcess.exit(64)
         }
     }
     do {
@@ -42,7 +43,7 @@ func runOrcaComparison(arguments: [String]) {
         print(OrcaComparison.table(rows))
     } catch {
         benchProgress("orca: \(error)")
-        exit(1)
+        CurrentProcess.exit(1)
     }
 }
 

@@ -1,3 +1,4 @@
+import Platform
 import BrailleFormatting
 import BrailleTestSupport
 import Foundation

@@ -99,7 +99,7 @@ struct FrozenApplicationTests {
         defer { desktop.stop() }
         let app = try desktop.launch("gtk3_demo.py")
         defer {
-            kill(app.processIdentifier, SIGCONT)
+            try? ProcessSignal.send(SIGCONT, to: app.processIdentifier)
             LiveDesktop.stop(app)
         }
         #expect(desktop.waitUntilReady("gtk3_demo.py") && desktop.waitUntilReady("gtk4_demo.py"))
@@ -113,7 +113,7 @@ struct FrozenApplicationTests {
         #expect(OverlayTests.waitFor(60) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
         let stoppedBus = String(try #require(ids().last).prefix { $0 != "/" })
 
-        kill(app.processIdentifier, SIGSTOP)
+        try? ProcessSignal.send(SIGSTOP, to: app.processIdentifier)
         var times = [String: Double]()
         // Tap: said not done.
         let notDone = "not done: gtk3_demo.py is not answering"

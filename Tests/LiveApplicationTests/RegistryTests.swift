@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 import LiveTestSupport
 import Testing
@@ -58,8 +59,8 @@ struct RegistryTests {
         func said() -> [String] { FrozenApplicationTests.announcements(trace()) }
         func key(_ text: String) { run.keys.fileHandleForWriting.write(Data(text.utf8)) }
         let registry = try #require(try desktop.registryProcessID(), "no registry on the desktop's accessibility bus")
-        kill(registry, SIGSTOP)
-        defer { kill(registry, SIGCONT) }
+        try? ProcessSignal.send(SIGSTOP, to: registry)
+        defer { try? ProcessSignal.send(SIGCONT, to: registry) }
 
         #expect(OverlayTests.waitFor(30) { said().contains(Self.away) }, "announcements \(said())")
         // The window's application answers without the registry: the scan goes on, and a tap
@@ -88,7 +89,7 @@ struct RegistryTests {
         #expect(result.status == 1, "snapshot \(result.status.map { "exited \($0)" } ?? "was still waiting after 60 s"): \(result.errors)")
         #expect(result.errors.contains("registry"), "snapshot said: \(result.errors)")
 
-        kill(registry, SIGCONT)
+        try? ProcessSignal.send(SIGCONT, to: registry)
         #expect(OverlayTests.waitFor(30) { said().contains(Self.back) }, "announcements \(said())")
         #expect(said().filter { $0 == Self.back }.count == 1, "announcements \(said())")
         #expect(run.quit() == 0)
@@ -102,7 +103,7 @@ struct RegistryTests {
         func said() -> [String] { FrozenApplicationTests.announcements(trace()) }
         func key(_ text: String) { run.keys.fileHandleForWriting.write(Data(text.utf8)) }
         let old = try #require(try desktop.registryProcessID(), "no registry on the desktop's accessibility bus")
-        kill(old, SIGKILL)
+        try? ProcessSignal.send(SIGKILL, to: old)
 
         #expect(OverlayTests.waitFor(30) { said().contains(Self.away) }, "announcements \(said())")
         // The bus starts a new one when asked (the run asks it); by hand if it has not within 10 s.
@@ -147,13 +148,13 @@ struct RegistryTests {
         #expect(OverlayTests.waitFor(LiveDesktop.startLimit) { (try? OverlayTests.extents(of: "Button 0", on: desktop)) != nil },
                 "the window never appeared on the accessibility bus")
         let registry = try #require(try desktop.registryProcessID(), "no registry on the desktop's accessibility bus")
-        kill(registry, SIGSTOP)
-        defer { kill(registry, SIGCONT) }
+        try? ProcessSignal.send(SIGSTOP, to: registry)
+        defer { try? ProcessSignal.send(SIGCONT, to: registry) }
         let run = try WindowManagerTests.Run(desktop, application: "gtk3_demo", name: "registry-away-at-start", overlay: false)
         func said() -> [String] { FrozenApplicationTests.announcements((try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "") }
         #expect(OverlayTests.waitFor(30) { said().contains(Self.away) }, "announcements \(said())")
         #expect(run.highlights.isEmpty, "highlights \(run.highlights)")
-        kill(registry, SIGCONT)
+        try? ProcessSignal.send(SIGCONT, to: registry)
         #expect(OverlayTests.waitFor(30) { said().contains(Self.back) }, "announcements \(said())")
         #expect(OverlayTests.waitFor(30) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
         #expect(said().filter { $0 == Self.away }.count == 1 && said().filter { $0 == Self.back }.count == 1, "announcements \(said())")
@@ -163,7 +164,7 @@ struct RegistryTests {
     @Test("a desktop whose accessibility bus cannot start: LiveDesktop names what is missing instead of starting applications that cannot register")
     func desktopWithoutRegistry() throws {
         // An accessibility bus launcher that is not there: no bus, so no registry.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-no-registry-\(getpid())")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-no-registry-\(CurrentProcess.id)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         do {

@@ -1,3 +1,4 @@
+import Platform
 import DeviceProfiles
 import Foundation
 import Runtime

@@ -1,3 +1,4 @@
+import Platform
 import BrailleTestSupport
 import Foundation
 #if canImport(Glibc)
@@ -51,7 +52,7 @@ struct SnapshotCommandTests {
         let ended = Date().addingTimeInterval(60)  // guards a hang; the wait itself is an hour
         while waiting.isRunning, Date() < ended { Thread.sleep(forTimeInterval: 0.05) }
         // Still there: SIGINT did not end it (stopped by the PID it has, as nothing else would).
-        if waiting.isRunning { kill(waiting.processIdentifier, SIGKILL) }
+        if waiting.isRunning { try? ProcessSignal.send(SIGKILL, to: waiting.processIdentifier) }
         waiting.waitUntilExit()
         #expect(waiting.terminationReason == .exit && waiting.terminationStatus == 130,
                 "\(waiting.terminationReason == .exit ? "exit" : "signal") \(waiting.terminationStatus)")

@@ -1,3 +1,4 @@
+import Platform
 import DeviceProfiles
 import Evdev
 import SwitchInput
@@ -80,7 +81,7 @@ public final class LearnRun {
                 say(.releaseKeys)
                 told = true
             }
-            switch try reactor.waitReadable([device.fileDescriptor], until: deadline) {
+            switch try reactor.waitReadable([FileDescriptor(rawValue: device.fileDescriptor)], until: deadline) {
             case .deadline: return try device.keysDown() ? .keysStayedDown : nil
             case .signal(let signal): return .signal(signal)
             case .ready:
@@ -103,7 +104,7 @@ public final class LearnRun {
                 // keep the wait going past its deadline.
                 guard MonotonicClock.now() < deadline else { return .noPress(index: index) }
                 if try !device.hasEventPending() {
-                    switch try reactor.waitReadable([device.fileDescriptor], until: deadline) {
+                    switch try reactor.waitReadable([FileDescriptor(rawValue: device.fileDescriptor)], until: deadline) {
                     case .deadline: return .noPress(index: index)
                     case .signal(let signal): return .signal(signal)
                     case .ready: break

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Platform
 import Glibc
 #endif
 
@@ -14,7 +15,7 @@ public final class Reactor {
     /// What one wait saw.
     public struct Turn: Sendable, Equatable {
         /// The descriptors readable (or hung up), the signal descriptor not among them.
-        public var ready: [Int32]
+        public var ready: [FileDescriptor]
         /// The signals that arrived, in order.
         public var signals: [Int32]
     }
@@ -37,7 +38,7 @@ public final class Reactor {
 
     /// One wait: until one of `descriptors` is readable, a signal arrives, or `timeout` seconds
     /// pass (nil: no timeout).
-    public func wait(_ descriptors: [Int32], timeout: Double?) throws(SystemCallError) -> Turn {
+    public func wait(_ descriptors: [FileDescriptor], timeout: Double?) throws(SystemCallError) -> Turn {
         let ready = try Poll.readable([signals.descriptor] + descriptors, timeout: timeout)
         let signalled = ready.contains(signals.descriptor)
         return Turn(ready: ready.filter { $0 != signals.descriptor }, signals: signalled ? signals.pending() : [])
@@ -53,7 +54,7 @@ public final class Reactor {
     /// Waits until one of `descriptors` is readable or `deadline` (monotonic seconds) passes.
     /// Ctrl-Z stops the command as it would stop any program (the wait goes on once it is
     /// continued); SIGWINCH and SIGCONT change nothing; SIGINT, SIGTERM and SIGHUP end the wait.
-    public func waitReadable(_ descriptors: [Int32], until deadline: Double) throws(SystemCallError) -> Wake {
+    public func waitReadable(_ descriptors: [FileDescriptor], until deadline: Double) throws(SystemCallError) -> Wake {
         while true {
             let now = MonotonicClock.now()
             guard now < deadline else { return .deadline }
