@@ -56,6 +56,16 @@ struct OutputSeamTests {
         }
     }
 
+    /// A source that says nothing and never ends (the run ends at its `duration`).
+    final class Quiet: RuntimeSource {
+        var name: String { "quiet" }
+        var descriptor: Int32? { nil }
+        var deadline: Double? { nil }
+        func readable(at now: Double) -> [RuntimeInput] { [] }
+        func deadlineReached(at now: Double) -> [RuntimeInput] { [] }
+        var bindings: [SwitchID: SwitchBinding] { [:] }
+    }
+
     /// Keeps the run's records; says one status (as speech or the trace would) after its first turn.
     final class RecordKeeper: ScanOutput {
         var presented: [SessionOutput] = []
@@ -151,6 +161,30 @@ struct OutputSeamTests {
         #expect(kinds.first == "run")
         #expect(Array(kinds.dropFirst()) == recorded.compactMap(\.traceEvent).compactMap { Self.kind(of: $0) })
         #expect(kinds.contains("status") && kinds.filter { $0 == "highlight" }.count >= 3, "\(kinds)")
+    }
+
+    @Test func theStepsOfAutoScanningReachEveryOutputAsTheyReachTheRecord() throws {
+        var settings = ScanSettings()
+        settings.scanning = .auto
+        settings.autoScanningTime = 0.1
+        settings.groupItems = false
+        let plain = RecordingOutput(pansAway: false), keeper = RecordKeeper()
+        var options = LiveRun.Options(
+            scene: try SceneParser.parse(yaml: Self.yaml, file: "seam.yaml"), settings: settings,
+            terminalInput: false, terminalView: false, duration: 0.6, sources: [Quiet()], outputs: [plain, keeper])
+        options.statusesOnStandardError = false
+        #expect(try LiveRun(options).run() == .durationElapsed)
+
+        func highlights(_ outputs: [SessionOutput]) -> [ElementID?] {
+            outputs.compactMap { if case .highlight(let highlight) = $0.kind { highlight.element?.id } else { nil } }
+        }
+        let recorded = keeper.records.compactMap { record -> SessionOutput? in
+            if case .output(let output, _, _, _) = record { return output }
+            return nil
+        }
+        // The timer's steps, not only the first highlight: first, second, first…
+        #expect(highlights(plain.received).starts(with: ["first", "second", "first"]), "\(highlights(plain.received))")
+        #expect(highlights(recorded).starts(with: highlights(plain.received)))
     }
 
     /// A trace event's `kind` as the trace format writes it.
