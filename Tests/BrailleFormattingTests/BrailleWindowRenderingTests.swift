@@ -60,10 +60,11 @@ struct BrailleWindowRenderingTests {
             == BrailleWindowRendering(text: window.text, cursor: nil))
     }
 
-    @Test("First cell: BrlAPI's cursor (1-based) on the highlighted segment's first cell of the window")
-    func firstCell() {
+    @Test("First cell, and segment on a line written as text (liblouis failed): BrlAPI's cursor (1-based) on the highlighted segment's first cell",
+          arguments: [BrailleCursorMarking.firstCell, .segment])
+    func cursorOnTheFirstCell(marking: BrailleCursorMarking) {
         let window = BrailleWindow.first(of: Self.menuLine, translation: nil, columns: 40, rows: 1).window
-        #expect(BrailleWindowRendering(window, translated: false, marking: .firstCell)
+        #expect(BrailleWindowRendering(window, translated: false, marking: marking)
             == BrailleWindowRendering(text: "Tap 1/2: Send btn", cursor: 10))
     }
 
@@ -79,13 +80,6 @@ struct BrailleWindowRenderingTests {
         for (index, value) in written.enumerated() {
             #expect(value == (index >= 9 ? plain[index] | 0xC0 : plain[index]), "cell \(index)")
         }
-    }
-
-    @Test("Segment on a line written as text (liblouis failed): BrlAPI's cursor on its first cell instead")
-    func segmentOnText() {
-        let window = BrailleWindow.first(of: Self.menuLine, translation: nil, columns: 40, rows: 1).window
-        #expect(BrailleWindowRendering(window, translated: false, marking: .segment)
-            == BrailleWindowRendering(text: "Tap 1/2: Send btn", cursor: 10))
     }
 
     @Test("Segment on two rows of 10: the marked cells are counted row by row")
