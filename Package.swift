@@ -82,8 +82,9 @@ let package = Package(
         .target(name: "DeviceProfiles", dependencies: ["SwitchInput", "Documents"]),
         // Pure: the run's decisions (deadlines, edges re-dated, job control, status pages, the end
         // of a run) and the braille display's link and backoff: value types fed events and the
-        // time, returning actions, tested with a manual clock; `Runtime` carries the actions out.
-        .target(name: "RunControl", dependencies: ["Scanning", "SwitchInput"]),
+        // time, returning actions, tested with a manual clock; `Runtime` carries the actions out; and
+        // the braille display's key map (what each key read does) from its profile.
+        .target(name: "RunControl", dependencies: ["Scanning", "SwitchInput", "BrailleFormatting", "DeviceProfiles"]),
         // The only module with file descriptors, threads, clocks and the event loop.
         .target(name: "Runtime", dependencies: [
             "AccessibilityModel", "Scenes", "Scanning", "SwitchInput", "BrailleFormatting",
@@ -136,7 +137,7 @@ let package = Package(
             "Runtime", "Scanning", "SwitchInput", "Xcb", "AccessibilityModel", "Atspi", "LiveTestSupport", "TestTier", "switchscan",
             "DeviceProfiles", "Platform",
         ]),
-        .testTarget(name: "RunControlTests", dependencies: ["RunControl", "Scanning", "Scenes", "SwitchInput"]),
+        .testTarget(name: "RunControlTests", dependencies: ["RunControl", "Scanning", "Scenes", "SwitchInput", "BrailleFormatting", "DeviceProfiles"]),
         .testTarget(name: "DeviceProfilesTests", dependencies: ["DeviceProfiles", "SwitchInput"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "DeviceProfiles", "Scanning", "Scenes", "SwitchInput", "BrailleTestSupport", "TestTier", "LiveTree", "AccessibilityModel", "Presentation", "Platform"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Scanning", "Scenes", "AccessibilityModel", "SwitchInput"]),

@@ -199,7 +199,7 @@ struct RunCommand: ParsableCommand {
         // signals the run handles), and is tried again while speech-dispatcher is away.
         let speechVoice = SpeechOutput.Voice(rate: speechRate, volume: speechVolume, voice: self.speechVoice)
         if let spec = try? SpeechOutputs.Spec(parsing: speech), let speech = SpeechOutput(spec, voice: speechVoice) {
-            options.speech = speech
+            options.outputs.append(speech)
             options.sources.append(speech)
         }
         // Learning what the user selects (learnSelections): per screen of this scene file, named

@@ -1,4 +1,6 @@
 import AccessibilityModel
+import Foundation
+import Presentation
 import Runtime
 import Scanning
 import Scenes
@@ -55,6 +57,32 @@ struct OutputSeamTests {
         }
     }
 
+    /// A source that says nothing and never ends (the run ends at its `duration`).
+    final class Quiet: RuntimeSource {
+        var name: String { "quiet" }
+        var descriptor: FileDescriptor? { nil }
+        var deadline: Double? { nil }
+        func readable(at now: Double) -> [RuntimeInput] { [] }
+        func deadlineReached(at now: Double) -> [RuntimeInput] { [] }
+        var bindings: [SwitchID: SwitchBinding] { [:] }
+    }
+
+    /// Keeps the run's records; says one status (as speech or the trace would) after its first turn.
+    final class RecordKeeper: ScanOutput {
+        var presented: [SessionOutput] = []
+        var records: [RunRecord] = []
+        private var told = false
+        var name: String { "record keeper" }
+        func present(_ outputs: [SessionOutput], shown: ShownState, at now: Double) { presented += outputs }
+        var keepsRecords: Bool { true }
+        func record(_ records: [RunRecord]) { self.records += records }
+        func takeReports() -> [OutputReport] {
+            guard !told, !presented.isEmpty else { return [] }
+            told = true
+            return [.status("said by an output")]
+        }
+    }
+
     static let yaml = """
         scene: Seam
         size: [390, 844]
@@ -100,5 +128,72 @@ struct OutputSeamTests {
         // One output's reader panned away: the session held scanning, and every output heard it.
         let held = "the reader panned away from the line's first window: scanning holds"
         #expect(plain.received.contains { if case .status(held) = $0.kind { true } else { false } })
+    }
+
+    @Test func anOutputKeepingRecordsGetsTheSameStreamDatedAndTheTraceIsMadeFromIt() throws {
+        var settings = ScanSettings()
+        settings.scanning = .manual
+        settings.groupItems = false
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("output-seam-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tracePath = folder.appendingPathComponent("trace.jsonl").path
+        let plain = RecordingOutput(pansAway: false), keeper = RecordKeeper()
+        var options = LiveRun.Options(
+            scene: try SceneParser.parse(yaml: Self.yaml, file: "seam.yaml"), settings: settings,
+            terminalInput: false, terminalView: false, tracePath: tracePath,
+            sources: [ScriptedPresses([.next, .next, .menu])], outputs: [plain, keeper])
+        options.statusesOnStandardError = false
+        #expect(try LiveRun(options).run() == .endOfInput)
+
+        // The records are the outputs presented, in the same order (and those of the run's
+        // last moments, recorded after the last turn was shown).
+        let recorded = keeper.records.compactMap { record -> SessionOutput? in
+            if case .output(let output, _, _, _) = record { return output }
+            return nil
+        }
+        #expect(plain.received.count > 3)
+        #expect(recorded.map(\.traceEvent).starts(with: plain.received.map(\.traceEvent)))
+        // An output's status is said: in every output's stream, and in the trace.
+        #expect(plain.received.contains { if case .status("said by an output") = $0.kind { true } else { false } })
+        // The trace file is made from the same records: one line per traced record, after the run line.
+        let lines = try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n")
+        let kinds = lines.compactMap { Self.kind(ofLine: $0) }
+        #expect(kinds.first == "run")
+        #expect(Array(kinds.dropFirst()) == recorded.compactMap(\.traceEvent).compactMap { Self.kind(of: $0) })
+        #expect(kinds.contains("status") && kinds.filter { $0 == "highlight" }.count >= 3, "\(kinds)")
+    }
+
+    @Test func theStepsOfAutoScanningReachEveryOutputAsTheyReachTheRecord() throws {
+        var settings = ScanSettings()
+        settings.scanning = .auto
+        settings.autoScanningTime = 0.1
+        settings.groupItems = false
+        let plain = RecordingOutput(pansAway: false), keeper = RecordKeeper()
+        var options = LiveRun.Options(
+            scene: try SceneParser.parse(yaml: Self.yaml, file: "seam.yaml"), settings: settings,
+            terminalInput: false, terminalView: false, duration: 0.6, sources: [Quiet()], outputs: [plain, keeper])
+        options.statusesOnStandardError = false
+        #expect(try LiveRun(options).run() == .durationElapsed)
+
+        func highlights(_ outputs: [SessionOutput]) -> [ElementID?] {
+            outputs.compactMap { if case .highlight(let highlight) = $0.kind { highlight.element?.id } else { nil } }
+        }
+        let recorded = keeper.records.compactMap { record -> SessionOutput? in
+            if case .output(let output, _, _, _) = record { return output }
+            return nil
+        }
+        // The timer's steps, not only the first highlight: first, second, first…
+        #expect(highlights(plain.received).starts(with: ["first", "second", "first"]), "\(highlights(plain.received))")
+        #expect(highlights(recorded).starts(with: highlights(plain.received)))
+    }
+
+    /// A trace event's `kind` as the trace format writes it.
+    static func kind(of event: TraceEvent) -> String? {
+        kind(ofLine: TraceFormat.jsonLine(event))
+    }
+
+    static func kind<Line: StringProtocol>(ofLine line: Line) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["kind"] as? String
     }
 }

@@ -6,7 +6,6 @@ import BrlAPI
 import Scanning
 import DeviceProfiles
 import Foundation
-import Louis
 import RunControl
 import SwitchInput
 import Platform
@@ -14,20 +13,21 @@ import Platform
 /// A braille display through BRLTTY's BrlAPI: shows the scanner's line, and turns the display's
 /// keys into switch edges (`docs/braille.md`, "BrlAPI, as the best clients use it").
 ///
-/// **The line.** `show(_:language:at:)` translates the line with liblouis, with the table
-/// `BrailleTableChoice` gives for the element's language (contracted by default; the text itself,
-/// for BRLTTY's text table, when liblouis fails), cuts it into windows of the display's size
-/// (`BrailleWindow`: rows of its width; on a display of several rows the line wraps across them
-/// and a routing key's cell number counts row by row), pans to the highlighted segment and
-/// writes that window. Cells of a
-/// translation are written as U+28xx characters, which BRLTTY passes through as dots.
+/// **The line.** `show(_:language:at:)` translates the line with liblouis
+/// (`LiblouisLineTranslator`: the table `BrailleTableChoice` gives for the element's language,
+/// contracted by default; the text itself, for BRLTTY's text table, when liblouis fails), cuts it
+/// into windows of the display's size (`BrailleWindow.first`: rows of its width; on a display of
+/// several rows the line wraps across them and a routing key's cell number counts row by row),
+/// pans to the highlighted segment and writes that window as `BrailleWindowRendering` marks it.
+/// Cells of a translation are written as U+28xx characters, which BRLTTY passes through as dots.
 ///
 /// **Writes are coalesced.** BRLTTY sends every write on to the display (~23 ms each on a Baum
 /// display at 19200 baud), so a burst would queue up behind the serial line. Only the latest
 /// window is written, at most once per `writeInterval`; a write that must wait is pending and
 /// `deadline` says when it goes. An unchanged window is not written again.
 ///
-/// **Keys.** In tty mode the client receives BRLTTY commands, and only those it accepts: ROUTE
+/// **Keys.** In tty mode the client receives BRLTTY commands, and only those it accepts
+/// (`BrailleDisplayKeyMap` decides which, and what each does): ROUTE
 /// (the routing keys), the pan commands of the display's profile, and the commands the profile
 /// binds to switch actions. A routing key over the element or menu entry the line shows is the
 /// pulse switch `braille:route` (bound to `select`); pan keys move the window here, without the
@@ -110,13 +110,13 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
     }
 
     /// The routing keys' switch: a pulse bound to `select`.
-    public static let routeSwitch: SwitchID = "braille:route"
+    public static let routeSwitch: SwitchID = BrailleDisplayKeyMap.routeSwitch
 
     /// The switch of a display command bound by a profile: `braille:LNUP`.
-    public static func switchID(command: String) -> SwitchID { "braille:" + command }
+    public static func switchID(command: String) -> SwitchID { BrailleDisplayKeyMap.switchID(command: command) }
 
     /// Bindings when no profile is loaded (what every profile of `Devices/braille` says).
-    public static let defaultCommandBindings: [String: SwitchAction] = ["LNUP": .previous, "LNDN": .next]
+    public static let defaultCommandBindings = BrailleDisplayKeyMap.defaultCommandBindings
 
     public let name = "braille"
     public let configuration: Configuration
@@ -135,21 +135,7 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
         let driver: String
         let model: String
         let profile: BrailleDisplayProfile?
-        let keys: KeyMap
-    }
-
-    /// What the accepted commands do on this display.
-    struct KeyMap: Sendable {
-        var routing = true
-        var panLeft: Set<BrlAPICommand> = []
-        var panRight: Set<BrlAPICommand> = []
-        var switches: [BrlAPICommand: SwitchID] = [:]
-
-        var accepted: Set<BrlAPICommand> {
-            var commands = panLeft.union(panRight).union(switches.keys)
-            if routing { commands.insert(.route) }
-            return commands
-        }
+        let keys: BrailleDisplayKeyMap
     }
 
     /// The link's decisions (connect, retry, give up, what to say).
@@ -165,14 +151,14 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
     private var saidEndOfInput = false
 
     private var line: BrailleLine = .empty
-    private var lastTable: (language: String?, table: String)?
     private var language: String?
     /// The line's cells and their source offsets (nil: the text itself is written).
-    private var translation: (cells: String, offsets: [Int])?
+    private var translation: BrailleTranslation?
     private var window: BrailleWindow?
     private var needsWrite = false
     private var lastWriteStart: Double?
-    private var lastWritten: Rendering?
+    private var lastWritten: BrailleDisplayWrite?
+    private var translator: LiblouisLineTranslator
 
     /// Writes done, and the last one's start and return (monotonic seconds).
     public private(set) var writeCount = 0
@@ -187,6 +173,7 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
     public init(_ configuration: Configuration, statuses: [String] = [], at now: Double = MonotonicClock.now()) {
         self.configuration = configuration
         self.commandBindings = Self.commandBindings(for: configuration.profiles)
+        self.translator = LiblouisLineTranslator(tables: configuration.tables, contracted: configuration.contracted)
         self.link = BrailleDisplayLink(.init(
             host: Self.hostDescription(configuration.host), awaitedSocket: Self.awaitedSocket(configuration.host),
             quietWhileAbsent: configuration.quietWhileAbsent, sizeRetryInterval: configuration.sizeRetryInterval,
@@ -199,18 +186,11 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
     /// The commands the profiles bind, each to the action they all agree on (a command profiles
     /// bind differently is left out); `defaultCommandBindings` without profiles.
     public static func commandBindings(for profiles: [BrailleDisplayProfile]) -> [String: SwitchAction] {
-        guard !profiles.isEmpty else { return defaultCommandBindings }
-        var result = [String: SwitchAction]()
-        var conflicting = Set<String>()
-        for profile in profiles {
-            for (command, action) in profile.bindings where BrlAPICommand(brlttyName: command) != nil {
-                if let existing = result[command], existing != action { conflicting.insert(command) }
-                result[command] = action
-            }
-        }
-        for command in conflicting { result[command] = nil }
-        return result
+        BrailleDisplayKeyMap.commandBindings(for: profiles, canonical: canonicalCommand)
     }
+
+    /// A command's name as BrlAPI accepts it (`FWINLT`); nil for one it cannot accept.
+    static func canonicalCommand(_ name: String) -> String? { BrlAPICommand(brlttyName: name)?.brlttyName }
 
     // MARK: Facts, for status and tests
 
@@ -357,9 +337,9 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
             // Made ready while the loop was idle: nothing to translate, lay out or render now.
             translation = prepared.translation
             window = prepared.window
-            preparedRendering = (prepared.window.index, prepared.rendering)
+            preparedWrite = (prepared.window.index, prepared.write)
         } else {
-            translation = translate(line, language: language)
+            translation = translator.translate(line, language: language)
             rebuildWindow()
         }
         requestWrite(at: now)
@@ -372,128 +352,41 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
     public func prepare(_ line: BrailleLine, language: String?) {
         guard let size = displaySize, !line.text.isEmpty,
               preparedLines.entry(line, language: language, columns: size.columns, rows: size.rows) == nil else { return }
-        let translation = translate(line, language: language)
-        let window = Self.firstWindow(of: line, translation: translation, columns: size.columns, rows: size.rows)
-        let rendering = render(window.window, line: line, translated: window.translation != nil, cells: size.columns * max(size.rows, 1))
-        preparedLines.add(PreparedLines.Entry(
+        let translation = translator.translate(line, language: language)
+        let first = BrailleWindow.first(of: line, translation: translation, columns: size.columns, rows: size.rows)
+        let write = self.write(first.window, translated: first.translation != nil, cells: size.columns * max(size.rows, 1))
+        preparedLines.add(PreparedBrailleLines.Entry(
             line: line, language: language, columns: size.columns, rows: size.rows,
-            translation: window.translation, window: window.window, rendering: rendering))
+            translation: first.translation, window: first.window, write: write))
     }
 
     /// Lines made ready by `prepare`.
-    private var preparedLines = PreparedLines()
+    private var preparedLines = PreparedBrailleLines()
     /// What the window shown from a prepared line writes while it stays at `index` (nil after
     /// any other window was built).
-    private var preparedRendering: (index: Int, output: Rendering)?
+    private var preparedWrite: (index: Int, write: BrailleDisplayWrite)?
 
     // MARK: The line
 
-    /// The line's cells through liblouis, with each cell's character offset; nil for an empty
-    /// line or when liblouis fails (the text is written then, for BRLTTY's text table).
-    private func translate(_ line: BrailleLine, language: String?) -> (cells: String, offsets: [Int])? {
-        guard !line.text.isEmpty else { return nil }
-        // The table choice normalises every table's language on each call: kept per language.
-        let table: String
-        if let cached = lastTable, cached.language == language {
-            table = cached.table
-        } else {
-            table = configuration.contracted ? configuration.tables.table(for: language)
-                : configuration.tables.table(for: language, contracted: false)
-            lastTable = (language, table)
-        }
-        return translations.translation(of: line.text, table: table) {
-            guard let result = try? Louis.translate(line.text, table: table), result.cellCount > 0 else { return nil }
-            return (result.cells, result.inputPositions)
-        }
-    }
-
-    /// Recent translations: while scanning, the same few lines come back in turn.
-    private var translations = TranslationCache()
-
-    /// What the line shows, for routing and the cursor: the target of its last routable segment
-    /// (an item's or menu entry's whole line; a group's `grp`).
-    static func highlightedTarget(of line: BrailleLine) -> BrailleLine.Target? {
-        line.segments.last { $0.target != nil }?.target
-    }
-
-    /// The window for the connected display's width, panned to the highlighted segment.
-    /// On a display of several rows the line wraps across them, and a window is the whole
-    /// display.
+    /// The window for the connected display's size, panned to the highlighted segment.
     private func rebuildWindow() {
-        preparedRendering = nil
+        preparedWrite = nil
         guard let size = displaySize else { window = nil; return }
-        let built = Self.firstWindow(of: line, translation: translation, columns: size.columns, rows: size.rows)
+        let built = BrailleWindow.first(of: line, translation: translation, columns: size.columns, rows: size.rows)
         translation = built.translation
         window = built.window
     }
 
-    /// The window of `line` for a display of `columns` × `rows`, panned to the highlighted
-    /// segment; with the translation, or without it (the text) when it does not fit the line.
-    private static func firstWindow(of line: BrailleLine, translation: (cells: String, offsets: [Int])?, columns: Int, rows: Int)
-        -> (window: BrailleWindow, translation: (cells: String, offsets: [Int])?) {
-        var built: BrailleWindow
-        var used = translation
-        if let translation, let translated = BrailleWindow(line: line, cells: translation.cells, sourceOffsets: translation.offsets,
-                                                           width: columns, rows: rows) {
-            built = translated
-        } else {
-            used = nil
-            built = BrailleWindow(line: line, width: columns, rows: rows)
-        }
-        if let target = Self.highlightedTarget(of: line), let start = line.ranges(of: target).first?.lowerBound {
-            built.pan(toCharacter: start)
-        }
-        return (built, used)
-    }
-
-    /// The window's text and BrlAPI cursor (1-based) as written.
-    private func rendered() -> Rendering? {
+    /// What the current window writes.
+    private func currentWrite() -> BrailleDisplayWrite? {
         guard let window, let size = displaySize else { return nil }
-        if let prepared = preparedRendering, prepared.index == window.index { return prepared.output }
-        return render(window, line: line, translated: translation != nil, cells: size.columns * max(size.rows, 1))
+        if let prepared = preparedWrite, prepared.index == window.index { return prepared.write }
+        return write(window, translated: translation != nil, cells: size.columns * max(size.rows, 1))
     }
 
-    /// What a window writes: its text (for the trace), the BrlAPI cursor (1-based), and the
-    /// bytes sent to a display of that many cells.
-    struct Rendering {
-        let text: String
-        let cursor: Int?
-        let cells: BrlAPICells
-
-        init(text: String, cursor: Int?, cells: Int) {
-            self.text = text
-            self.cursor = cursor
-            self.cells = BrlAPICells(text, cells: cells)
-        }
-    }
-
-    /// What `window` of `line` writes: its text, and the cursor as configured (dots 7-8 under
-    /// the highlighted segment's cells, or the BrlAPI cursor on its first cell).
-    private func render(_ window: BrailleWindow, line: BrailleLine, translated: Bool, cells: Int) -> Rendering {
-        let (text, cursor) = renderText(window, line: line, translated: translated)
-        return Rendering(text: text, cursor: cursor, cells: cells)
-    }
-
-    private func renderText(_ window: BrailleWindow, line: BrailleLine, translated: Bool) -> (text: String, cursor: Int?) {
-        if configuration.cursor == .none { return (window.text, nil) }
-        let marked = Self.highlightedTarget(of: line).map { window.cursorCells(for: $0) } ?? []
-        switch configuration.cursor {
-        case .none:
-            return (window.text, nil)
-        case .firstCell:
-            return (window.text, marked.min().map { $0 + 1 })
-        case .segment:
-            guard translated else { return (window.text, marked.min().map { $0 + 1 }) }
-            var scalars = String.UnicodeScalarView()
-            // `text` has one character per display cell, row by row (rows padded).
-            for (index, cell) in window.text.enumerated() {
-                guard let scalar = cell.unicodeScalars.first, cell.unicodeScalars.count == 1,
-                      (0x2800...0x28FF).contains(scalar.value) else { scalars.append(contentsOf: cell.unicodeScalars); continue }
-                let value = marked.contains(index) ? scalar.value | 0xC0 : scalar.value
-                scalars.append(Unicode.Scalar(value)!)
-            }
-            return (String(scalars), nil)
-        }
+    /// What `window` writes on a display of `cells` cells, the cursor marked as configured.
+    private func write(_ window: BrailleWindow, translated: Bool, cells: Int) -> BrailleDisplayWrite {
+        BrailleDisplayWrite(BrailleWindowRendering(window, translated: translated, marking: configuration.cursor), cells: cells)
     }
 
     // MARK: Writing
@@ -509,7 +402,7 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
         guard needsWrite, let display else { return }
         if let last = lastWriteStart, now < last + configuration.writeInterval { return }
         needsWrite = false
-        guard let output = rendered() else { return }
+        guard let output = currentWrite() else { return }
         // The bytes compared, not the text: String equality is Unicode's (canonical equivalence),
         // slow on braille patterns, and a different byte is a different write anyway.
         if let written = lastWritten, written.cells == output.cells, written.cursor == output.cursor { return }
@@ -545,54 +438,27 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
     }
 
     private func handle(_ key: BrlAPIKey, display: Display, at now: Double) -> RuntimeInput? {
-        let command: BrlAPICommand
+        let decoded: BrailleDisplayKeyMap.Key
         switch key {
-        case .route(let cell):
-            guard display.keys.routing, let window, let target = window.routingTarget(cell: cell),
-                  target == Self.highlightedTarget(of: line) else { return nil }
-            return .edge(SwitchEdge(switchID: Self.routeSwitch, kind: .down, time: now))
-        case .panLeft: command = .panLeft
-        case .panRight: command = .panRight
-        case .lineUp: command = .lineUp
-        case .lineDown: command = .lineDown
-        case .command(let other): command = other
+        case .route(let cell): decoded = .route(cell: cell)
+        case .panLeft: decoded = .command(BrlAPICommand.panLeft.brlttyName)
+        case .panRight: decoded = .command(BrlAPICommand.panRight.brlttyName)
+        case .lineUp: decoded = .command(BrlAPICommand.lineUp.brlttyName)
+        case .lineDown: decoded = .command(BrlAPICommand.lineDown.brlttyName)
+        case .command(let other): decoded = .command(other.brlttyName)
         case .other: return nil
         }
-        if display.keys.panLeft.contains(command) {
+        switch display.keys.action(for: decoded, window: window, line: line) {
+        case .panLeft:
             if window?.panLeft() == true { requestWrite(at: now) }
-            return nil
-        }
-        if display.keys.panRight.contains(command) {
+        case .panRight:
             if window?.panRight() == true { requestWrite(at: now) }
-            return nil
-        }
-        if let id = display.keys.switches[command] {
+        case .press(let id):
             return .edge(SwitchEdge(switchID: id, kind: .down, time: now))
+        case .none:
+            break
         }
         return nil
-    }
-
-    /// The key map for a display: its profile's pan commands and bound commands (those bound
-    /// alike for the run), or, without a profile, every profile's.
-    static func keyMap(profile: BrailleDisplayProfile?, profiles: [BrailleDisplayProfile], bindings: [String: SwitchAction]) -> KeyMap {
-        var map = KeyMap()
-        let panSources = profile.map { [$0] } ?? profiles
-        for source in panSources {
-            if let left = BrlAPICommand(brlttyName: source.panLeft.command) { map.panLeft.insert(left) }
-            if let right = BrlAPICommand(brlttyName: source.panRight.command) { map.panRight.insert(right) }
-        }
-        if panSources.isEmpty {
-            map.panLeft = [.panLeft]
-            map.panRight = [.panRight]
-        }
-        map.routing = profile?.routingKeys ?? true
-        let bound = profile.map { $0.bindings.filter { bindings[$0.key] == $0.value } } ?? bindings
-        for command in bound.keys {
-            guard let known = BrlAPICommand(brlttyName: command),
-                  !map.panLeft.contains(known), !map.panRight.contains(known) else { continue }
-            map.switches[known] = switchID(command: command)
-        }
-        return map
     }
 
     // MARK: Connecting
@@ -659,10 +525,11 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
             }
             let model = (try? connection.modelIdentifier()) ?? ""
             let profile = BrailleDisplayProfile.bestMatch(in: configuration.profiles, driverName: driver, modelIdentifier: model)
-            let keys = keyMap(profile: profile, profiles: configuration.profiles, bindings: bindings)
+            let keys = BrailleDisplayKeyMap(profile: profile, profiles: configuration.profiles, bindings: bindings,
+                                            canonical: canonicalCommand)
             try connection.enterTTYMode()
             try connection.ignoreAllKeys()
-            try connection.acceptKeys(keys.accepted)
+            try connection.acceptKeys(Set(keys.accepted.compactMap(BrlAPICommand.init(brlttyName:))))
             return .connected(ConnectedBox(Display(connection: connection, cells: cells, columns: size.columns, rows: rows, driver: driver, model: model, profile: profile, keys: keys)))
         } catch {
             connection.close()
@@ -704,83 +571,6 @@ public final class BrailleDisplayOutput: RuntimeSource, ScanOutput {
     private func takeStatuses() -> [RuntimeInput] {
         defer { pendingStatuses.removeAll() }
         return pendingStatuses.map { RuntimeInput.status($0) }
-    }
-}
-
-/// The last `capacity` liblouis translations, keyed on the text and the table (liblouis gives the
-/// same cells for the same input: the tables are compiled once per process); a failure (nil) is
-/// kept too, so a table that does not compile is not tried on every line.
-struct TranslationCache {
-    typealias Translation = (cells: String, offsets: [Int])?
-
-    private struct Key: Hashable {
-        let text: String
-        let table: String
-    }
-
-    let capacity: Int
-    private var entries: [Key: Translation] = [:]
-    /// Keys from the oldest use to the latest.
-    private var order: [Key] = []
-
-    init(capacity: Int = 64) {
-        self.capacity = max(1, capacity)
-    }
-
-    var count: Int { entries.count }
-
-    mutating func translation(of text: String, table: String, translate: () -> Translation) -> Translation {
-        let key = Key(text: text, table: table)
-        if let found = entries[key] {
-            if order.last != key, let index = order.firstIndex(of: key) {
-                order.remove(at: index)
-                order.append(key)
-            }
-            return found
-        }
-        let made = translate()
-        if entries.count >= capacity {
-            entries[order.removeFirst()] = nil
-        }
-        entries[key] = made
-        order.append(key)
-        return made
-    }
-}
-
-/// Lines made ready ahead (`BrailleDisplayOutput.prepare`), the latest `capacity`: each with its
-/// translation, first window and rendering for one display size.
-struct PreparedLines {
-    struct Entry {
-        let line: BrailleLine
-        let language: String?
-        let columns: Int
-        let rows: Int
-        let translation: (cells: String, offsets: [Int])?
-        let window: BrailleWindow
-        let rendering: BrailleDisplayOutput.Rendering
-    }
-
-    let capacity: Int
-    /// Oldest first.
-    private var entries: [Entry] = []
-
-    init(capacity: Int = 32) {
-        self.capacity = max(1, capacity)
-    }
-
-    /// The entry made for `line` on a display of this size, if it is still kept. Taking one leaves
-    /// it there (the highlight comes back to the same items).
-    func entry(_ line: BrailleLine, language: String?, columns: Int, rows: Int) -> Entry? {
-        // Newest first: the lines about to be shown were prepared last. The text is compared
-        // first (cheap, and different for nearly every other line).
-        entries.last { $0.line.text == line.text && $0.line == line && $0.language == language
-            && $0.columns == columns && $0.rows == rows }
-    }
-
-    mutating func add(_ entry: Entry) {
-        if entries.count >= capacity { entries.removeFirst() }
-        entries.append(entry)
     }
 }
 

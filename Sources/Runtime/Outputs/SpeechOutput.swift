@@ -1,5 +1,4 @@
 import BrailleFormatting
-import Presentation
 import Scanning
 import Speech
 import SwitchInput
@@ -39,15 +38,17 @@ public enum SpeechOutputs {
 /// entry with its position, a message, `scanning stopped`; in the line's language; each new line
 /// interrupts the one being said.
 ///
-/// The loop hands it each line with its number (`ScanSession.speechUtterance`) and feeds back
-/// what it reports (`takeReports`): when the speech of a line began and ended, on the monotonic
-/// clock, and whether speech is heard at all (auditory scanning's hold applies only then).
+/// An output like the others: each turn the run hands it the line shown, with its number
+/// (`ShownState.utterance`), and takes what it reports (`takeReports`): when the speech of a line
+/// began and ended, on the monotonic clock, whether speech is heard at all (auditory scanning's
+/// hold applies only then), statuses, and each line's progress for the trace. It is a source of
+/// the loop too, for speech-dispatcher's notifications.
 ///
 /// speech-dispatcher not there, or gone: said once, the scan goes on without speech, and the
 /// connection is tried again every `retrySeconds`. While a line is being said, the connection is
 /// checked every `checkSeconds`, so a server gone mid-sentence does not leave the scan waiting
 /// for an end that will never come.
-public final class SpeechOutput: RuntimeSource {
+public final class SpeechOutput: RuntimeSource, ScanOutput {
     public struct Voice: Hashable, Sendable {
         /// -100…100, speech-dispatcher's scale; nil leaves its default.
         public var rate: Int?
@@ -60,16 +61,6 @@ public final class SpeechOutput: RuntimeSource {
             self.volume = volume
             self.voice = voice
         }
-    }
-
-    /// What the loop hands to the session.
-    public enum Report: Hashable, Sendable {
-        /// Speech is heard (`true`: connected), or not.
-        case hold(Bool)
-        /// The speech of line `utterance` began, at `time` (CLOCK_MONOTONIC seconds).
-        case began(utterance: Int, time: Double)
-        /// It ended, or was cancelled.
-        case ended(utterance: Int, time: Double)
     }
 
     public let name = "speech"
@@ -90,8 +81,10 @@ public final class SpeechOutput: RuntimeSource {
     private var absenceSaid = false
     private var everConnected = false
     private var statuses: [String] = []
-    private var reports: [Report] = []
-    private var traceLines: [(time: Double, event: String, utterance: Int, text: String, language: String?)] = []
+    /// Speech heard or not, lines begun and ended, for the session.
+    private var reports: [OutputReport] = []
+    /// Each line's progress, for the trace.
+    private var progress: [OutputReport] = []
 
     /// The line to be said now, and whether it has been said on the connection there is.
     private var current: (utterance: Int, text: String, language: String?)?
@@ -132,6 +125,11 @@ public final class SpeechOutput: RuntimeSource {
         return nextCheck
     }
 
+    /// The line shown, said when it or its number changed.
+    public func present(_ outputs: [SessionOutput], shown: ShownState, at now: Double) {
+        follow(shown.line, language: shown.language, utterance: shown.utterance, at: now)
+    }
+
     /// The line the scanner shows now, numbered: said when either changed since the last one
     /// (interrupting it). An empty line is said as nothing: its speech is over at once.
     public func follow(_ line: BrailleLine, language: String?, utterance: Int, at now: Double) {
@@ -142,20 +140,20 @@ public final class SpeechOutput: RuntimeSource {
         sayCurrent(at: now)
     }
 
-    /// What speech reported since the last call, for the session.
-    public func takeReports() -> [Report] {
-        defer { reports = [] }
-        return reports
+    /// What speech reported since the last call: statuses, then what the session is told, then
+    /// each line's progress.
+    public func takeReports() -> [OutputReport] {
+        defer {
+            statuses = []
+            reports = []
+            progress = []
+        }
+        return statuses.map(OutputReport.status) + reports + progress
     }
 
-    /// The trace lines of what was said, began and ended since the last call; `origin` is the
-    /// run's start on the monotonic clock (the lines' `time` counts from it, as the trace's do).
-    public func takeTraceLines(origin: Double) -> [String] {
-        defer { traceLines = [] }
-        return traceLines.map {
-            TraceFormat.speechLine(time: $0.time - origin, monotonic: $0.time, event: $0.event, utterance: $0.utterance,
-                                   text: $0.text, language: $0.language)
-        }
+    private func noteProgress(_ event: String, of line: (utterance: Int, text: String, language: String?), at time: Double) {
+        progress.append(.spoken(SpeechProgress(time: time, event: event, utterance: line.utterance, text: line.text,
+                                               language: line.language)))
     }
 
     public func readable(at now: Double) -> [RuntimeInput] {
@@ -185,8 +183,7 @@ public final class SpeechOutput: RuntimeSource {
         connection = nil
     }
 
-    /// Statuses made outside `readable` and `deadlineReached` (by `follow`), for the loop.
-    public func takeStatuses() -> [RuntimeInput] {
+    private func takeStatuses() -> [RuntimeInput] {
         defer { statuses = [] }
         return statuses.map { .status($0) }
     }
@@ -212,7 +209,7 @@ public final class SpeechOutput: RuntimeSource {
         applyVoice()
         languageSet = nil
         currentSaid = false
-        reports.append(.hold(true))
+        reports.append(.speechHeard(true))
         if absenceSaid || everConnected {
             statuses.append("speech: speech-dispatcher answers\(place): speaking again")
         }
@@ -242,7 +239,7 @@ public final class SpeechOutput: RuntimeSource {
         currentSaid = true
         do throws(SpeechError) {
             guard !current.text.isEmpty else {
-                reports += [.began(utterance: current.utterance, time: now), .ended(utterance: current.utterance, time: now)]
+                reports += [.speechBegan(utterance: current.utterance, time: now), .speechEnded(utterance: current.utterance, time: now)]
                 return
             }
             if let language = current.language, language != languageSet {
@@ -255,7 +252,7 @@ public final class SpeechOutput: RuntimeSource {
             let id = try connection.say(current.text, priority: .text)
             messages[id] = current
             nextCheck = now + Self.checkSeconds
-            traceLines.append((now, "said", current.utterance, current.text, current.language))
+            noteProgress("said", of: current, at: now)
         } catch {
             lost(error, at: now)
         }
@@ -282,11 +279,11 @@ public final class SpeechOutput: RuntimeSource {
         connection = nil
         nextCheck = nil
         // What was being said will never end: the lines are over, as far as the scan goes.
-        for message in messages.values { reports.append(.ended(utterance: message.utterance, time: now)) }
+        for message in messages.values { reports.append(.speechEnded(utterance: message.utterance, time: now)) }
         messages = [:]
         pending = []
         currentSaid = false
-        reports.append(.hold(false))
+        reports.append(.speechHeard(false))
         nextAttempt = now + Self.retrySeconds
         if !absenceSaid {
             absenceSaid = true
@@ -298,13 +295,12 @@ public final class SpeechOutput: RuntimeSource {
         guard let message = messages[notification.message] else { return }
         switch notification.event {
         case .began:
-            reports.append(.began(utterance: message.utterance, time: notification.time))
-            traceLines.append((notification.time, "began", message.utterance, message.text, message.language))
+            reports.append(.speechBegan(utterance: message.utterance, time: notification.time))
+            noteProgress("began", of: message, at: notification.time)
         case .ended, .cancelled:
             messages[notification.message] = nil
-            reports.append(.ended(utterance: message.utterance, time: notification.time))
-            traceLines.append((notification.time, notification.event == .ended ? "ended" : "cancelled", message.utterance,
-                               message.text, message.language))
+            reports.append(.speechEnded(utterance: message.utterance, time: notification.time))
+            noteProgress(notification.event == .ended ? "ended" : "cancelled", of: message, at: notification.time)
             if messages.isEmpty { nextCheck = nil }
         case .paused, .resumed, .indexMark:
             break

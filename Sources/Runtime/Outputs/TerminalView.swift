@@ -10,10 +10,16 @@ final class TerminalView: ScanOutput {
     /// The frame for a terminal of this size, as the run sees the session now.
     var frame: (_ columns: Int, _ rows: Int) -> TerminalFrame? = { _, _ in nil }
     /// The text last written (nil: draw the next frame whole, e.g. after a resize or `fg`).
-    var lastFrame: String?
+    private var lastFrame: String?
 
     init(terminal: TerminalSession) {
         self.terminal = terminal
+    }
+
+    var name: String { "terminal view" }
+
+    func shownWasLost() {
+        lastFrame = nil
     }
 
     func present(_ outputs: [SessionOutput], shown: ShownState, at now: Double) {

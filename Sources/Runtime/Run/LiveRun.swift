@@ -32,9 +32,9 @@ public final class LiveRun {
         public var brailleCells: ((String, String?) -> String?)?
         /// Other inputs: devices, recordings, streams, braille display keys.
         public var sources: [any RuntimeSource]
-        /// Outputs besides the terminal view (a BrlAPI display, the highlight on the screen),
-        /// handed the session's outputs every turn in this order; register those with a
-        /// connection in `sources` too.
+        /// Outputs besides the terminal view and the trace (the highlight on the screen, a
+        /// BrlAPI display, speech), handed the session's outputs every turn in this order;
+        /// register those with a connection in `sources` too.
         public var outputs: [any ScanOutput]
         /// The settings file, watched: an edit applies at once; a bad one is said and ignored.
         public var settingsWatcher: SettingsWatcher?
@@ -56,8 +56,6 @@ public final class LiveRun {
         /// path that names its screens there; nil: nothing is read or written.
         public var selectionStore: SelectionStore?
         public var selectionScope: String?
-        /// Speech through speech-dispatcher (register it in `sources` too, for its connection).
-        public var speech: SpeechOutput?
         /// The scanning keyboard text fields open (nil: none).
         public var keyboard: KeyboardOffer?
         /// Statuses posted by parts of the run that cannot say them themselves (the keyboard's
@@ -96,15 +94,10 @@ public final class LiveRun {
     /// The loop's waits, signals included.
     private let reactor: Reactor
     private let terminal: TerminalSession?
-    private let trace: TraceWriter?
-    /// Every output, the terminal view last.
+    /// Every output: `Options.outputs`, the trace, the terminal view last.
     private let outputs: [any ScanOutput]
-    private let terminalView: TerminalView?
-    /// The terminal view's last frame (nil: the next is drawn whole).
-    private var lastFrame: String? {
-        get { terminalView?.lastFrame }
-        set { terminalView?.lastFrame = newValue }
-    }
+    /// Some output keeps the run's records (the trace).
+    private let recording: Bool
     private var status: String?
 
     public init(_ options: Options) throws(SystemCallError) {
@@ -142,7 +135,7 @@ public final class LiveRun {
             sources: options.sources.map { RunStateMachine.Source(name: $0.name, isSwitchInput: $0.isSwitchInput) })
         reactor = try Reactor()
         var printedProblem: String?
-        trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
+        let trace = try options.tracePath.map { path throws(SystemCallError) in try TraceWriter(path: path) }
         if let problem = trace?.takeProblem() {
             // Said on stderr now, before any screen is drawn there, and on the status line.
             try? FileIO.writeAll(.standardError, "switchscan: \(problem)\n")
@@ -156,8 +149,11 @@ public final class LiveRun {
         configuration.hasTerminal = terminal != nil
         state = RunStateMachine(configuration)
         let view = drawsScreen ? terminal.map { TerminalView(terminal: $0) } : nil
-        terminalView = view
-        outputs = options.outputs + (view.map { [$0] } ?? [])
+        var made = options.outputs
+        if let trace { made.append(TraceOutput(writer: trace, origin: origin)) }
+        if let view { made.append(view) }
+        outputs = made
+        recording = made.contains(where: \.keepsRecords)
         view?.frame = { [unowned self] columns, rows in self.frame(columns: columns, rows: rows) }
     }
 
@@ -251,15 +247,15 @@ public final class LiveRun {
             for source in options.sources { source.close() }
             options.settingsWatcher?.close()
             saveSelections(force: true)
-            flushTrace()
+            flushRecords()
         }
-        if trace != nil {
+        if recording {
             // When each BrlAPI write returned, on the clock of the switches' timestamps.
             for output in outputs {
                 output.observeWrites { [weak self] write in
                     // Kept as numbers: the line is made with the rest of the trace, once the
                     // write has reached the display (`RunStateMachine.Configuration.settleSeconds`).
-                    self?.pendingTrace.append(.brailleWritten(started: write.started, returned: write.returned, text: write.text))
+                    self?.pendingRecords.append(.written(write))
                 }
             }
         }
@@ -274,18 +270,18 @@ public final class LiveRun {
             // write has had its settling time to reach the display (BRLTTY and the display's driver
             // need the CPU then, on a machine of two cores), and is done only when nothing is
             // ready: the loop looks without waiting, and sleeps once the work is done.
-            let idleWork = preparationDue || !linesToPrepare.isEmpty || !pendingTrace.isEmpty || forecastsDue
-            let traceRetry = trace?.retryDue.map { $0 - origin }
+            let idleWork = preparationDue || !linesToPrepare.isEmpty || !pendingRecords.isEmpty || forecastsDue
+            let traceRetry = outputs.compactMap(\.recordRetryDue).min().map { $0 - origin }
             let wait = state.wait(at: now, sessionDeadline: session.nextDeadline,
                                   sourceDeadlines: options.sources.compactMap { $0.deadline.map { $0 - origin } },
-                                  traceRetry: traceRetry, idleWorkPending: idleWork, heldTraceLines: pendingTrace.count)
+                                  traceRetry: traceRetry, idleWorkPending: idleWork, heldTraceLines: pendingRecords.count)
             var descriptors = [FileDescriptor]()
             if readsKeys { descriptors.append(.standardInput) }
             descriptors += options.sources.compactMap(\.descriptor)
             if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
             // A write of the selections finishing wakes the loop to say so.
             if let write = selectionWrite { descriptors.append(write.readEnd) }
-            if wait.flushTrace { flushTrace() }
+            if wait.flushTrace { flushRecords() }
             let turn = try reactor.wait(descriptors, timeout: wait.timeout)
             let ready = turn.ready
             // The one reading of the clock for this turn.
@@ -339,7 +335,7 @@ public final class LiveRun {
             let moment = origin + now
             // When the loop began reading the sources, for the trace's `read` (a measurement,
             // taken only while tracing, as the trace's other times are).
-            let readBegan = trace == nil ? moment : MonotonicClock.now()
+            let readBegan = recording ? MonotonicClock.now() : moment
             for (sourceIndex, source) in options.sources.enumerated() {
                 var inputs = [RuntimeInput]()
                 if let descriptor = source.descriptor, ready.contains(descriptor) { inputs += source.readable(at: moment) }
@@ -357,11 +353,11 @@ public final class LiveRun {
                         // Forecast while idle: its line is written now, and the session catches
                         // up after the write.
                         let forecast = forecast(for: edge)
-                        var forecastWrites: [PendingTraceLine] = []
+                        var forecastWrites: [RunRecord] = []
                         if let forecast { forecastWrites = showForecast(forecast) }
                         record(SessionDriver.step(.time(edge.time, lateness: Self.stallLateness), on: &session))
                         record(SessionDriver.step(.edge(edge), on: &session), timestamp: timestamp, read: readBegan)
-                        pendingTrace += forecastWrites
+                        pendingRecords += forecastWrites
                         if let forecast { checkForecast(forecast) }
                     case .devicesLost:
                         record(SessionDriver.step(.switchesLost, on: &session))
@@ -375,8 +371,9 @@ public final class LiveRun {
                     }
                 }
             }
-            // Speech reported (lines begun and ended) before the turn advances the session.
-            takeSpeechReports()
+            // What the outputs reported (speech's lines begun and ended, a reader's panning)
+            // before the turn advances the session.
+            takeOutputReports()
             // What the turn changed is shown first; the rest (selections stored, endings checked)
             // does not hold the braille write up.
             if let ending = try carryOut(state.turnEnded(at: now)) { return ending }
@@ -399,19 +396,19 @@ public final class LiveRun {
                     return ending
                 }
             case .takeTerminal:
-                lastFrame = nil
+                for output in outputs { output.shownWasLost() }
                 try terminal?.reenterRawMode(fullScreen: drawsScreen)
             case .releaseTerminal:
                 terminal?.release()  // no reads, no drawing
             case .redraw:
-                lastFrame = nil
+                for output in outputs { output.shownWasLost() }
             case .trace(let text):
                 recordStatus(text)
             case .flushTrace:
-                flushTrace()
+                flushRecords()
             case .retryTrace:
-                trace?.writeHeld()
-                sayTraceProblem()
+                for output in outputs where output.recordRetryDue != nil { output.retryRecords() }
+                takeOutputReports()
             case .idleWork:
                 prepareAhead()
                 // Lines made ahead may have started the keyboard's prediction, which can fail.
@@ -419,7 +416,7 @@ public final class LiveRun {
             case .showStatusPage:
                 break  // drawn by `present` (the frame reads `state.currentStatusPage`)
             case let .advanceSession(time, lateness):
-                record(session.advance(to: time, lateness: lateness))
+                record(SessionDriver.step(.time(time, lateness: lateness), on: &session))
             case .present:
                 output()
                 saveSelections(force: false)
@@ -431,7 +428,10 @@ public final class LiveRun {
     }
 
     /// Shows the current state: every output is handed the turn's outputs and what they leave
-    /// shown (the overlay and the displays first, the terminal view last).
+    /// shown, in order (the overlay and the displays first, the terminal view last); then what
+    /// they report goes to the session and the status line, and what that changed (an empty
+    /// line's speech is over at once; speech gone takes a step that waited for it; speech-dispatcher
+    /// not there, said) is shown at once.
     private func output() {
         for text in options.statusMailbox?.take() ?? [] { say(text) }
         // The frame follows the highlight, and the element when its window moved or a layout
@@ -441,40 +441,21 @@ public final class LiveRun {
         let lineIsNew = line != shownLine
         if lineIsNew { lineShown(line) }
         let shown = ShownState(
-            line: line, language: session.brailleLineLanguage, lineIsNew: lineIsNew, highlight: session.engine.highlight)
+            line: line, language: session.brailleLineLanguage, lineIsNew: lineIsNew, highlight: session.engine.highlight,
+            utterance: session.speechUtterance)
         let turn = turnOutputs
         turnOutputs.removeAll(keepingCapacity: true)
-        for output in outputs where output !== terminalView { output.present(turn, shown: shown, at: MonotonicClock.now()) }
-        // When the line was handed over (a measurement, as the writes' own times are): what the
-        // displays' write intervals and the settling before idle work count from.
-        if lineIsNew, showsLines { state.brailleWritten(at: MonotonicClock.now() - origin) }
-        // A reader panning away from the line's first window holds scanning until they are back
-        // (a new line starts at its first window again).
-        for (index, output) in outputs.enumerated() {
-            for report in output.takeReports() {
-                switch report {
-                case .readerPanned(let away):
-                    if away { readersAway.insert(index) } else { readersAway.remove(index) }
-                }
-            }
+        var handedOver: Double?
+        for output in outputs {
+            output.present(turn, shown: shown, at: MonotonicClock.now())
+            // When the line was handed over (a measurement, as the writes' own times are): what
+            // the displays' write intervals and the settling before idle work count from.
+            if lineIsNew, output.showsLines { handedOver = MonotonicClock.now() }
         }
-        if !readersAway.isEmpty != readerAway {
-            readerAway = !readersAway.isEmpty
-            record(SessionDriver.step(.readerPanned(away: readerAway, at: now), on: &session))
-        }
-        if let speech = options.speech {
-            speech.follow(line, language: session.brailleLineLanguage, utterance: session.speechUtterance,
-                          at: MonotonicClock.now())
-            // A report can move the scan on (an empty line's speech is over at once; speech gone
-            // takes a step that waited for it): what it changed is shown now.
-            let revision = session.revision
-            takeSpeechReports()
-            if session.revision != revision {
-                output()
-                return
-            }
-        }
-        terminalView?.present(turn, shown: shown, at: MonotonicClock.now())
+        if let handedOver { state.brailleWritten(at: handedOver - origin) }
+        let (revision, said) = (session.revision, status)
+        takeOutputReports()
+        if session.revision != revision || status != said { output() }
     }
 
     private var readerAway = false
@@ -485,19 +466,29 @@ public final class LiveRun {
     /// Some output shows the braille line.
     private lazy var showsLines = outputs.contains(where: \.showsLines)
 
-    /// What speech reported (its lines begun and ended, speech-dispatcher come or gone) goes to
-    /// the session, which holds auto scanning for it, and to the trace.
-    private func takeSpeechReports() {
-        guard let speech = options.speech else { return }
-        for case .status(let text) in speech.takeStatuses() { say(text, from: speech.name) }
-        for report in speech.takeReports() {
-            switch report {
-            case .hold(let on): record(SessionDriver.step(.speechHolds(on, at: now), on: &session))
-            case let .began(utterance, time): record(SessionDriver.step(.speechBegan(utterance: utterance, at: time - origin), on: &session))
-            case let .ended(utterance, time): record(SessionDriver.step(.speechEnded(utterance: utterance, at: time - origin), on: &session))
+    /// What the outputs reported, each output's in order: statuses are said; speech begun and
+    /// ended, and speech heard or not, go to the session, which holds auto scanning for them;
+    /// speech's progress goes to the trace. A reader panning away from the line's first window
+    /// on any output holds scanning until every reader is back (a new line starts at its first
+    /// window again).
+    private func takeOutputReports() {
+        for (index, output) in outputs.enumerated() {
+            for report in output.takeReports() {
+                switch report {
+                case .readerPanned(let away):
+                    if away { readersAway.insert(index) } else { readersAway.remove(index) }
+                case .speechHeard(let on): record(SessionDriver.step(.speechHolds(on, at: now), on: &session))
+                case let .speechBegan(utterance, time): record(SessionDriver.step(.speechBegan(utterance: utterance, at: time - origin), on: &session))
+                case let .speechEnded(utterance, time): record(SessionDriver.step(.speechEnded(utterance: utterance, at: time - origin), on: &session))
+                case .status(let text): say(text, from: output.name)
+                case .spoken(let progress): if recording { pendingRecords.append(.spoken(progress)) }
+                }
             }
         }
-        if trace != nil { pendingTrace += speech.takeTraceLines(origin: origin).map(PendingTraceLine.line) }
+        if !readersAway.isEmpty != readerAway {
+            readerAway = !readersAway.isEmpty
+            record(SessionDriver.step(.readerPanned(away: readerAway, at: now), on: &session))
+        }
     }
 
     /// A forecast's line, shown ahead of the session on every output that shows lines.
@@ -596,13 +587,13 @@ public final class LiveRun {
     }
 
     /// Writes a forecast's line (when it is not the one shown) before the session handles the
-    /// edge. The trace lines of the writes are handed back, to follow the edge's own events.
-    private func showForecast(_ forecast: EdgeForecast) -> [PendingTraceLine] {
+    /// edge. The records of the writes are handed back, to follow the edge's own events.
+    private func showForecast(_ forecast: EdgeForecast) -> [RunRecord] {
         guard forecast.line != shownLine else { return [] }
-        let mark = pendingTrace.count
+        let mark = pendingRecords.count
         showLine(forecast.line, language: forecast.language)
-        defer { pendingTrace.removeSubrange(mark...) }
-        return Array(pendingTrace[mark...])
+        defer { pendingRecords.removeSubrange(mark...) }
+        return Array(pendingRecords[mark...])
     }
 
     /// The session has handled the edge a forecast was shown for: the same line, or a defect to
@@ -612,84 +603,44 @@ public final class LiveRun {
         recordStatus("the forecast of \(forecast.switchID)'s \(forecast.kind) showed \"\(forecast.line.text)\" where the session shows \"\(session.brailleLine.text)\"; written again")
     }
 
-    /// Trace lines of this turn of the loop, written after the outputs: tracing does not delay
-    /// the braille write.
-    private var pendingTrace: [PendingTraceLine] = []
-    private enum PendingTraceLine {
-        /// An event, the moment the loop handled it (seconds since start), and for a switch
-        /// edge its source's own timestamp (CLOCK_MONOTONIC seconds).
-        /// `read`: when the loop began reading the edge's source (CLOCK_MONOTONIC seconds).
-        case event(TraceEvent, handled: Double, timestamp: Double?, read: Double?)
-        /// The same for a session's output, made into its trace line (if it has one) only when
-        /// the trace is written, not on the way to the braille write.
-        case output(SessionOutput, handled: Double, timestamp: Double?, read: Double?)
-        case line(String)
-        /// A BrlAPI write's start and return (CLOCK_MONOTONIC seconds) and the text written.
-        case brailleWritten(started: Double, returned: Double, text: String)
-    }
+    /// Records of this turn of the loop, handed to the outputs that keep them after the turn's
+    /// showing: tracing does not delay the braille write.
+    private var pendingRecords: [RunRecord] = []
 
-    /// Keeps the session's outputs for the outputs' next turn, and their trace lines (see the
-    /// other `record`).
+    /// Keeps the session's outputs for the outputs' next turn, and their records: `timestamp`
+    /// (a switch edge's own) and `read` (when the loop began reading its source) go on its input
+    /// lines.
     private func record(_ outputs: [SessionOutput], timestamp: Double? = nil, read: Double? = nil) {
         guard !outputs.isEmpty else { return }
         turnOutputs += outputs
-        guard trace != nil else { return }
-        let handled = traceTime
-        pendingTrace += outputs.map { output in
+        guard recording else { return }
+        let handled = recordTime
+        pendingRecords += outputs.map { output in
             if case .input = output.kind { return .output(output, handled: handled, timestamp: timestamp, read: read) }
             return .output(output, handled: handled, timestamp: nil, read: nil)
         }
     }
 
-    /// Keeps the events for the trace; `timestamp` (a switch edge's own) and `read` (when the
-    /// loop began reading its source) go on its input lines.
-    private func record(_ events: [TraceEvent], timestamp: Double? = nil, read: Double? = nil) {
-        guard trace != nil, !events.isEmpty else { return }
-        let handled = traceTime
-        pendingTrace += events.map { event in
-            if case .input = event.kind { return .event(event, handled: handled, timestamp: timestamp, read: read) }
-            return .event(event, handled: handled, timestamp: nil, read: nil)
-        }
-    }
-
     /// A status for the trace, dated when it is recorded.
     private func recordStatus(_ text: String) {
-        // Dated when it is recorded, as the trace's other lines are (see `traceTime`): a status
+        // Dated when it is recorded, as the trace's other lines are (see `recordTime`): a status
         // said late in a turn comes after the writes the turn made.
-        record([SessionOutput(time: trace == nil ? now : traceTime, kind: .status(text))])
+        record([SessionOutput(time: recording ? recordTime : now, kind: .status(text))])
     }
 
-    /// The trace's clock (seconds since the start), read as a line is recorded: the trace
+    /// The records' clock (seconds since the start), read as a record is made: the trace
     /// measures when the loop handled what it records, after the writes the turn made (whose
-    /// returns it records too), so its lines stay in time order. Only read while tracing; the
+    /// returns it records too), so its lines stay in time order. Only read while recording; the
     /// run's decisions use the turn's `now`.
-    private var traceTime: Double { MonotonicClock.now() - origin }
+    private var recordTime: Double { MonotonicClock.now() - origin }
 
-    private func flushTrace() {
-        guard let trace, !pendingTrace.isEmpty else { return }
-        trace.write(lines: pendingTrace.compactMap {
-            switch $0 {
-            case let .event(event, handled, timestamp, read): TraceFormat.jsonLine(event, handled: handled, timestamp: timestamp, read: read)
-            case let .output(output, handled, timestamp, read):
-                output.traceEvent.map { TraceFormat.jsonLine($0, handled: handled, timestamp: timestamp, read: read) }
-            case .line(let line): line
-            case let .brailleWritten(started, returned, text):
-                TraceFormat.brailleWrittenLine(time: returned - origin, monotonic: returned, call: returned - started, text: text)
-            }
-        })
-        pendingTrace.removeAll(keepingCapacity: true)
-        sayTraceProblem()
-    }
-
-    /// What the trace writer found (a failed write, a FIFO's reader gone or come), once.
-    private func sayTraceProblem() {
-        if let problem = trace?.takeProblem() {
-            // Said on the status line, and on stderr when no screen is drawn there (the trace
-            // itself may be what fails, and a service's stderr goes to its journal).
-            setStatus(problem)
-            if !drawsScreen { try? FileIO.writeAll(.standardError, "switchscan: \(problem)\n") }
-            recordStatus(problem)
-        }
+    /// Hands the records kept to the outputs that keep them (the trace writes them then), and
+    /// takes what they report (a trace that cannot be written, said once).
+    private func flushRecords() {
+        guard !pendingRecords.isEmpty else { return }
+        for output in outputs where output.keepsRecords { output.record(pendingRecords) }
+        pendingRecords.removeAll(keepingCapacity: true)
+        takeOutputReports()
     }
 
     /// A line for the user: the terminal view's status line, and the trace; and standard error

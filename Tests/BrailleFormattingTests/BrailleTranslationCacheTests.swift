@@ -1,18 +1,19 @@
-@testable import Runtime
+import BrailleFormatting
 import Testing
 
-/// The display output's cache of liblouis translations: a line seen again is not translated
-/// again, a different table is a different entry, and the oldest entry goes when it is full.
+/// The cache of braille translations a display keeps: a line seen again is not translated again,
+/// a different table is a different entry, a failure is kept, and the least recently used entry
+/// goes when it is full.
 @Suite("Translation cache")
-struct TranslationCacheTests {
+struct BrailleTranslationCacheTests {
     @Test("A line translated again with the same table comes from the cache; another table does not")
     func hitsAndMisses() {
-        var cache = TranslationCache(capacity: 4)
+        var cache = BrailleTranslationCache(capacity: 4)
         var calls = 0
-        func translate(_ text: String, _ table: String) -> TranslationCache.Translation {
+        func translate(_ text: String, _ table: String) -> BrailleTranslation? {
             cache.translation(of: text, table: table) {
                 calls += 1
-                return (cells: "⠁⠃" + table, offsets: [0, 1])
+                return BrailleTranslation(cells: "⠁⠃" + table, offsets: [0, 1])
             }
         }
         #expect(translate("Send", "en-ueb-g2.ctb")?.cells == "⠁⠃en-ueb-g2.ctb")
@@ -24,12 +25,12 @@ struct TranslationCacheTests {
 
     @Test("A failed translation is kept too, and the least recently used entry is dropped when full")
     func failuresAndEviction() {
-        var cache = TranslationCache(capacity: 2)
+        var cache = BrailleTranslationCache(capacity: 2)
         var translated = [String]()
-        func translate(_ text: String) -> TranslationCache.Translation {
+        func translate(_ text: String) -> BrailleTranslation? {
             cache.translation(of: text, table: "t") {
                 translated.append(text)
-                return text == "bad" ? nil : (cells: text, offsets: [])
+                return text == "bad" ? nil : BrailleTranslation(cells: text, offsets: [])
             }
         }
         #expect(translate("bad") == nil)
