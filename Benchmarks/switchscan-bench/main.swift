@@ -124,9 +124,10 @@ case "validate-memory": runValidateMemoryBenchmark(arguments: Array(benchArgumen
 case "validate-memory-child": runValidateMemoryChild(arguments: Array(benchArguments.dropFirst()))
 case "import": runImportBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "live": runLiveBenchmark(arguments: Array(benchArguments.dropFirst()))
+case "live-browser": runLiveBrowserBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "typing": runTypingBenchmark(arguments: Array(benchArguments.dropFirst()))
 default:
-    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import|live|typing [--markdown]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import|live|live-browser|typing [--markdown]\n".data(using: .utf8)!)
     exit(2)
 }
 exit(0)

@@ -120,6 +120,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                     // application answers nothing more on this connection until it closes.
                     try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
                     if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
+                } else if AccessibleMapping.selectsThroughTabList(node), try selectThroughTabList(object) {
+                    // A page tab without an action (a GTK 3 notebook's): its tab list selects it.
                 } else if let action = AccessibleMapping.tapAction(of: node) {
                     try object.doAction(named: action)
                     // The choice is made; a popup that stays open is closed, as a user's click does.
