@@ -85,8 +85,8 @@ private struct LiveBrowserBenchmark {
 
         let trace = scratch + "/trace.jsonl"
         let debugPath = scratch + "/debug.txt"
-        FileManager.default.createFile(atPath: debugPath, contents: nil)
-        FileManager.default.createFile(atPath: scratch + "/output.txt", contents: nil)
+        _ = FileManager.default.createFile(atPath: debugPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch + "/output.txt", contents: nil)
         let run = Process()
         run.executableURL = URL(fileURLWithPath: switchscan)
         run.arguments = ["run", "--atspi", "--app", "firefox", "--no-view", "--no-overlay",

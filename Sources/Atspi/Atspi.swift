@@ -263,8 +263,7 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
     /// the front); false when the object has no Selection interface or the application refused
     /// (Chromium's tab strip refuses: its tabs' own action does it).
     public func selectChild(at index: Int) throws(AtspiError) -> Bool {
-        guard index >= 0, index < Atspi.maxChildren, atspi_accessible_is_selection(pointer) != 0 else { return false }
-        let selection = atspi_accessible_get_selection_iface(pointer)
+        guard index >= 0, index < Atspi.maxChildren, let selection = atspi_accessible_get_selection_iface(pointer) else { return false }
         defer { catspi_unref(selection) }
         let ok = try call("atspi_selection_select_child") { atspi_selection_select_child(selection, gint(index), $0) }
         return ok != 0

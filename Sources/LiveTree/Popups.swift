@@ -35,7 +35,8 @@ public enum Popups {
         return held.isEmpty ? opener.children : held.flatMap(\.children)
     }
 
-    /// Whether `node` opens a popup and it is open: EXPANDED (a browser's `<select>`); the popup
+    /// Whether `node` opens a popup and it is open: EXPANDED (a browser's `<select>`, which is
+    /// closed whenever it is not); the popup
     /// object it holds SHOWING (Qt's popup menu, a combo box's menu; not a Qt combo box's list,
     /// which shows while closed); for a menu, one of its items SHOWING (GTK 3 keeps a closed
     /// menu's items VISIBLE, and maps them, SHOWING, only while the menu is popped up; a
@@ -43,6 +44,10 @@ public enum Popups {
     public static func isOpen(_ node: AccessibleNode) -> Bool {
         guard isOpener(node) else { return false }
         if node.states.contains(.expanded) { return true }
+        // A combo box that says whether it is expanded (EXPANDABLE: a browser's `<select>`) is
+        // open only when EXPANDED: Firefox keeps a closed one's menu SHOWING. (A GTK 3 combo
+        // box says neither; its menu SHOWS only while popped up.)
+        if node.role == "combo box", node.states.contains(.expandable) { return false }
         if popups(of: node).contains(where: { $0.role != "list" && $0.states.contains(.showing) }) { return true }
         return node.role != "combo box" && items(of: node).contains { $0.states.contains(.showing) }
     }

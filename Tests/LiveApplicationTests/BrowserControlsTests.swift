@@ -14,11 +14,11 @@ import Testing
 /// input moved by Increment, a background tab never scanned, the first tab brought back through
 /// the browser's tab strip, and a link followed.
 enum BrowserControls {
-    struct Browser {
-        var script: String
-        var application: String
+    struct Browser: Sendable {
+        let script: String
+        let application: String
         /// What the browser adds to a tab's name after the page's title (Chromium: its memory use).
-        var tabName: (String) -> Bool
+        let tabName: @Sendable (String) -> Bool
     }
 
     static let firefox = Browser(script: "firefox_page.sh", application: "firefox") { $0 == "Controls" }

@@ -30,19 +30,21 @@ extension LiveApplicationTests {
             }
         }
         #expect(try colorScheme()?.name() != "cobalt")
-        #expect(BrowserControls.highlight(&driver) { $0.traits.contains(.button) && $0.value == "None" }, "\(RealApplication.items(driver.session).map { ($0.label, $0.value) })")
+        // (GTK 3 names the combo box after its chosen option's id, and marks no option SELECTED
+        // while the popup is closed.)
+        #expect(BrowserControls.highlight(&driver) { $0.traits.contains(.button) && $0.label == "none" }, "\(labels(driver.session))")
         driver.press(.select)
         try driver.pump(timeout: 5) { session in labels(session).contains("Cobalt") }
         #expect(labels(driver.session).contains("Cobalt") && labels(driver.session).contains("Tango") && !labels(driver.session).contains("Editor"),
                 "\(labels(driver.session))")
+        try driver.pump(timeout: 1) { _ in false }
         try RealApplication.press("Cobalt", &driver)
         let end = MonotonicClock.now() + 5
         while try colorScheme()?.name() != "cobalt", MonotonicClock.now() < end { try driver.pump(timeout: 0.2) { _ in false } }
         #expect(try colorScheme()?.name() == "cobalt")
         try driver.pump(timeout: 5) { session in labels(session).contains("Editor") }
         #expect(labels(driver.session).contains("Editor") && !labels(driver.session).contains("Tango"), "\(labels(driver.session))")
-        #expect(RealApplication.items(driver.session).contains { $0.traits.contains(.button) && $0.value == "Cobalt" },
-                "\(RealApplication.items(driver.session).map { ($0.label, $0.value) })")
+        #expect(RealApplication.items(driver.session).contains { $0.traits.contains(.button) && $0.label == "cobalt" }, "\(labels(driver.session))")
 
         // The Editor tab (no action of its own): selected through the notebook's Selection,
         // read back from the application, and its page is what is scanned now.
