@@ -37,8 +37,9 @@ extension LiveApplicationTests {
         try driver.pump(timeout: 5) { session in labels(session).contains("Cobalt") }
         #expect(labels(driver.session).contains("Cobalt") && labels(driver.session).contains("Tango") && !labels(driver.session).contains("Editor"),
                 "\(labels(driver.session))")
-        try driver.pump(timeout: 1) { _ in false }
+        print("TEMP screen \(driver.session.screen) \(RealApplication.items(driver.session).map { "\($0.id) \($0.label ?? "")" })")
         try RealApplication.press("Cobalt", &driver)
+        print("TEMP after \(driver.session.screen) \(labels(driver.session))")
         let end = MonotonicClock.now() + 5
         while try colorScheme()?.name() != "cobalt", MonotonicClock.now() < end { try driver.pump(timeout: 0.2) { _ in false } }
         #expect(try colorScheme()?.name() == "cobalt")

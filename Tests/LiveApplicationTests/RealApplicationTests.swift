@@ -23,6 +23,9 @@ enum RealApplication {
         let process = try desktop.launch(script, arguments: arguments)
         let end = MonotonicClock.now() + seconds
         while MonotonicClock.now() < end, process.isRunning {
+            // An application busy starting can miss a ping (Firefox on a loaded machine) and is
+            // then passed over until it answers one: the run's loop pings it again, and so does this.
+            ApplicationSilence.shared.poll(at: MonotonicClock.now())
             let found = try LiveApplication(target: .init(application: application, window: title))
             if found.screenName.contains(title), !found.currentScreen.scanItems().isEmpty { return (process, found) }
             usleep(300_000)

@@ -108,20 +108,23 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         var notifications = [AccessibilityNotification]()
         let before = screen
         do throws(AtspiError) {
-            Self.say("TEMP perform \(command) on \(node.role) '\(node.name)' states \(node.states.rawValue) shown \(AccessibleMapping.isShown(node)) actions \(node.actions)")
             switch command {
             case .activate:
+                var node = node
+                // Actions read as none (a browser's button read while its page was loading) are
+                // asked again: a pointer click is the last resort.
+                if node.actions.isEmpty, let actions = try? object.actionNames() { node.actions = actions }
                 if AccessibleMapping.isTextField(node) {
                     try object.grabFocus()
                     notifications.append(AccessibilityNotification(
                         kind: .announcement, text: "\(element.label ?? "text field") has the keyboard focus: type on the keyboard"))
-                } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), let frame = try object.screenExtents() {
+                } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), !LivePopups.choosesByAction(node.id, in: snapshot),
+                          let frame = try object.screenExtents() {
                     // A menu item is clicked, as a user does: a GTK 3 item whose action opens a
                     // modal dialog (Mousepad's Save) runs the dialog inside that action, and the
                     // application answers nothing more on this connection until it closes. The
                     // click closes the popup as it does a user's: an Escape after it reached the
                     // window (a GTK 3 combo box's option chosen closed Mousepad's Preferences).
-                    Self.say("TEMP click \(frame)")
                     try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
                 } else if AccessibleMapping.selectsThroughTabList(node), try selectThroughTabList(object) {
                     // A page tab without an action (a GTK 3 notebook's): its tab list selects it.
@@ -184,6 +187,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         window = found
         chooser = nil
         hiddenByEvent.removeAll()
+        shownByEvent.removeAll()
         applicationName = (try? found.parent()?.name()) ?? ""
         windowBusName = found.busName
         applicationNames[windowBusName] = applicationName
@@ -312,6 +316,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         var read = node
         read.hide(hiddenByEvent)
+        read.markExpanded(Popups.expandedOpeners(shown: shownByEvent, in: read))
         snapshot = read
         self.objects = objects
         screen = AccessibleMapping.screen(of: read)
@@ -406,6 +411,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             }
         }
         updated.hide(hiddenByEvent)
+        updated.markExpanded(Popups.expandedOpeners(shown: shownByEvent, in: updated))
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
         coordinates = WindowCoordinates(window: updated)
@@ -415,6 +421,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// Objects an event said were hidden (`showing` cleared: a browser's background tab) and
     /// no event has shown again: left out of the scan whatever their states read.
     private var hiddenByEvent = Set<String>()
+    /// Objects an event said were shown and none has hidden since (a `<select>`'s popup opened).
+    private var shownByEvent = Set<String>()
 
     /// Whether an event of `type` reads its source alone (not a subtree, not a removal).
     static func readsInPlace(_ type: String) -> Bool {
@@ -543,6 +551,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         let plan = snapshot.map { ChangePlan.plan(events.map(Self.changeEvent), in: $0) } ?? { var whole = ChangePlan(); whole.readWindow = true; return whole }()
         for change in plan.showing {
             if change.isShown { hiddenByEvent.remove(change.id) } else { hiddenByEvent.insert(change.id) }
+            if change.isShown { shownByEvent.insert(change.id) } else { shownByEvent.remove(change.id) }
         }
         if Self.debug {
             Self.say("plan: \(plan.readInPlace.count) read in place, \(plan.readSubtrees.count) subtrees (\(subtreeReads) so far), \(plan.removed.count) removed, window \(plan.readWindow), \(plan.ignored) ignored, \(plan.showing.count) shown or hidden")
