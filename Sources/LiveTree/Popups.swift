@@ -54,8 +54,8 @@ public enum Popups {
 
     /// The combo boxes that say EXPANDABLE whose popup an event said SHOWN (`shown`: the ids of
     /// objects shown by an event and not hidden since): open, whatever EXPANDED reads. Chromium
-    /// opens a `<select>` with its menu's showing event, while the scanner's libatspi goes on
-    /// reading the combo box not EXPANDED.
+    /// opens a `<select>` with its menu's showing event, while the scanner went on reading the
+    /// combo box not EXPANDED (a new pyatspi process reads it EXPANDED).
     public static func expandedOpeners(shown: Set<String>, in window: AccessibleNode) -> Set<String> {
         guard !shown.isEmpty else { return [] }
         var found = Set<String>()
