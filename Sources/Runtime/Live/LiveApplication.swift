@@ -110,22 +110,16 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         do throws(AtspiError) {
             switch command {
             case .activate:
-                var node = node
-                // Actions read as none (a browser's button read while its page was loading) are
-                // asked again: a pointer click is the last resort.
-                if node.actions.isEmpty, let actions = try? object.actionNames() { node.actions = actions }
                 if AccessibleMapping.isTextField(node) {
                     try object.grabFocus()
                     notifications.append(AccessibilityNotification(
                         kind: .announcement, text: "\(element.label ?? "text field") has the keyboard focus: type on the keyboard"))
-                } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), !LivePopups.choosesByAction(node.id, in: snapshot),
-                          let frame = try object.screenExtents() {
+                } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), let frame = try object.screenExtents() {
                     // A menu item is clicked, as a user does: a GTK 3 item whose action opens a
                     // modal dialog (Mousepad's Save) runs the dialog inside that action, and the
-                    // application answers nothing more on this connection until it closes. The
-                    // click closes the popup as it does a user's: an Escape after it reached the
-                    // window (a GTK 3 combo box's option chosen closed Mousepad's Preferences).
+                    // application answers nothing more on this connection until it closes.
                     try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
+                    if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
                 } else if AccessibleMapping.selectsThroughTabList(node), try selectThroughTabList(object) {
                     // A page tab without an action (a GTK 3 notebook's): its tab list selects it.
                 } else if let action = AccessibleMapping.tapAction(of: node) {

@@ -40,24 +40,14 @@ enum LivePopups {
     }
 
     /// Whether choosing the item `id` leaves its popup open in `window`, so that the scanner
-    /// closes it as a user's click would have: a browser keeps its `<select>` (EXPANDABLE) open
-    /// after an option's `select` action, and Qt its popup menu after an item's `Press` (Line Numbers
-    /// toggled, the menu still showing). A GTK 3 menu or combo box closes by itself (an Escape
-    /// then would reach the window: it closed Mousepad's Preferences), and an item that opens a submenu keeps the popup open on purpose.
+    /// closes it as a user's click would have: a browser keeps its `<select>` open after an
+    /// option's `select` action, and Qt its popup menu after an item's `Press` (Line Numbers
+    /// toggled, the menu still showing). A GTK 3 menu closes by itself (an Escape then would
+    /// reach the window), and an item that opens a submenu keeps the popup open on purpose.
     static func staysOpenAfterChoosing(_ id: String, in window: AccessibleNode?) -> Bool {
         guard let window, let opener = Popups.openPopup(in: window),
               let item = Popups.items(of: opener).first(where: { $0.id == id }), !Popups.isOpener(item) else { return false }
-        return (opener.role == "combo box" && opener.states.contains(.expandable)) || opener.children.contains { $0.role == "popup menu" }
-    }
-
-    /// Whether the option `id` of an open combo box that does not say EXPANDABLE (GTK 3's) is
-    /// chosen by its action rather than a pointer click: its action chooses it and closes the
-    /// popup, and no option of a combo box opens a modal dialog (which a menu item's action
-    /// would run inside the call).
-    static func choosesByAction(_ id: String, in window: AccessibleNode?) -> Bool {
-        guard let window, let opener = Popups.openPopup(in: window), opener.role == "combo box", !opener.states.contains(.expandable),
-              let item = Popups.items(of: opener).first(where: { $0.id == id }) else { return false }
-        return AccessibleMapping.tapAction(of: item) != nil
+        return opener.role == "combo box" || opener.children.contains { $0.role == "popup menu" }
     }
 
     /// Closes the open popup: the Escape key, which every toolkit's popup takes (the popup
