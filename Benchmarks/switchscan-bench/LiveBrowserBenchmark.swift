@@ -42,28 +42,6 @@ private struct LiveBrowserBenchmark {
         }
     }
 
-    struct Highlight { let id: String; let label: String }
-
-    static func highlights(_ trace: String) -> [Highlight] {
-        trace.split(separator: "\n").compactMap { line -> Highlight? in
-            guard line.contains("\"kind\":\"highlight\""), let id = field("id", of: line) else { return nil }
-            return Highlight(id: id, label: field("label", of: line) ?? "")
-        }
-    }
-
-    static func field(_ name: String, of line: Substring) -> String? {
-        guard let start = line.range(of: "\"\(name)\":\"") else { return nil }
-        return String(line[start.upperBound...].prefix { $0 != "\"" })
-    }
-
-    /// The last number of the run's debug lines that start with `prefix` ("live: window read 12").
-    static func lastCount(_ prefix: String, in debug: String) -> Int {
-        debug.split(separator: "\n").compactMap { line -> Int? in
-            guard line.hasPrefix(prefix) else { return nil }
-            return Int(line.dropFirst(prefix.count).prefix { $0.isNumber })
-        }.max() ?? 0
-    }
-
     static func loadAverage() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
         return text.split(separator: " ").first.flatMap { Double($0) }
@@ -109,7 +87,7 @@ private struct LiveBrowserBenchmark {
 
         // The page is scanned: its button highlighted.
         let started = benchNow()
-        while !Self.highlights(traceText()).contains(where: { $0.label == "Add row" }) {
+        while !RunTrace.highlights(traceText()).contains(where: { $0.label == "Add row" }) {
             guard run.isRunning else { throw BenchFailure("switchscan run exited (status \(run.terminationStatus))") }
             guard benchNow() - started < 300 else { throw BenchFailure("the page's button was never highlighted within 300 s") }
             benchSleep(0.5)
@@ -117,9 +95,9 @@ private struct LiveBrowserBenchmark {
         benchProgress("live-browser: page scanned after \(String(format: "%.1f", benchNow() - started)) s; settling \(Self.settling) s")
         benchSleep(Self.settling)
 
-        let before = Self.highlights(traceText()).count
-        let readsBefore = Self.lastCount("live: window read ", in: debugText())
-        let batchesBefore = Self.lastCount("live: batch ", in: debugText())
+        let before = RunTrace.highlights(traceText()).count
+        let readsBefore = RunTrace.lastCount("live: window read ", in: debugText())
+        let batchesBefore = RunTrace.lastCount("live: batch ", in: debugText())
         let cpuBefore = cpuSeconds(of: run.processIdentifier)
         let measureStart = benchNow()
         var loads = [Double]()
@@ -131,9 +109,9 @@ private struct LiveBrowserBenchmark {
         }
         let elapsed = benchNow() - measureStart
         let cpu = cpuSeconds(of: run.processIdentifier) - cpuBefore
-        let steps = Array(Self.highlights(traceText()).dropFirst(before))
-        let reads = Self.lastCount("live: window read ", in: debugText()) - readsBefore
-        let batches = Self.lastCount("live: batch ", in: debugText()) - batchesBefore
+        let steps = Array(RunTrace.highlights(traceText()).dropFirst(before))
+        let reads = RunTrace.lastCount("live: window read ", in: debugText()) - readsBefore
+        let batches = RunTrace.lastCount("live: batch ", in: debugText()) - batchesBefore
         let stood = zip(steps, steps.dropFirst()).filter { $0.id == $1.id }.count
         let distinct = Set(steps.map(\.id)).count
         let expected = elapsed / step

@@ -117,9 +117,10 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), let frame = try object.screenExtents() {
                     // A menu item is clicked, as a user does: a GTK 3 item whose action opens a
                     // modal dialog (Mousepad's Save) runs the dialog inside that action, and the
-                    // application answers nothing more on this connection until it closes.
+                    // application answers nothing more on this connection until it closes. The
+                    // click closes its popup as a user's does: an Escape sent after it could reach
+                    // the window (a GTK 3 combo box's option clicked: Mousepad's Preferences closed).
                     try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
-                    if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
                 } else if AccessibleMapping.selectsThroughTabList(node), try selectThroughTabList(object) {
                     // A page tab without an action (a GTK 3 notebook's): its tab list selects it.
                 } else if let action = AccessibleMapping.tapAction(of: node) {
