@@ -237,6 +237,14 @@ func numberOption(_ name: String, in arguments: [String]) throws -> Double? {
     return value
 }
 
+/// utime + stime of a process, seconds (/proc/PID/stat; 0 when it cannot be read).
+func cpuSeconds(of pid: pid_t) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 /// Voluntary (the thread slept and was woken) and involuntary (preempted) context switches of a
 /// process, summed over its live threads (/proc/PID/task/*/status).
 func contextSwitches(of pid: pid_t) -> (voluntary: Int, involuntary: Int) {

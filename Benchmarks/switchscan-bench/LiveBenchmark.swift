@@ -225,7 +225,7 @@ private struct LiveBenchmark {
         for _ in 0..<changes {
             changeCount += 1
             let expected = "Row \(row), change \(changeCount)"
-            let cpuBefore = Self.cpuSeconds(of: child.pid)
+            let cpuBefore = cpuSeconds(of: child.pid)
             let sent = benchNow()
             try? ProcessSignal.send(SIGUSR1, to: desktop.appPID)
             while true {
@@ -235,7 +235,7 @@ private struct LiveBenchmark {
                 guard benchNow() - sent < 600 else { throw BenchFailure("'\(expected)' never reached switchscan's trace") }
                 benchSleep(0.002)
             }
-            cpu.append(Self.cpuSeconds(of: child.pid) - cpuBefore)
+            cpu.append(cpuSeconds(of: child.pid) - cpuBefore)
             // Let the events that follow (none expected) settle before the next change.
             benchSleep(0.2)
         }
@@ -275,14 +275,6 @@ private struct LiveBenchmark {
     static func field(_ name: String, in line: String) -> String? {
         guard let range = line.range(of: "\"\(name)\":\"") else { return nil }
         return String(line[range.upperBound...].prefix { $0 != "\"" })
-    }
-
-    /// utime + stime of a process, seconds.
-    static func cpuSeconds(of pid: pid_t) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     static func peakKilobytes(of pid: pid_t) -> Int {

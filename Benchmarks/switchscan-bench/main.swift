@@ -126,10 +126,11 @@ case "validate-memory": runValidateMemoryBenchmark(arguments: Array(benchArgumen
 case "validate-memory-child": runValidateMemoryChild(arguments: Array(benchArguments.dropFirst()))
 case "import": runImportBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "live": runLiveBenchmark(arguments: Array(benchArguments.dropFirst()))
+case "live-browser": runLiveBrowserBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "typing": runTypingBenchmark(arguments: Array(benchArguments.dropFirst()))
 case "orca": runOrcaComparison(arguments: Array(benchArguments.dropFirst()))
 default:
-    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import|live|typing|orca [--markdown]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: switchscan-bench efficiency|scale|events|input|braille|latency|idle|validate-memory|import|live|live-browser|typing|orca [--markdown]\n".data(using: .utf8)!)
     CurrentProcess.exit(2)
 }
 CurrentProcess.exit(0)

@@ -263,6 +263,22 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         if ok == 0 { throw AtspiError(call: "atspi_value_set_current_value", message: "refused \(new)") }
     }
 
+    /// Its index among its parent's children (nil when it has none, or the number is out of range).
+    public func indexInParent() throws(AtspiError) -> Int? {
+        let index = try call("atspi_accessible_get_index_in_parent") { atspi_accessible_get_index_in_parent(pointer, $0) }
+        return index >= 0 && index < Atspi.maxChildren ? Int(index) : nil
+    }
+
+    /// Selects its child at `index` through the Selection interface (a tab list's tab brought to
+    /// the front); false when the object has no Selection interface or the application refused
+    /// (Chromium's tab strip refuses: its tabs' own action does it).
+    public func selectChild(at index: Int) throws(AtspiError) -> Bool {
+        guard index >= 0, index < Atspi.maxChildren, let selection = atspi_accessible_get_selection_iface(pointer) else { return false }
+        defer { catspi_unref(selection) }
+        let ok = try call("atspi_selection_select_child") { atspi_selection_select_child(selection, gint(index), $0) }
+        return ok != 0
+    }
+
     /// Gives the object the keyboard focus.
     public func grabFocus() throws(AtspiError) {
         guard catspi_is_component(pointer) != 0 else {

@@ -154,6 +154,13 @@ public enum AccessibleMapping {
 
     /// The element for `node` and its subtree.
     public static func element(_ node: AccessibleNode) -> Element {
+        var node = node
+        if node.role == "page tab" {
+            // A GTK 3 notebook's tab holds its page: the page is scanned beside the tab
+            // (`elements(ofChild:)`), not read into the tab's label.
+            let page = Set(page(of: node).map(\.id))
+            node.children.removeAll { page.contains($0.id) }
+        }
         var label = ownLabel(node)
         var isItem = itemRoles[node.role] != nil || textItemRoles.contains(node.role) || (node.children.isEmpty && label != nil)
         var traits = itemRoles[node.role] ?? (isItem ? .staticText : containerTraits[node.role] ?? [])
@@ -196,9 +203,33 @@ public enum AccessibleMapping {
             isAccessibilityElement: isItem ? true : false,
             accessibilityViewIsModal: node.states.contains(.modal),
             isPresent: isShown(node),
-            children: isItem ? [] : node.children.map(element),
+            children: isItem ? [] : node.children.flatMap(elements(ofChild:)),
             customActions: node.actions.filter { $0 != tap }.map { CustomAction(name: $0, effects: []) },
             customContent: textField ? [textFieldContent] : [])
+    }
+
+    /// Whether a tap on `node` selects it through its tab list's Selection interface: a page tab
+    /// with no action (a GTK 3 notebook's; a browser's tab has its own: Firefox's `switch`,
+    /// Chromium's `doDefault`).
+    public static func selectsThroughTabList(_ node: AccessibleNode) -> Bool {
+        node.role == "page tab" && tapAction(of: node) == nil
+    }
+
+    /// The page a page tab holds: its children that are containers (a GTK 3 notebook puts each
+    /// page under its tab; a browser's tab holds only its close button, an item).
+    static func page(of tab: AccessibleNode) -> [AccessibleNode] {
+        guard tab.role == "page tab" else { return [] }
+        return tab.children.filter { itemRoles[$0.role] == nil && !textItemRoles.contains($0.role) && !$0.children.isEmpty }
+    }
+
+    /// The elements a container's child becomes: itself, but for a tab list whose tabs hold
+    /// their pages (a GTK 3 notebook), the tab list (its tabs, one item each) and then the page
+    /// of the tab selected, as the user sees it; the other tabs' pages are not on screen (GTK 3
+    /// keeps them VISIBLE) and are not scanned.
+    static func elements(ofChild node: AccessibleNode) -> [Element] {
+        guard node.role == "page tab list" else { return [element(node)] }
+        let shownPages = node.children.filter { $0.states.contains(.selected) }.flatMap(page(of:))
+        return [element(node)] + shownPages.map(element)
     }
 
     /// Roles whose object is off screen while it is not SHOWING, whatever VISIBLE says: a

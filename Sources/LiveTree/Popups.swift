@@ -44,11 +44,30 @@ public enum Popups {
     public static func isOpen(_ node: AccessibleNode) -> Bool {
         guard isOpener(node) else { return false }
         if node.states.contains(.expanded) { return true }
-        // A combo box that says whether it is expanded (a browser's `<select>`) is open only
-        // then: Firefox ESR 153 keeps a closed one's menu SHOWING, its chosen option shown in it.
+        // A combo box that says whether it is expanded (EXPANDABLE: a browser's `<select>`) is
+        // open only when EXPANDED: Firefox keeps a closed one's menu SHOWING. (A GTK 3 combo
+        // box says neither; its menu SHOWS only while popped up. Chromium's EXPANDED can go
+        // unread: `expandedOpeners(shown:in:)`.)
         if node.role == "combo box", node.states.contains(.expandable) { return false }
         if popups(of: node).contains(where: { $0.role != "list" && $0.states.contains(.showing) }) { return true }
         return node.role != "combo box" && items(of: node).contains { $0.states.contains(.showing) }
+    }
+
+    /// The combo boxes that say EXPANDABLE whose popup an event said SHOWN (`shown`: the ids of
+    /// objects shown by an event and not hidden since): open, whatever EXPANDED reads. Chromium
+    /// opens a `<select>` with its menu's showing event, while the scanner went on reading the
+    /// combo box not EXPANDED (a new pyatspi process reads it EXPANDED).
+    public static func expandedOpeners(shown: Set<String>, in window: AccessibleNode) -> Set<String> {
+        guard !shown.isEmpty else { return [] }
+        var found = Set<String>()
+        func walk(_ node: AccessibleNode) {
+            if node.role == "combo box", node.states.contains(.expandable), popups(of: node).contains(where: { shown.contains($0.id) }) {
+                found.insert(node.id)
+            }
+            for child in node.children { walk(child) }
+        }
+        walk(window)
+        return found
     }
 
     /// The label of the option a combo box holds as chosen (SELECTED or CHECKED), nil when none
@@ -92,5 +111,14 @@ public enum Popups {
     public static func openerID(ofLevel levelID: ElementID) -> String? {
         guard levelID.hasSuffix(levelSuffix) else { return nil }
         return String(levelID.dropLast(levelSuffix.count))
+    }
+}
+
+extension AccessibleNode {
+    /// Marks the nodes `ids` EXPANDED (`Popups.expandedOpeners`).
+    public mutating func markExpanded(_ ids: Set<String>) {
+        guard !ids.isEmpty else { return }
+        if ids.contains(id) { states.insert(.expanded) }
+        for index in children.indices { children[index].markExpanded(ids) }
     }
 }

@@ -54,19 +54,19 @@ struct DesktopTaskTests {
 
         /// The last highlight's label (nil before the first).
         var highlighted: String? {
-            lines.last { $0.contains("\"kind\":\"highlight\"") }.flatMap { FirefoxRunTests.field("label", of: $0) }
+            lines.last { $0.contains("\"kind\":\"highlight\"") }.flatMap { RunTrace.field("label", of: $0) }
         }
 
         /// The last highlight's id (nil before the first).
         var highlightedID: String? {
-            lines.last { $0.contains("\"kind\":\"highlight\"") }.flatMap { FirefoxRunTests.field("id", of: $0) }
+            lines.last { $0.contains("\"kind\":\"highlight\"") }.flatMap { RunTrace.field("id", of: $0) }
         }
 
         /// The open menu's focused entry (nil while no menu is open).
         var menuFocus: String? {
             guard let line = lines.last(where: { $0.contains("\"kind\":\"menu\"") || $0.contains("\"kind\":\"highlight\"") }),
                   line.contains("\"kind\":\"menu\"") else { return nil }
-            return FirefoxRunTests.field("focus", of: line)
+            return RunTrace.field("focus", of: line)
         }
 
         /// Presses a switch (Enter: next, Space: select) and waits until the run has answered
@@ -178,7 +178,7 @@ struct DesktopTaskTests {
         // The row highlighted (after the scroll the window is read again and regrouped: the
         // highlight may then be on the group of rows that holds it).
         let rowLabels = run.lines.dropFirst(rowsBefore).filter { $0.contains("\"kind\":\"highlight\"") }
-            .compactMap { FirefoxRunTests.field("label", of: $0) }.filter { $0.contains("Link ") }
+            .compactMap { RunTrace.field("label", of: $0) }.filter { $0.contains("Link ") }
         let reached = try #require(rowLabels.last.flatMap { label in label.range(of: "Link ").map { String(label[$0.lowerBound...]) } },
                                    "no row highlighted: \(run.lines.suffix(3))")
         #expect(OverlayTests.waitFor(10) {

@@ -23,29 +23,6 @@ struct FirefoxRunTests {
     /// Most whole-window reads while nothing in the window changes but the page's own churn.
     static let mostWindowReads = 5
 
-    struct Highlight { let id: String; let label: String }
-
-    static func highlights(_ trace: String) -> [Highlight] {
-        trace.split(separator: "\n").compactMap { line -> Highlight? in
-            guard line.contains("\"kind\":\"highlight\""), let id = field("id", of: line) else { return nil }
-            return Highlight(id: id, label: field("label", of: line) ?? "")
-        }
-    }
-
-    /// A string field of one trace line (no escaped quotes in what the tests look for).
-    static func field(_ name: String, of line: Substring) -> String? {
-        guard let start = line.range(of: "\"\(name)\":\"") else { return nil }
-        return String(line[start.upperBound...].prefix { $0 != "\"" })
-    }
-
-    /// How many times the run read the window whole, from its debug lines ("live: window read N").
-    static func windowReads(_ debug: String) -> Int {
-        debug.split(separator: "\n").compactMap { line -> Int? in
-            guard line.hasPrefix("live: window read ") else { return nil }
-            return Int(line.dropFirst("live: window read ".count))
-        }.max() ?? 0
-    }
-
     @Test("auto scanning Firefox: the highlight moves every step, few window reads, a menu stays open, an appended row is reached, a background tab is not scanned")
     func firefox() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-firefox-\(CurrentProcess.id)")
@@ -80,19 +57,19 @@ struct FirefoxRunTests {
         }
         func traceText() -> String { (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "" }
         func debugText() -> String { (try? String(contentsOfFile: debugPath, encoding: .utf8)) ?? "" }
-        func labels(after count: Int) -> [String] { Self.highlights(traceText()).dropFirst(count).map(\.label) }
+        func labels(after count: Int) -> [String] { RunTrace.highlights(traceText()).dropFirst(count).map(\.label) }
 
         try #require(OverlayTests.waitFor(30) { labels(after: 0).contains("Add row") },
                      "the page's button was never highlighted: \(traceText().suffix(2000))")
 
         // Auto scanning, the user pressing nothing: every highlight row is a step to another item.
-        let before = Self.highlights(traceText()).count
-        let readsBefore = Self.windowReads(debugText())
+        let before = RunTrace.highlights(traceText()).count
+        let readsBefore = RunTrace.lastCount("live: window read ", in: debugText())
         let cpuBefore = try #require(LiveRunLoadTests.cpuSeconds(of: run.processIdentifier))
         MonotonicClock.sleep(seconds: Self.measuredSeconds)
         let cpu = try #require(LiveRunLoadTests.cpuSeconds(of: run.processIdentifier)) - cpuBefore
-        let steps = Self.highlights(traceText()).dropFirst(before)
-        let reads = Self.windowReads(debugText()) - readsBefore
+        let steps = RunTrace.highlights(traceText()).dropFirst(before)
+        let reads = RunTrace.lastCount("live: window read ", in: debugText()) - readsBefore
         print("Firefox: \(cpu) s of CPU in \(Self.measuredSeconds) s of auto scanning (\(cpu / Self.measuredSeconds * 100) % of a core), \(steps.count) highlights, \(reads) window reads")
         #expect(cpu < Self.mostCPUShare * Self.measuredSeconds, "\(cpu) s of CPU in \(Self.measuredSeconds) s: \(debugText().suffix(3000))")
         // One highlight a step (a few steps of slack for a loaded machine), never the same twice in a row.
@@ -103,7 +80,7 @@ struct FirefoxRunTests {
 
         // A row the page appends (a children change of its list) is reached by the scan.
         #expect(try OverlayTests.probe(desktop, ["action", "Add row"]).contains("done"))
-        let afterAdd = Self.highlights(traceText()).count
+        let afterAdd = RunTrace.highlights(traceText()).count
         #expect(OverlayTests.waitFor(30) { labels(after: afterAdd).contains { $0.contains("Row 2") } },
                 "the appended row was never highlighted: \(Set(labels(after: afterAdd)))")
 
@@ -118,10 +95,10 @@ struct FirefoxRunTests {
 
         // A second tab in front: its link is scanned, the first tab's items never again.
         #expect(try OverlayTests.probe(desktop, ["action", "Open second tab"]).contains("done"))
-        let afterTab = Self.highlights(traceText()).count
+        let afterTab = RunTrace.highlights(traceText()).count
         #expect(OverlayTests.waitFor(30) { labels(after: afterTab).contains("Second page link") },
                 "the second tab's link was never highlighted: \(Set(labels(after: afterTab)))")
-        let inFront = Self.highlights(traceText()).count
+        let inFront = RunTrace.highlights(traceText()).count
         MonotonicClock.sleep(seconds: 10.0)
         let firstTab = Set(["Add row", "Press me", "Open second tab"])
         #expect(!labels(after: inFront).contains { firstTab.contains($0) || $0.contains("Row ") }, "\(labels(after: inFront))")

@@ -17,7 +17,7 @@ import Glibc
 struct FrozenApplicationTests {
     static func announcements(_ trace: String) -> [String] {
         trace.split(separator: "\n").compactMap { line in
-            line.contains("\"kind\":\"announcement\"") ? FirefoxRunTests.field("text", of: line) : nil
+            line.contains("\"kind\":\"announcement\"") ? RunTrace.field("text", of: line) : nil
         }
     }
 
@@ -163,7 +163,7 @@ struct FrozenApplicationTests {
         // window, active, is scanned.
         let run = try WindowManagerTests.Run(desktop, application: "py", name: "killed", overlay: false)
         func trace() -> String { (try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "" }
-        func ids() -> [String] { FirefoxRunTests.highlights(trace()).map(\.id) }
+        func ids() -> [String] { RunTrace.highlights(trace()).map(\.id) }
         #expect(OverlayTests.waitFor(60) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
         let before = try #require(ids().last)
         try #require(before.contains("Gtk4Demo"), "the GTK 4 window was not the one scanned: \(ids())")

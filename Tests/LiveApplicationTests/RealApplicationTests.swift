@@ -15,15 +15,18 @@ enum RealApplication {
     /// Whether Debian's package for `binary` is installed (scripts/setup --tests installs them).
     static func isInstalled(_ binary: String) -> Bool { FileManager.default.isExecutableFile(atPath: binary) }
 
-    /// Starts `script` on the shared desktop and waits (up to `seconds`: Chromium takes long on a
-    /// busy machine) for a window of `application` whose title contains `title`.
+    /// Starts `script` (with `arguments`) on the shared desktop and waits (up to `seconds`:
+    /// Chromium takes long on a busy machine) for a window of `application` whose title contains `title`.
     static func start(
-        _ script: String, application: String, title: String, seconds: Double = 60
+        _ script: String, arguments: [String] = [], application: String, title: String, seconds: Double = 60
     ) throws -> (process: Process, live: LiveApplication?) {
         let desktop = try LiveDesktop.shared.get()
-        let process = try desktop.launch(script)
+        let process = try desktop.launch(script, arguments: arguments)
         let end = MonotonicClock.now() + seconds
         while MonotonicClock.now() < end, process.isRunning {
+            // An application busy starting can miss a ping (Firefox on a loaded machine) and is
+            // then passed over until it answers one: the run's loop pings it again, and so does this.
+            ApplicationSilence.shared.poll(at: MonotonicClock.now())
             let found = try LiveApplication(target: .init(application: application, window: title))
             if found.screenName.contains(title), !found.currentScreen.scanItems().isEmpty { return (process, found) }
             MonotonicClock.sleep(seconds: 0.3)

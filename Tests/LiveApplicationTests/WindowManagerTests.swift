@@ -37,7 +37,7 @@ struct WindowManagerTests {
 
         /// The labels highlighted so far, in order.
         var highlights: [String] {
-            FirefoxRunTests.highlights((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").map(\.label)
+            RunTrace.highlights((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").map(\.label)
         }
 
         /// Quits (q) and waits for the exit; its status.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Debian's Chromium on the test desktop, showing Tests/LiveApps/page.html (or the page of this folder
-# named as the first argument) with its renderer's
+# Debian's Chromium on the test desktop, showing Tests/LiveApps/page.html (or the page of
+# this folder named as the first argument) with its renderer's
 # accessibility on, a home and profile of its own in the desktop's folder; no sandbox (tests run as root),
 # no GPU, no crash reporter, no first-run dialogs, no network. Chromium joins the accessibility bus
 # only when told (ACCESSIBILITY_ENABLED=1, or GNOME's toolkit-accessibility setting).

@@ -117,9 +117,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), let frame = try object.screenExtents() {
                     // A menu item is clicked, as a user does: a GTK 3 item whose action opens a
                     // modal dialog (Mousepad's Save) runs the dialog inside that action, and the
-                    // application answers nothing more on this connection until it closes.
+                    // application answers nothing more on this connection until it closes. The
+                    // click closes its popup as a user's does: an Escape sent after it could reach
+                    // the window (a GTK 3 combo box's option clicked: Mousepad's Preferences closed).
                     try Atspi.click(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
-                    if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
+                } else if AccessibleMapping.selectsThroughTabList(node), try selectThroughTabList(object) {
+                    // A page tab without an action (a GTK 3 notebook's): its tab list selects it.
                 } else if let action = AccessibleMapping.tapAction(of: node) {
                     try object.doAction(named: action)
                     // The choice is made; a popup that stays open is closed, as a user's click does.
@@ -180,6 +183,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         window = found
         chooser = nil
         hiddenByEvent.removeAll()
+        shownByEvent.removeAll()
         applicationName = (try? found.parent()?.name()) ?? ""
         windowBusName = found.busName
         applicationNames[windowBusName] = applicationName
@@ -312,6 +316,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         var read = node
         read.hide(hiddenByEvent)
+        read.markExpanded(Popups.expandedOpeners(shown: shownByEvent, in: read))
         snapshot = read
         self.objects = objects
         screen = AccessibleMapping.screen(of: read)
@@ -406,6 +411,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             }
         }
         updated.hide(hiddenByEvent)
+        updated.markExpanded(Popups.expandedOpeners(shown: shownByEvent, in: updated))
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
         coordinates = WindowCoordinates(window: updated)
@@ -415,6 +421,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// Objects an event said were hidden (`showing` cleared: a browser's background tab) and
     /// no event has shown again: left out of the scan whatever their states read.
     private var hiddenByEvent = Set<String>()
+    /// Objects an event said were shown and none has hidden since (a `<select>`'s popup opened).
+    private var shownByEvent = Set<String>()
 
     /// Whether an event of `type` reads its source alone (not a subtree, not a removal).
     static func readsInPlace(_ type: String) -> Bool {
@@ -544,6 +552,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         let plan = snapshot.map { ChangePlan.plan(events.map(Self.changeEvent), in: $0) } ?? { var whole = ChangePlan(); whole.readWindow = true; return whole }()
         for change in plan.showing {
             if change.isShown { hiddenByEvent.remove(change.id) } else { hiddenByEvent.insert(change.id) }
+            if change.isShown { shownByEvent.insert(change.id) } else { shownByEvent.remove(change.id) }
         }
         if Self.debug {
             Self.say("plan: \(plan.readInPlace.count) read in place, \(plan.readSubtrees.count) subtrees (\(subtreeReads) so far), \(plan.removed.count) removed, window \(plan.readWindow), \(plan.ignored) ignored, \(plan.showing.count) shown or hidden")
