@@ -13,6 +13,7 @@
 //   was highlighted twice in a row (a highlight standing still);
 // - whole-window reads (the run's debug lines, `live: window read N`) and event batches;
 // - the machine's load average (/proc/loadavg, 1 minute) sampled each 10 s while it ran.
+import Platform
 import Foundation
 import LiveTestSupport
 import Runtime
@@ -22,7 +23,7 @@ func runLiveBrowserBenchmark(arguments: [String]) {
         try LiveBrowserBenchmark(arguments: arguments).run()
     } catch {
         benchProgress("live-browser: \(error)")
-        exit(1)
+        CurrentProcess.exit(1)
     }
 }
 

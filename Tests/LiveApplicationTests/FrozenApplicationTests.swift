@@ -89,7 +89,7 @@ struct FrozenApplicationTests {
     /// The menu lines of a trace: each open menu's focused entry.
     static func menuFocus(_ trace: String) -> [String] {
         trace.split(separator: "\n").compactMap { line in
-            line.contains("\"kind\":\"menu\"") ? FirefoxRunTests.field("focus", of: line) ?? "" : nil
+            line.contains("\"kind\":\"menu\"") ? RunTrace.field("focus", of: line) ?? "" : nil
         }
     }
 
@@ -109,7 +109,7 @@ struct FrozenApplicationTests {
         }, "the windows never appeared on the accessibility bus: \((try? OverlayTests.probe(desktop, ["windows"])) ?? "")")
         let run = try WindowManagerTests.Run(desktop, application: "gtk3_demo", name: "frozen-actions", overlay: false)
         func trace() -> String { (try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "" }
-        func ids() -> [String] { FirefoxRunTests.highlights(trace()).map(\.id) }
+        func ids() -> [String] { RunTrace.highlights(trace()).map(\.id) }
         #expect(OverlayTests.waitFor(60) { run.highlights.last == "Button 0" }, "highlights \(run.highlights)")
         let stoppedBus = String(try #require(ids().last).prefix { $0 != "/" })
 
@@ -121,8 +121,8 @@ struct FrozenApplicationTests {
         #expect(times["tap"] != nil, "announcements \(Self.announcements(trace()))")
         // Next: the highlight moves (the first press may take the message away).
         let highlighted = run.highlights.count
-        times["next"] = Self.answerTime(run, "\r", limit: 5) { FirefoxRunTests.highlights($0).count > highlighted }
-            ?? Self.answerTime(run, "\r") { FirefoxRunTests.highlights($0).count > highlighted }
+        times["next"] = Self.answerTime(run, "\r", limit: 5) { RunTrace.highlights($0).count > highlighted }
+            ?? Self.answerTime(run, "\r") { RunTrace.highlights($0).count > highlighted }
         #expect(times["next"] != nil, "highlights \(run.highlights)")
         // The scanner menu opens.
         let menus = Self.menuFocus(trace()).count
@@ -139,7 +139,7 @@ struct FrozenApplicationTests {
         }
         try #require(Self.menuFocus(trace()).last == entry, "menu focus \(Self.menuFocus(trace()).suffix(5))")
         times["switch"] = Self.answerTime(run, " ") { text in
-            FirefoxRunTests.highlights(text).last.map { !$0.id.hasPrefix(stoppedBus + "/") } == true
+            RunTrace.highlights(text).last.map { !$0.id.hasPrefix(stoppedBus + "/") } == true
         }
         #expect(times["switch"] != nil, "highlights \(ids().suffix(5)); trace ends \(trace().suffix(1500))")
         print("Stopped application: answered in " + ["tap", "next", "menu", "switch"].map { name in
