@@ -124,6 +124,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 } else if AccessibleMapping.selectsThroughTabList(node), try selectThroughTabList(object) {
                     // A page tab without an action (a GTK 3 notebook's): its tab list selects it.
                 } else if let action = AccessibleMapping.tapAction(of: node) {
+                    if Popups.isOpener(node), let window { LivePopups.activate(window, through: object) }
                     try object.doAction(named: action)
                     // The choice is made; a popup that stays open is closed, as a user's click does.
                     if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
