@@ -1,3 +1,4 @@
+import Platform
 import AccessibilityModel
 import Atspi
 import LiveTree
