@@ -15,17 +15,18 @@ final class BenchChild {
     let name: String
     private(set) var status: Int32?
 
-    /// Starts `executable` with `arguments`; standard input from /dev/null, output and errors to
-    /// the given files (or /dev/null); `environment` entries replace or add variables.
-    init(_ executable: String, _ arguments: [String], name: String, stdout: String? = nil, stderr: String? = nil,
+    /// Starts `executable` with `arguments`; standard input from /dev/null (nothing to read),
+    /// output and errors to the given files (in the run's temporary folder; the same path for
+    /// both is one file); `environment` entries replace or add variables.
+    init(_ executable: String, _ arguments: [String], name: String, stdout: String, stderr: String,
          environment: [String: String] = [:]) throws {
         var variables = ProcessInfo.processInfo.environment
         variables.merge(environment) { $1 }
         do {
             pid = try ChildProcess.spawn(
                 executable, arguments: [executable] + arguments, environment: variables.map { "\($0.key)=\($0.value)" },
-                standardInput: .reading("/dev/null"), standardOutput: .writing(stdout ?? "/dev/null", append: false),
-                standardError: .writing(stderr ?? "/dev/null", append: false))
+                standardInput: .reading("/dev/null"), standardOutput: .writing(stdout, append: false),
+                standardError: stderr == stdout ? .standardOutput : .writing(stderr, append: false))
         } catch {
             throw BenchFailure("cannot start \(executable): \(error.errno.message)")
         }
@@ -235,14 +236,6 @@ func numberOption(_ name: String, in arguments: [String]) throws -> Double? {
         throw BenchFailure("\(name) needs a positive number")
     }
     return value
-}
-
-/// utime + stime of a process, seconds (/proc/PID/stat; 0 when it cannot be read).
-func cpuSeconds(of pid: pid_t) -> Double {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 /// Voluntary (the thread slept and was woken) and involuntary (preempted) context switches of a

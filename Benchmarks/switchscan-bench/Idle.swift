@@ -89,12 +89,8 @@ private struct IdleBenchmark {
 
         init?(pid: pid_t, trace: String) {
             time = benchNow()
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            // Fields after "(comm)": state is field 3; utime and stime are fields 14 and 15.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-            cpu = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+            guard let cpu = ProcessStatistics.cpuSeconds(of: pid) else { return nil }
+            self.cpu = cpu
             voluntary = 0
             involuntary = 0
             onCPU = 0
@@ -185,7 +181,8 @@ private struct IdleBenchmark {
             let errors = "\(scratch)/errors-\(index).txt"
             var environment = ["XDG_CONFIG_HOME": scratch + "/config"]
             if scenario.live, let desktop { environment.merge(desktop.environment) { _, new in new } }
-            let child = try BenchChild(switchscan, arguments, name: "switchscan run (\(scenario.name))", stderr: errors,
+            let child = try BenchChild(switchscan, arguments, name: "switchscan run (\(scenario.name))",
+                                       stdout: "\(scratch)/output-\(index).txt", stderr: errors,
                                        environment: environment)
             let writer = try openFIFOForWriting(fifo, reader: child, timeout: 10)
             runs.append(Running(scenario, child: child, trace: "\(scratch)/trace-\(index).jsonl", errors: errors, fifo: writer))

@@ -193,7 +193,7 @@ private struct LatencyBenchmark {
             executable,
             ["run", scene, "--input", "raw:\(fifo)", "--braille", "brlapi:\(host)", "--braille-auth", "none", "--no-view",
              "--set", "scanning=manual", "--set", "groupItems=false", "--trace", trace],
-            name: "switchscan run", stderr: errors, environment: ["XDG_CONFIG_HOME": scratch + "/config"])
+            name: "switchscan run", stdout: scratch + "/switchscan-\(round).out", stderr: errors, environment: ["XDG_CONFIG_HOME": scratch + "/config"])
         defer { child.stop() }
         // Connected, and the first line written.
         try waitFor(child, errors: errors, what: "its first braille write (brailleWritten in the trace)", timeout: 15) {

@@ -198,7 +198,8 @@ private struct LiveBenchmark {
             ["run", "--atspi", "--window", Self.title, "--no-view", "--no-overlay", "--settings", "none",
              "--set", "scanning=manual", "--set", "groupItems=false", "--input", "raw:\(fifo)", "--braille", "none",
              "--trace", trace, "--duration", "900"],
-            name: "switchscan run --atspi", stderr: "\(scratch)/errors-\(index).txt", environment: desktop.environment)
+            name: "switchscan run --atspi", stdout: "\(scratch)/output-\(index).txt",
+            stderr: "\(scratch)/errors-\(index).txt", environment: desktop.environment)
         defer { child.stop() }
         let writer = try openFIFOForWriting(fifo, reader: child, timeout: 600)
         defer { FileIO.close(writer) }
@@ -225,7 +226,7 @@ private struct LiveBenchmark {
         for _ in 0..<changes {
             changeCount += 1
             let expected = "Row \(row), change \(changeCount)"
-            let cpuBefore = cpuSeconds(of: child.pid)
+            let cpuBefore = ProcessStatistics.cpuSeconds(of: child.pid) ?? 0
             let sent = benchNow()
             try? ProcessSignal.send(SIGUSR1, to: desktop.appPID)
             while true {
@@ -235,7 +236,7 @@ private struct LiveBenchmark {
                 guard benchNow() - sent < 600 else { throw BenchFailure("'\(expected)' never reached switchscan's trace") }
                 benchSleep(0.002)
             }
-            cpu.append(cpuSeconds(of: child.pid) - cpuBefore)
+            cpu.append((ProcessStatistics.cpuSeconds(of: child.pid) ?? 0) - cpuBefore)
             // Let the events that follow (none expected) settle before the next change.
             benchSleep(0.2)
         }

@@ -51,44 +51,19 @@ private struct LiveBrowserBenchmark {
     func run() throws {
         let package = try BenchPackage.locate()
         let switchscan = try package.switchscan()
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/firefox-esr"), LiveDesktop.isAvailable else {
+        guard FirefoxAutoScan.isAvailable else {
             throw BenchFailure("needs Debian's firefox-esr and the test desktop (scripts/setup --tests)")
         }
         let scratch = try makeScratchFolder("live-browser")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let desktop = try LiveDesktop(apps: [])
-        defer { desktop.stop() }
         benchProgress("live-browser: starting Firefox")
-        let firefox = try desktop.launch("firefox_page.sh")
-        defer { LiveDesktop.stop(firefox, grace: 10) }
-
-        let trace = scratch + "/trace.jsonl"
-        let debugPath = scratch + "/debug.txt"
-        _ = FileManager.default.createFile(atPath: debugPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: scratch + "/output.txt", contents: nil)
-        let run = Process()
-        run.executableURL = URL(fileURLWithPath: switchscan)
-        run.arguments = ["run", "--atspi", "--app", "firefox", "--no-view", "--no-overlay",
-                         "--settings", "none", "--set", "scanning=auto", "--set", "autoScanningTime=\(step)",
-                         "--set", "loops=100", "--set", "groupItems=false", "--input", "terminal", "--braille", "none",
-                         "--trace", trace]
-        let keys = Pipe()
-        run.environment = ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new }
-            .merging(["SWITCHSCAN_LIVE_DEBUG": "1"]) { _, new in new }
-        run.standardInput = keys
-        run.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + "/output.txt"))
-        run.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: debugPath))
-        try run.run()
-        defer {
-            try? keys.fileHandleForWriting.close()
-            LiveDesktop.stop(run)
-        }
-        func traceText() -> String { (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "" }
-        func debugText() -> String { (try? String(contentsOfFile: debugPath, encoding: .utf8)) ?? "" }
+        let scan = try FirefoxAutoScan(switchscan: switchscan, scratch: scratch, step: step)
+        defer { scan.stop() }
+        let run = scan.run
 
         // The page is scanned: its button highlighted.
         let started = benchNow()
-        while !RunTrace.highlights(traceText()).contains(where: { $0.label == "Add row" }) {
+        while !scan.highlights.contains(where: { $0.label == "Add row" }) {
             guard run.isRunning else { throw BenchFailure("switchscan run exited (status \(run.terminationStatus))") }
             guard benchNow() - started < 300 else { throw BenchFailure("the page's button was never highlighted within 300 s") }
             benchSleep(0.5)
@@ -96,10 +71,10 @@ private struct LiveBrowserBenchmark {
         benchProgress("live-browser: page scanned after \(String(format: "%.1f", benchNow() - started)) s; settling \(Self.settling) s")
         benchSleep(Self.settling)
 
-        let before = RunTrace.highlights(traceText()).count
-        let readsBefore = RunTrace.lastCount("live: window read ", in: debugText())
-        let batchesBefore = RunTrace.lastCount("live: batch ", in: debugText())
-        let cpuBefore = cpuSeconds(of: run.processIdentifier)
+        let before = scan.highlights.count
+        let readsBefore = scan.windowReads
+        let batchesBefore = scan.eventBatches
+        let cpuBefore = ProcessStatistics.cpuSeconds(of: run.processIdentifier) ?? 0
         let measureStart = benchNow()
         var loads = [Double]()
         benchProgress("live-browser: measuring \(Int(seconds)) s")
@@ -109,10 +84,10 @@ private struct LiveBrowserBenchmark {
             guard run.isRunning else { throw BenchFailure("switchscan run exited (status \(run.terminationStatus))") }
         }
         let elapsed = benchNow() - measureStart
-        let cpu = cpuSeconds(of: run.processIdentifier) - cpuBefore
-        let steps = Array(RunTrace.highlights(traceText()).dropFirst(before))
-        let reads = RunTrace.lastCount("live: window read ", in: debugText()) - readsBefore
-        let batches = RunTrace.lastCount("live: batch ", in: debugText()) - batchesBefore
+        let cpu = (ProcessStatistics.cpuSeconds(of: run.processIdentifier) ?? 0) - cpuBefore
+        let steps = Array(scan.highlights.dropFirst(before))
+        let reads = scan.windowReads - readsBefore
+        let batches = scan.eventBatches - batchesBefore
         let stood = zip(steps, steps.dropFirst()).filter { $0.id == $1.id }.count
         let distinct = Set(steps.map(\.id)).count
         let expected = elapsed / step

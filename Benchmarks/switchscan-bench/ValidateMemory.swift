@@ -138,14 +138,17 @@ func measuredThroughHelper(_ executable: String, _ arguments: [String]) throws -
     return (exit, seconds, kilobytes)
 }
 
-/// Runs `executable` with its output discarded; its exit, wall time and peak resident size.
+/// Runs `executable` with its output kept in a temporary folder removed after it (nothing reads
+/// it); its exit, wall time and peak resident size.
 func spawnMeasured(_ executable: String, _ arguments: [String]) throws -> (exit: Int32, seconds: Double, maxResidentKB: Int) {
+    let scratch = try makeScratchFolder("validate-memory-child")
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
     let started = Date()
     let pid: Int32
     do {
         pid = try ChildProcess.spawn(
             executable, arguments: [executable] + arguments, standardInput: .reading("/dev/null"),
-            standardOutput: .writing("/dev/null", append: false), standardError: .writing("/dev/null", append: false))
+            standardOutput: .writing(scratch + "/output.txt", append: false), standardError: .standardOutput)
     } catch {
         throw BenchFailure("cannot start \(executable): \(error.errno.message)")
     }

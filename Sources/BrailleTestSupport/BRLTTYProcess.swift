@@ -49,8 +49,8 @@ public final class BRLTTYProcess: @unchecked Sendable {
 
     private let lock = NSLock()
     private var _pid: pid_t?
-    /// The watchdog's process id and the write end of its pipe, while BRLTTY runs.
-    private var watchdog: (pid: pid_t, pipe: FileDescriptor)?
+    /// The watchdog, while BRLTTY runs.
+    private var watchdog: Watchdog?
 
     /// The directory of BrlAPI's local sockets.
     public static let socketDirectory = "/var/lib/BrlAPI"
@@ -74,6 +74,10 @@ public final class BRLTTYProcess: @unchecked Sendable {
             for name in ["updatable", "writable"] {
                 try FileSystem.makeDirectory(directory + "/" + name, permissions: 0o700)
             }
+            // An empty configuration file of its own: every setting comes from the options, and
+            // nothing of the machine's /etc/brltty.conf applies.
+            let configuration = try FileIO.open(directory + "/brltty.conf", .writeOnly, options: [.create, .truncate])
+            FileIO.close(configuration)
         } catch {
             throw BrailleTestSupportError(error)
         }
@@ -86,7 +90,7 @@ public final class BRLTTYProcess: @unchecked Sendable {
         self.arguments = [
             "-n", "-e", "-q",
             "-x", "no", "-s", "no",
-            "-f", "/dev/null",
+            "-f", directory + "/brltty.conf",
             "-U", directory + "/updatable", "-W", directory + "/writable",
             "-t", "en-nabcc",
             "-l", logLevel,
@@ -234,38 +238,19 @@ public final class BRLTTYProcess: @unchecked Sendable {
 
     /// Starts the watchdog of BRLTTY `pid` (see the type's comment). Called with the lock held.
     private func startWatchdog(of pid: pid_t) throws(BrailleTestSupportError) {
-        // Close-on-exec on both ends: no other child of the runner inherits them (the child's
-        // standard input is a dup2 of the read end, which clears the flag on the copy only).
-        let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do {
-            ends = try FileIO.pipe()
-            try FileIO.setNonBlocking(ends.readEnd, false)
+            watchdog = try Watchdog.start(script: Self.watchdogScript, name: "brltty-watchdog",
+                                          arguments: [String(pid), Self.socketDirectory, String(hostNumber)],
+                                          log: directory + "/watchdog.out")
         } catch {
-            throw BrailleTestSupportError(error)
-        }
-        let words: [String] = ["/bin/sh", "-c", Self.watchdogScript, "brltty-watchdog", String(pid), Self.socketDirectory,
-                               String(hostNumber)]
-        let watcher: pid_t
-        do {
-            watcher = try ChildProcess.spawn(
-                "/bin/sh", arguments: words, standardInput: .descriptor(ends.readEnd),
-                standardOutput: .writing(directory + "/watchdog.out", append: true), standardError: .standardOutput)
-        } catch {
-            FileIO.close(ends.readEnd)
-            FileIO.close(ends.writeEnd)
             throw BrailleTestSupportError(error, detail: "watchdog")
         }
-        FileIO.close(ends.readEnd)
-        watchdog = (watcher, ends.writeEnd)
     }
 
     /// Ends the watchdog by its PID before BRLTTY is stopped on purpose. Called with the lock held.
     private func endWatchdog() {
-        guard let (pid, pipe) = watchdog else { return }
+        watchdog?.cancel()
         watchdog = nil
-        try? ProcessSignal.send(SIGKILL, to: pid)
-        ChildProcess.wait(pid)
-        FileIO.close(pipe)
     }
 
     /// The watchdog's process id, while BRLTTY runs (for tests of the watchdog itself).
@@ -276,11 +261,11 @@ public final class BRLTTYProcess: @unchecked Sendable {
     /// test; returns the PIDs of BRLTTY and the watchdog.
     public func abandonToWatchdog() -> (brltty: pid_t, watchdog: pid_t)? {
         lock.withLock {
-            guard let pid = _pid, let (watcher, pipe) = watchdog else { return nil }
+            guard let pid = _pid, let watcher = watchdog else { return nil }
             _pid = nil
             watchdog = nil
-            FileIO.close(pipe)
-            return (pid, watcher)
+            watcher.release()
+            return (pid, watcher.pid)
         }
     }
 

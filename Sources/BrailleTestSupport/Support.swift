@@ -107,14 +107,6 @@ func wait<T>(on condition: NSCondition, timeout: Double, _ ready: () -> T?) -> T
 
 /// What /proc says of a process the tests started.
 public enum ProcessStat {
-    /// The state letter of /proc/PID/stat (R running, S sleeping, T stopped, Z zombie…); nil when
-    /// the process is gone.
-    public static func state(_ pid: pid_t) -> String? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
-    }
-
     /// Whether `pid` has a signal descriptor open (a descriptor whose link reads
     /// `anon_inode:[signalfd]`): a program that takes its signals through one is ready for them
     /// then. (Its blocked mask says nothing: a child inherits the mask of the thread that

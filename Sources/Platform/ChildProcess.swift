@@ -134,3 +134,50 @@ public enum ChildProcess {
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
     }
 }
+
+/// A shell script that stands guard over something this process started: it waits on its
+/// standard input, a pipe whose one write end this process holds, and runs the rest of the script
+/// when that reaches its end, which the kernel brings about when this process dies, however it
+/// dies. What the script does then (stop a server by its PID, remove its socket) is the caller's.
+public struct Watchdog: Sendable {
+    /// The script's process.
+    public let pid: Int32
+    /// This process's end of the pipe: closing it sets the watchdog off.
+    public let writeEnd: FileDescriptor
+
+    /// Starts `/bin/sh -c script name arguments...` with the read end of a new pipe as its
+    /// standard input and `log` (appended to) as its standard output and error. The script's
+    /// first line is to be a `read` (it returns at the pipe's end).
+    public static func start(script: String, name: String, arguments: [String], log: String) throws(SystemCallError) -> Watchdog {
+        // Close-on-exec on both ends: no other child of this process inherits them (the
+        // watchdog's standard input is a dup2 of the read end, which clears the flag on the copy
+        // only), and the read end blocks, so that the script's `read` waits for the end of file.
+        let ends = try FileIO.pipe()
+        do {
+            try FileIO.setNonBlocking(ends.readEnd, false)
+            let pid = try ChildProcess.spawn(
+                "/bin/sh", arguments: ["/bin/sh", "-c", script, name] + arguments, standardInput: .descriptor(ends.readEnd),
+                standardOutput: .writing(log, append: true), standardError: .standardOutput)
+            FileIO.close(ends.readEnd)
+            return Watchdog(pid: pid, writeEnd: ends.writeEnd)
+        } catch {
+            FileIO.close(ends.readEnd)
+            FileIO.close(ends.writeEnd)
+            throw error
+        }
+    }
+
+    /// Ends the watchdog by its PID before it acts (SIGKILL, waited for) and closes the pipe: for
+    /// when what it guards is stopped on purpose.
+    public func cancel() {
+        try? ProcessSignal.send(SIGKILL, to: pid)
+        ChildProcess.wait(pid)
+        FileIO.close(writeEnd)
+    }
+
+    /// Closes this process's end of the pipe, as the kernel does at this process's death: the
+    /// watchdog acts and ends (its PID is the caller's to wait for).
+    public func release() {
+        FileIO.close(writeEnd)
+    }
+}

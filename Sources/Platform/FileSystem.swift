@@ -119,6 +119,30 @@ public enum FileSystem {
         try retryingInterrupts("mkfifo", subject: path) { Int(mkfifo(path, mode_t(permissions))) }
     }
 
+    /// chmod(2): `path`'s permission bits set to `permissions` (the umask does not apply).
+    public static func setPermissions(_ path: String, _ permissions: Int) throws(SystemCallError) {
+        guard (0...0o7777).contains(permissions) else {
+            throw SystemCallError(call: "chmod", errno: .invalidArgument, subject: path)
+        }
+        try retryingInterrupts("chmod", subject: path) { Int(chmod(path, mode_t(permissions))) }
+    }
+
+    /// symlink(2): a symbolic link at `path` whose text is `target` (resolved from the link's
+    /// folder when relative; it need not exist).
+    public static func makeSymbolicLink(_ path: String, to target: String) throws(SystemCallError) {
+        try retryingInterrupts("symlink", subject: path) { Int(symlink(target, path)) }
+    }
+
+    /// mknod(2) of a character device node at `path` for the device `major`:`minor` (1:3 is the
+    /// null device, 1:5 the zero device), with `permissions` (less the umask). Only root may.
+    public static func makeCharacterDevice(_ path: String, major: Int, minor: Int, permissions: Int = 0o600) throws(SystemCallError) {
+        guard (0...0o7777).contains(permissions), (0...0xFFF).contains(major), (0...0xFF).contains(minor) else {
+            throw SystemCallError(call: "mknod", errno: .invalidArgument, subject: path)
+        }
+        let device = dev_t((major << 8) | minor)
+        try retryingInterrupts("mknod", subject: path) { Int(mknod(path, S_IFCHR | mode_t(permissions), device)) }
+    }
+
     /// What access(2) is asked about.
     public enum Access: Sendable {
         case exists, readable, writable, executable

@@ -10,7 +10,7 @@ public enum RunEnding: Equatable, Sendable {
 }
 
 /// The decisions of `switchscan run`'s loop, fed what happened and the time, returning what to do:
-/// when the loop wakes next, how switch edges are dated, when idle work and the trace go out,
+/// when the loop wakes next, how switch edges are dated, when idle work and the run's records go out,
 /// which page of a long status shows, what Ctrl-Z, `bg`, `fg` and SIGCONT do to the terminal, and
 /// when and why the run ends. The loop (`LiveRun`) polls its descriptors, reads the clock once per
 /// turn, feeds this machine and carries its actions out; nothing here reads a clock or a file.
@@ -31,18 +31,17 @@ public struct RunStateMachine: Sendable {
         public var sources: [Source]
         /// A terminal the run takes (raw mode): job control hands it back and takes it again.
         public var hasTerminal: Bool
-        /// How long each page of a status too long for its rows stays.
-        public var statusPageSeconds = 4.0
         /// How often a run in the background looks whether it is in the foreground again: `fg`
         /// sends no signal to a job already running, and reading the terminal to be stopped by
         /// SIGTTIN would stop the scan too. The only periodic wake-up, and only in the background.
         public var foregroundCheckSeconds = 0.25
         /// How long after a braille write the loop leaves the CPU to BRLTTY and the display before
-        /// writing its trace and preparing lines (both wait; nothing the user sees does).
+        /// handing its records to the outputs that keep them (the trace) and preparing lines (both wait;
+        /// nothing the user sees does).
         public var settleSeconds = 0.002
-        /// Trace lines held while writes keep coming faster than `settleSeconds`: past this,
-        /// written anyway.
-        public var traceLinesHeld = 256
+        /// Records held while writes keep coming faster than `settleSeconds`: past this, handed
+        /// on anyway.
+        public var recordsHeld = 256
         /// A timer due more than this long before the loop got to it fires once, now.
         public var stallLateness = Configuration.standardStallLateness
         public static let standardStallLateness = 0.25
@@ -75,12 +74,12 @@ public struct RunStateMachine: Sendable {
         case continued(foreground: Bool)
         /// SIGWINCH.
         case windowChanged
-        /// SIGINT, SIGTERM, SIGHUP, SIGQUIT: the run ends.
+        /// SIGINT, SIGTERM, SIGHUP (the signals the run takes through its descriptor): the run ends.
         case terminate(Int32)
     }
 
     public enum Action: Sendable, Equatable {
-        /// Hand the terminal back (cooked, main screen, cursor shown), write the trace, and stop
+        /// Hand the terminal back (cooked, main screen, cursor shown), hand the records on, and stop
         /// the process as SIGTSTP would; report the return with `stopEnded`.
         case stopProcess
         /// Take the terminal again (raw mode) and draw the frame whole.
@@ -89,12 +88,13 @@ public struct RunStateMachine: Sendable {
         case releaseTerminal
         /// Draw the whole frame again.
         case redraw
-        /// For the trace.
-        case trace(String)
-        case flushTrace
-        /// Offer trace lines held for a FIFO's reader again.
-        case retryTrace
-        /// Idle work: the trace written and the lines that may come next prepared.
+        /// A status for the run's records (the trace's status lines).
+        case recordStatus(String)
+        /// Hand the records held to the outputs that keep them.
+        case flushRecords
+        /// Offer records an output holds back (a trace FIFO without a reader) again.
+        case retryRecords
+        /// Idle work: the records handed on and the lines that may come next prepared.
         case idleWork
         /// Show this page of the long status.
         case showStatusPage(Int)
@@ -109,12 +109,12 @@ public struct RunStateMachine: Sendable {
     public struct Wait: Sendable, Equatable {
         /// How long poll may wait (nil: until a descriptor is readable).
         public var timeout: Double?
-        /// Write the trace first.
-        public var flushTrace: Bool
+        /// Hand the records held on first.
+        public var flushRecords: Bool
 
-        public init(timeout: Double?, flushTrace: Bool) {
+        public init(timeout: Double?, flushRecords: Bool) {
             self.timeout = timeout
-            self.flushTrace = flushTrace
+            self.flushRecords = flushRecords
         }
     }
 
@@ -169,8 +169,8 @@ public struct RunStateMachine: Sendable {
 
     /// The loop is about to wait: until the earliest deadline, or not at all when idle work is
     /// waiting and the last write has settled. Deadlines are session times.
-    public func wait(at now: Double, sessionDeadline: Double?, sourceDeadlines: [Double], traceRetry: Double?,
-                     idleWorkPending: Bool, heldTraceLines: Int) -> Wait {
+    public func wait(at now: Double, sessionDeadline: Double?, sourceDeadlines: [Double], recordRetry: Double?,
+                     idleWorkPending: Bool, heldRecords: Int) -> Wait {
         var deadline = sessionDeadline
         func include(_ time: Double?) {
             guard let time else { return }
@@ -181,19 +181,19 @@ public struct RunStateMachine: Sendable {
         include(statusPageDue)
         // `fg` sends no signal to a job already running: the only periodic wake-up.
         if phase == .background { include(now + configuration.foregroundCheckSeconds) }
-        include(traceRetry)
+        include(recordRetry)
         let settled = isSettled(at: now)
         if idleWorkPending, !settled { include(lastWrite + configuration.settleSeconds) }
         let timeout = idleWorkPending && settled ? 0 : deadline.map { max(0, $0 - now) }
-        return Wait(timeout: timeout, flushTrace: settled || heldTraceLines >= configuration.traceLinesHeld)
+        return Wait(timeout: timeout, flushRecords: settled || heldRecords >= configuration.recordsHeld)
     }
 
-    /// The loop woke at `now`: idle work when nothing was ready, the trace offered again, the
+    /// The loop woke at `now`: idle work when nothing was ready, held records offered again, the
     /// status's next page.
-    public mutating func woke(at now: Double, nothingReady: Bool, idleWorkPending: Bool, traceRetry: Double?) -> [Action] {
+    public mutating func woke(at now: Double, nothingReady: Bool, idleWorkPending: Bool, recordRetry: Double?) -> [Action] {
         var actions = [Action]()
-        if idleWorkPending, nothingReady, isSettled(at: now) { actions += [.flushTrace, .idleWork] }
-        if let due = traceRetry, now >= due { actions.append(.retryTrace) }
+        if idleWorkPending, nothingReady, isSettled(at: now) { actions += [.flushRecords, .idleWork] }
+        if let due = recordRetry, now >= due { actions.append(.retryRecords) }
         return actions
     }
 
@@ -212,7 +212,7 @@ public struct RunStateMachine: Sendable {
             return [.redraw]
         case .stop:
             phase = .stopping
-            return [.trace("suspended (SIGTSTP)"), .flushTrace, .stopProcess]
+            return [.recordStatus("suspended (SIGTSTP)"), .flushRecords, .stopProcess]
         case .continued(let foreground):
             if continuedHere {
                 continuedHere = false
@@ -232,7 +232,7 @@ public struct RunStateMachine: Sendable {
     }
 
     private mutating func continued(foreground: Bool) -> [Action] {
-        var actions: [Action] = [.trace("continued (SIGCONT)"), .redraw]
+        var actions: [Action] = [.recordStatus("continued (SIGCONT)"), .redraw]
         guard configuration.hasTerminal else {
             phase = .running
             return actions
@@ -251,7 +251,7 @@ public struct RunStateMachine: Sendable {
     public mutating func foregroundChecked(_ foreground: Bool, at now: Double) -> [Action] {
         guard phase == .background, foreground else { return [] }
         phase = .running
-        return [.trace("in the foreground again (fg)"), .redraw, .takeTerminal]
+        return [.recordStatus("in the foreground again (fg)"), .redraw, .takeTerminal]
     }
 
     /// The terminal's keys: `q` or Ctrl-C typed.
@@ -294,9 +294,10 @@ public struct RunStateMachine: Sendable {
         statusPageDue = nil
     }
 
-    /// The frame was drawn with this many pages of status: the next page after `statusPageSeconds`.
-    public mutating func statusDrawn(pages: Int, at now: Double) {
-        if pages > 1, statusPageDue == nil { statusPageDue = now + configuration.statusPageSeconds }
+    /// The frame was drawn with this many pages of status: the next page `pageSeconds` later (the
+    /// `statusPageTime` setting, read when the page is drawn: a change applies from the next page).
+    public mutating func statusDrawn(pages: Int, at now: Double, pageSeconds: Double) {
+        if pages > 1, statusPageDue == nil { statusPageDue = now + pageSeconds }
     }
 
     /// The turn's inputs are handled: the session brought to `now`, the outputs shown, and the

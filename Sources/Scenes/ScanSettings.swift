@@ -72,6 +72,9 @@ public struct ScanSettings: Hashable, Sendable {
     public var brailleCursor: BrailleCursorMarking = .none
     /// The scanning keyboard's layout (`Devices/keyboards`): auto takes the text field's language's.
     public var keyboardLayout: KeyboardLayoutChoice = .auto
+    /// In the terminal view, how long each page of a status too long for its rows stays before
+    /// the next: a reader who reads slowly, or who looks away, needs it longer.
+    public var statusPageTime: Double = 4.0
 
     public init() {}
 

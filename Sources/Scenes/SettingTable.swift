@@ -250,6 +250,8 @@ public enum SettingTable {
                        "Braille tables chosen per language, winning over brailleCode for those languages."),
         .choice("keyboardLayout", \.keyboardLayout,
                 "The scanning keyboard's layout: auto (the text field's language's, by letter frequency), english-frequency, french-frequency, qwerty or azerty."),
+        .seconds("statusPageTime", \.statusPageTime, range: 0.5...60,
+                 "In the terminal view, how long each page of a status too long for its rows stays before the next."),
     ]
 
     public static func row(named name: String) -> Setting? {

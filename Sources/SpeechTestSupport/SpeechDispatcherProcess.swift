@@ -32,7 +32,7 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
 
     private let lock = NSLock()
     private var pid: pid_t?
-    private var watchdog: (pid: pid_t, pipe: FileDescriptor)?
+    private var watchdog: Watchdog?
 
     /// The voices the recorder module offers, by language: what `$VOICE` is for each.
     public static let voices = ["en": "recorder-english", "fr": "recorder-french", "de": "recorder-german"]
@@ -136,11 +136,11 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
     /// watchdog's own test; returns the PIDs of speech-dispatcher and the watchdog.
     public func abandonToWatchdog() -> (server: pid_t, watchdog: pid_t)? {
         lock.withLock {
-            guard let running = pid, let (watcher, pipe) = watchdog else { return nil }
+            guard let running = pid, let watcher = watchdog else { return nil }
             pid = nil
             watchdog = nil
-            FileIO.close(pipe)
-            return (running, watcher)
+            watcher.release()
+            return (running, watcher.pid)
         }
     }
 
@@ -194,31 +194,13 @@ public final class SpeechDispatcherProcess: @unchecked Sendable {
 
     /// Called with the lock held.
     private func startWatchdog(of target: pid_t) throws {
-        // Close-on-exec on both ends; the watchdog's standard input is a blocking dup2 of the
-        // read end (its `read` must wait for the end of file).
-        let ends = try FileIO.pipe()
-        try FileIO.setNonBlocking(ends.readEnd, false)
-        let words = ["/bin/sh", "-c", Self.watchdogScript, "speech-dispatcher-watchdog", String(target)]
-        let watcher: pid_t
-        do {
-            watcher = try ChildProcess.spawn(
-                "/bin/sh", arguments: words, standardInput: .descriptor(ends.readEnd),
-                standardOutput: .writing(directory + "/watchdog.out", append: true), standardError: .standardOutput)
-        } catch {
-            FileIO.close(ends.readEnd)
-            FileIO.close(ends.writeEnd)
-            throw error
-        }
-        FileIO.close(ends.readEnd)
-        watchdog = (watcher, ends.writeEnd)
+        watchdog = try Watchdog.start(script: Self.watchdogScript, name: "speech-dispatcher-watchdog",
+                                      arguments: [String(target)], log: directory + "/watchdog.out")
     }
 
     /// Called with the lock held.
     private func endWatchdog() {
-        guard let (watcher, pipe) = watchdog else { return }
+        watchdog?.cancel()
         watchdog = nil
-        try? ProcessSignal.send(SIGKILL, to: watcher)
-        ChildProcess.wait(watcher)
-        FileIO.close(pipe)
     }
 }

@@ -283,7 +283,7 @@ enum ManualExtras {
         ("1", "The command's own finding (a scripted test failed, guideline findings, problems found by validate), or the work could not be done (a file could not be written, no switch was pressed, every switch input failed, no window found)."),
         ("2", "An input named on the command line could not be read or loaded: a scene, tests file, settings file, profile or dump (its problems on standard error as file:line:column: error: ...), or test --filter matched no test."),
         ("64", "Usage: an unknown option or subcommand, a missing or malformed argument (a screen or state the scene does not have, a number out of range)."),
-        ("128+N", "switchscan run ended by signal N (130 Ctrl-C, 143 SIGTERM), after restoring the terminal, the devices and the display."),
+        ("128+N", "Ended by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP). switchscan run (once its scene or window is loaded), switchscan learn while it waits for presses on a device, and switchscan snapshot while it waits for a window take SIGINT, SIGTERM and SIGHUP and exit with 128+N after restoring the terminal, the devices and the display; learn and snapshot then write nothing, and snapshot, once it has found the window, writes it to the end. Every other command is ended by the signal itself, which the shell reports as the same 128+N; a file it was replacing is then the old one or the new one, whole."),
     ]
 }
 

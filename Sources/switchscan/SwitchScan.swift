@@ -16,7 +16,8 @@ struct SwitchScan: ParsableCommand {
             Exit status, for every command: 0 done, nothing failed; 1 the command's own finding (a \
             test failed, audit findings, validate found problems) or work that could not be done; 2 an \
             input named on the command line could not be read or loaded (problems as \
-            file:line:column); 64 a usage error; 128+N run ended by signal N.
+            file:line:column); 64 a usage error; 128+N ended by signal N (run, learn and snapshot \
+            restore the terminal and devices first).
             """,
         version: SwitchScan.version,
         subcommands: [InspectCommand.self, ValidateCommand.self, AuditCommand.self, TestCommand.self, CostCommand.self, ImportCommand.self, RunCommand.self, SnapshotCommand.self, SettingsCommand.self, DevicesCommand.self, LearnCommand.self, ManualPagesCommand.self])

@@ -15,7 +15,7 @@ import Platform
 struct BRLTTYWatchdogTests {
     static func alive(_ pid: pid_t) -> Bool {
         // A zombie (exited, not yet reaped by its new parent) counts as gone.
-        guard let state = ProcessStat.state(pid) else { return false }
+        guard let state = ProcessStatistics.state(of: pid) else { return false }
         return state != "Z"
     }
 
@@ -26,6 +26,15 @@ struct BRLTTYWatchdogTests {
             Thread.sleep(forTimeInterval: 0.02)
         }
         return condition()
+    }
+
+    @Test("BRLTTY reads an empty configuration file of its own, not a system path")
+    func configurationFileIsItsOwn() throws {
+        let brltty = try BRLTTYProcess(driver: "vr", device: "client:/nowhere")
+        let index = try #require(brltty.arguments.firstIndex(of: "-f"))
+        let configuration = brltty.arguments[index + 1]
+        #expect(configuration == brltty.directory + "/brltty.conf")
+        #expect(try FileSystem.status(configuration) == FileSystem.Status(kind: .regular, size: 0))
     }
 
     @Test func whenTheRunnersEndOfThePipeClosesBRLTTYIsStoppedAndItsFilesRemoved() throws {

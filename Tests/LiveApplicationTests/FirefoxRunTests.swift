@@ -12,7 +12,7 @@ import Platform
 /// replaced, libatspi answered each such call with an `object:state-changed:defunct` event of its
 /// own (a listener that calls nothing sees none), and each of those read the window again.
 @Suite("Firefox", .serialized, .timeLimit(.minutes(5)),
-       .enabled(if: LiveDesktop.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/firefox-esr")))
+       .enabled(if: FirefoxAutoScan.isAvailable))
 struct FirefoxRunTests {
     /// Seconds of auto scanning measured (CPU, steps, window reads).
     static let measuredSeconds = 60.0
@@ -28,48 +28,27 @@ struct FirefoxRunTests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchscan-firefox-\(CurrentProcess.id)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let desktop = try LiveDesktop(apps: [])
-        defer { desktop.stop() }
-        let firefox = try desktop.launch("firefox_page.sh")
-        defer { LiveDesktop.stop(firefox, grace: 10) }
-        #expect(OverlayTests.waitFor(90) { (try? OverlayTests.probe(desktop, ["extents", "Add row"]))?.isEmpty == false },
-                "Firefox's page never appeared on the accessibility bus")
-
-        let trace = scratch.appendingPathComponent("trace.jsonl").path
-        let debugPath = scratch.appendingPathComponent("debug.txt").path
-        FileManager.default.createFile(atPath: debugPath, contents: nil)
-        let run = Process()
-        run.executableURL = try OverlayTests.binary()
-        run.arguments = ["run", "--atspi", "--app", "firefox", "--no-view", "--no-overlay",
-                         "--settings", "none", "--set", "scanning=auto", "--set", "autoScanningTime=\(Self.step)",
-                         "--set", "loops=100", "--set", "groupItems=false", "--input", "terminal", "--braille", "none",
-                         "--trace", trace]
-        let keys = Pipe()
-        run.environment = ProcessInfo.processInfo.environment.merging(desktop.environment) { _, new in new }
-            .merging(["SWITCHSCAN_LIVE_DEBUG": "1"]) { _, new in new }
-        run.standardInput = keys
-        run.standardOutput = try FileHandle(forWritingTo: scratch.appendingPathComponent("output.txt").createdEmpty())
-        run.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: debugPath))
-        try run.run()
-        defer {
-            try? keys.fileHandleForWriting.close()
-            run.waitUntilExit()
+        let scan = try FirefoxAutoScan(switchscan: OverlayTests.binary().path, scratch: scratch.path, step: Self.step) { desktop in
+            #expect(OverlayTests.waitFor(90) { (try? OverlayTests.probe(desktop, ["extents", "Add row"]))?.isEmpty == false },
+                    "Firefox's page never appeared on the accessibility bus")
         }
-        func traceText() -> String { (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "" }
-        func debugText() -> String { (try? String(contentsOfFile: debugPath, encoding: .utf8)) ?? "" }
-        func labels(after count: Int) -> [String] { RunTrace.highlights(traceText()).dropFirst(count).map(\.label) }
+        defer { scan.stop() }
+        let desktop = scan.desktop, run = scan.run
+        func traceText() -> String { scan.trace }
+        func debugText() -> String { scan.debug }
+        func labels(after count: Int) -> [String] { scan.highlights.dropFirst(count).map(\.label) }
 
         try #require(OverlayTests.waitFor(30) { labels(after: 0).contains("Add row") },
                      "the page's button was never highlighted: \(traceText().suffix(2000))")
 
         // Auto scanning, the user pressing nothing: every highlight row is a step to another item.
-        let before = RunTrace.highlights(traceText()).count
-        let readsBefore = RunTrace.lastCount("live: window read ", in: debugText())
-        let cpuBefore = try #require(LiveRunLoadTests.cpuSeconds(of: run.processIdentifier))
+        let before = scan.highlights.count
+        let readsBefore = scan.windowReads
+        let cpuBefore = try #require(ProcessStatistics.cpuSeconds(of: run.processIdentifier))
         MonotonicClock.sleep(seconds: Self.measuredSeconds)
-        let cpu = try #require(LiveRunLoadTests.cpuSeconds(of: run.processIdentifier)) - cpuBefore
-        let steps = RunTrace.highlights(traceText()).dropFirst(before)
-        let reads = RunTrace.lastCount("live: window read ", in: debugText()) - readsBefore
+        let cpu = try #require(ProcessStatistics.cpuSeconds(of: run.processIdentifier)) - cpuBefore
+        let steps = scan.highlights.dropFirst(before)
+        let reads = scan.windowReads - readsBefore
         print("Firefox: \(cpu) s of CPU in \(Self.measuredSeconds) s of auto scanning (\(cpu / Self.measuredSeconds * 100) % of a core), \(steps.count) highlights, \(reads) window reads")
         #expect(cpu < Self.mostCPUShare * Self.measuredSeconds, "\(cpu) s of CPU in \(Self.measuredSeconds) s: \(debugText().suffix(3000))")
         // One highlight a step (a few steps of slack for a loaded machine), never the same twice in a row.
@@ -80,36 +59,28 @@ struct FirefoxRunTests {
 
         // A row the page appends (a children change of its list) is reached by the scan.
         #expect(try OverlayTests.probe(desktop, ["action", "Add row"]).contains("done"))
-        let afterAdd = RunTrace.highlights(traceText()).count
+        let afterAdd = scan.highlights.count
         #expect(OverlayTests.waitFor(30) { labels(after: afterAdd).contains { $0.contains("Row 2") } },
                 "the appended row was never highlighted: \(Set(labels(after: afterAdd)))")
 
         // Select opens the scanner menu; it stays open while the page goes on, until the menu key.
-        try keys.fileHandleForWriting.write(contentsOf: Data(" ".utf8))
+        try scan.type(" ")
         #expect(OverlayTests.waitFor(5) { traceText().contains("\"kind\":\"menu\",\"entries\":[\"") })
         let opened = traceText().count
         MonotonicClock.sleep(seconds: 3.0)
         #expect(!traceText().dropFirst(opened).contains("\"kind\":\"menu\",\"entries\":[]"), "the menu closed by itself")
-        try keys.fileHandleForWriting.write(contentsOf: Data("m".utf8))
+        try scan.type("m")
         #expect(OverlayTests.waitFor(5) { traceText().dropFirst(opened).contains("\"kind\":\"menu\",\"entries\":[]") })
 
         // A second tab in front: its link is scanned, the first tab's items never again.
         #expect(try OverlayTests.probe(desktop, ["action", "Open second tab"]).contains("done"))
-        let afterTab = RunTrace.highlights(traceText()).count
+        let afterTab = scan.highlights.count
         #expect(OverlayTests.waitFor(30) { labels(after: afterTab).contains("Second page link") },
                 "the second tab's link was never highlighted: \(Set(labels(after: afterTab)))")
-        let inFront = RunTrace.highlights(traceText()).count
+        let inFront = scan.highlights.count
         MonotonicClock.sleep(seconds: 10.0)
         let firstTab = Set(["Add row", "Press me", "Open second tab"])
         #expect(!labels(after: inFront).contains { firstTab.contains($0) || $0.contains("Row ") }, "\(labels(after: inFront))")
         #expect(run.isRunning)
-    }
-}
-
-private extension URL {
-    /// The file at this URL, created empty.
-    func createdEmpty() throws -> URL {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
-        return self
     }
 }

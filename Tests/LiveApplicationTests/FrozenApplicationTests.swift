@@ -180,9 +180,9 @@ struct FrozenApplicationTests {
             return OverlayTests.waitFor(2) { ids().count > count && ids().last.map { !$0.hasPrefix(killedBus + "/") } == true }
         }, "highlights \(ids())")
         // Nothing more: said once, and no busy loop on the gone application's objects.
-        let start = try #require(LiveRunLoadTests.cpuSeconds(of: run.process.processIdentifier))
+        let start = try #require(ProcessStatistics.cpuSeconds(of: run.process.processIdentifier))
         Thread.sleep(forTimeInterval: 3)
-        let used = try #require(LiveRunLoadTests.cpuSeconds(of: run.process.processIdentifier)) - start
+        let used = try #require(ProcessStatistics.cpuSeconds(of: run.process.processIdentifier)) - start
         #expect(used < LiveRunLoadTests.mostIdleCPU, "the run used \(used) s of CPU in 3 s after the kill")
         #expect(Self.announcements(trace()).filter { $0.hasSuffix("has closed") }.count == 1, "announcements \(Self.announcements(trace()))")
         #expect(run.quit() == 0)

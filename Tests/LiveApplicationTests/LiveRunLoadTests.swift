@@ -11,16 +11,6 @@ import Platform
 /// window appeared and after each change, the change shown only when the bus sent something more.
 @Suite("Live run load", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start an Xvfb desktop"), .serialized, .timeLimit(.minutes(5)), .enabled(if: LiveDesktop.isAvailable))
 struct LiveRunLoadTests {
-    /// CPU time (user + system) of a process, in seconds, from /proc/PID/stat.
-    static func cpuSeconds(of pid: Int32) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
-        // The fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
     /// Most CPU a run may use over `idleSeconds` seconds with nothing happening: generous (a slow,
     /// shared machine), yet a run turning without waiting uses most of a core.
     static let idleSeconds = 3.0
@@ -77,9 +67,9 @@ struct LiveRunLoadTests {
 
         // The events of the window's first relayout settle; then nothing happens: idle.
         MonotonicClock.sleep(seconds: 2.0)
-        let idleStart = try #require(Self.cpuSeconds(of: run.processIdentifier))
+        let idleStart = try #require(ProcessStatistics.cpuSeconds(of: run.processIdentifier))
         MonotonicClock.sleep(seconds: Self.idleSeconds)
-        let idle = try #require(Self.cpuSeconds(of: run.processIdentifier)) - idleStart
+        let idle = try #require(ProcessStatistics.cpuSeconds(of: run.processIdentifier)) - idleStart
         #expect(idle < Self.mostIdleCPU, "the run used \(idle) s of CPU in \(Self.idleSeconds) s with nothing happening")
 
         // The application renames the highlighted row: shown within seconds.
@@ -90,9 +80,9 @@ struct LiveRunLoadTests {
                 "'\(expected)' never reached the trace: \(traceText().suffix(2000))")
         // And idle again.
         MonotonicClock.sleep(seconds: 1.0)
-        let afterStart = try #require(Self.cpuSeconds(of: run.processIdentifier))
+        let afterStart = try #require(ProcessStatistics.cpuSeconds(of: run.processIdentifier))
         MonotonicClock.sleep(seconds: Self.idleSeconds)
-        let after = try #require(Self.cpuSeconds(of: run.processIdentifier)) - afterStart
+        let after = try #require(ProcessStatistics.cpuSeconds(of: run.processIdentifier)) - afterStart
         #expect(after < Self.mostIdleCPU, "the run used \(after) s of CPU in \(Self.idleSeconds) s after the rename")
         #expect(run.isRunning)
     }

@@ -76,9 +76,9 @@ struct RegistryTests {
 
         // Idle while the registry stays away: checked once a second, never waited on.
         let seconds = 20.0
-        let start = try #require(LiveRunLoadTests.cpuSeconds(of: run.process.processIdentifier))
+        let start = try #require(ProcessStatistics.cpuSeconds(of: run.process.processIdentifier))
         Thread.sleep(forTimeInterval: seconds)
-        let used = try #require(LiveRunLoadTests.cpuSeconds(of: run.process.processIdentifier)) - start
+        let used = try #require(ProcessStatistics.cpuSeconds(of: run.process.processIdentifier)) - start
         print("Registry stopped: the run used \(String(format: "%.2f", used)) s of CPU in \(Int(seconds)) s (\(String(format: "%.2f", 100 * used / seconds)) % of a core)")
         #expect(used < LiveRunLoadTests.mostIdleCPU, "the run used \(used) s of CPU in \(seconds) s with the registry stopped")
         #expect(said().filter { $0 == Self.away }.count == 1, "announcements \(said())")

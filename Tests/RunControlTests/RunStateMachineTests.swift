@@ -20,18 +20,18 @@ struct RunStateMachineTests {
     }
 
     static func wait(_ machine: Machine, at now: Double, session: Double? = nil, sources: [Double] = [],
-                     traceRetry: Double? = nil, idleWork: Bool = false, held: Int = 0) -> Machine.Wait {
-        machine.wait(at: now, sessionDeadline: session, sourceDeadlines: sources, traceRetry: traceRetry,
-                     idleWorkPending: idleWork, heldTraceLines: held)
+                     recordRetry: Double? = nil, idleWork: Bool = false, held: Int = 0) -> Machine.Wait {
+        machine.wait(at: now, sessionDeadline: session, sourceDeadlines: sources, recordRetry: recordRetry,
+                     idleWorkPending: idleWork, heldRecords: held)
     }
 
     // MARK: Waiting and idle work
 
-    @Test("The wait lasts until the earliest deadline: the session's, a source's, the duration, the trace's retry; none: no timeout")
+    @Test("The wait lasts until the earliest deadline: the session's, a source's, the duration, the records' retry; none: no timeout")
     func waitUntilTheEarliestDeadline() {
         let machine = Self.machine(duration: 30)
-        #expect(Self.wait(machine, at: 1, session: 2.5, sources: [4, 3], traceRetry: 9).timeout == 1.5)
-        #expect(Self.wait(machine, at: 1, session: 7, sources: [4, 3], traceRetry: 2).timeout == 1)
+        #expect(Self.wait(machine, at: 1, session: 2.5, sources: [4, 3], recordRetry: 9).timeout == 1.5)
+        #expect(Self.wait(machine, at: 1, session: 7, sources: [4, 3], recordRetry: 2).timeout == 1)
         #expect(Self.wait(machine, at: 1, sources: [1.25]).timeout == 0.25)
         #expect(Self.wait(machine, at: 1).timeout == 29)
         // A deadline already past: no wait at all.
@@ -40,30 +40,30 @@ struct RunStateMachineTests {
         #expect(Self.wait(endless, at: 1).timeout == nil)
     }
 
-    @Test("Idle work waits until the braille write has settled (2 ms), then is done without waiting; the trace is flushed once settled or when 256 lines are held")
+    @Test("Idle work waits until the braille write has settled (2 ms), then is done without waiting; the records are handed on once settled or when 256 are held")
     func idleWorkWaitsForTheWriteToSettle() {
         var machine = Self.machine()
         machine.brailleWritten(at: 10)
         let early = Self.wait(machine, at: 10.0005, session: 11, idleWork: true, held: 3)
         #expect(abs(early.timeout! - 0.0015) < 1e-9)
-        #expect(!early.flushTrace)
-        #expect(Self.wait(machine, at: 10.0005, idleWork: true, held: 256).flushTrace)
+        #expect(!early.flushRecords)
+        #expect(Self.wait(machine, at: 10.0005, idleWork: true, held: 256).flushRecords)
         let settled = Self.wait(machine, at: 10.002, session: 11, idleWork: true, held: 3)
-        #expect(settled == .init(timeout: 0, flushTrace: true))
+        #expect(settled == .init(timeout: 0, flushRecords: true))
         // Without idle work the settling does not shorten the wait.
         #expect(Self.wait(machine, at: 10.0005, session: 11).timeout.map { abs($0 - 0.9995) < 1e-9 } == true)
 
-        #expect(machine.woke(at: 10.001, nothingReady: true, idleWorkPending: true, traceRetry: nil).isEmpty)
-        #expect(machine.woke(at: 10.002, nothingReady: false, idleWorkPending: true, traceRetry: nil).isEmpty)
-        #expect(machine.woke(at: 10.002, nothingReady: true, idleWorkPending: true, traceRetry: nil) == [.flushTrace, .idleWork])
-        #expect(machine.woke(at: 10.002, nothingReady: true, idleWorkPending: false, traceRetry: nil).isEmpty)
+        #expect(machine.woke(at: 10.001, nothingReady: true, idleWorkPending: true, recordRetry: nil).isEmpty)
+        #expect(machine.woke(at: 10.002, nothingReady: false, idleWorkPending: true, recordRetry: nil).isEmpty)
+        #expect(machine.woke(at: 10.002, nothingReady: true, idleWorkPending: true, recordRetry: nil) == [.flushRecords, .idleWork])
+        #expect(machine.woke(at: 10.002, nothingReady: true, idleWorkPending: false, recordRetry: nil).isEmpty)
     }
 
-    @Test("Trace lines held for a FIFO's reader are offered again when their retry is due")
-    func traceRetry() {
+    @Test("Records an output holds back (a trace FIFO without a reader) are offered again when their retry is due")
+    func recordRetry() {
         var machine = Self.machine()
-        #expect(machine.woke(at: 4.99, nothingReady: true, idleWorkPending: false, traceRetry: 5).isEmpty)
-        #expect(machine.woke(at: 5, nothingReady: true, idleWorkPending: false, traceRetry: 5) == [.retryTrace])
+        #expect(machine.woke(at: 4.99, nothingReady: true, idleWorkPending: false, recordRetry: 5).isEmpty)
+        #expect(machine.woke(at: 5, nothingReady: true, idleWorkPending: false, recordRetry: 5) == [.retryRecords])
     }
 
     // MARK: Edges
@@ -91,15 +91,15 @@ struct RunStateMachineTests {
 
     // MARK: Job control
 
-    @Test("Ctrl-Z: traced, the trace written, the process stopped; continued in the foreground: the terminal taken back, the frame drawn whole; the SIGCONT that continued it is passed over")
+    @Test("Ctrl-Z: recorded, the records handed on, the process stopped; continued in the foreground: the terminal taken back, the frame drawn whole; the SIGCONT that continued it is passed over")
     func ctrlZThenForeground() {
         var machine = Self.machine()
-        #expect(machine.signal(.stop, at: 5) == [.trace("suspended (SIGTSTP)"), .flushTrace, .stopProcess])
-        #expect(machine.stopEnded(stopped: true, foreground: true, at: 60) == [.trace("continued (SIGCONT)"), .redraw, .takeTerminal])
+        #expect(machine.signal(.stop, at: 5) == [.recordStatus("suspended (SIGTSTP)"), .flushRecords, .stopProcess])
+        #expect(machine.stopEnded(stopped: true, foreground: true, at: 60) == [.recordStatus("continued (SIGCONT)"), .redraw, .takeTerminal])
         #expect(!machine.isInBackground)
         #expect(machine.signal(.continued(foreground: true), at: 60).isEmpty)
         // A later SIGCONT from outside (after a SIGSTOP) is handled again.
-        #expect(machine.signal(.continued(foreground: true), at: 90) == [.trace("continued (SIGCONT)"), .redraw, .takeTerminal])
+        #expect(machine.signal(.continued(foreground: true), at: 90) == [.recordStatus("continued (SIGCONT)"), .redraw, .takeTerminal])
     }
 
     @Test("SIGTSTP ignored (nothing stopped): the next SIGCONT is not passed over")
@@ -114,21 +114,21 @@ struct RunStateMachineTests {
     func backgroundThenForeground() {
         var machine = Self.machine()
         _ = machine.signal(.stop, at: 5)
-        #expect(machine.stopEnded(stopped: true, foreground: false, at: 20) == [.trace("continued (SIGCONT)"), .redraw, .releaseTerminal])
+        #expect(machine.stopEnded(stopped: true, foreground: false, at: 20) == [.recordStatus("continued (SIGCONT)"), .redraw, .releaseTerminal])
         #expect(machine.isInBackground)
         #expect(Self.wait(machine, at: 20).timeout == 0.25)
         #expect(Self.wait(machine, at: 20, session: 20.1).timeout.map { abs($0 - 0.1) < 1e-9 } == true)
         #expect(machine.foregroundChecked(false, at: 20.25).isEmpty)
-        #expect(machine.foregroundChecked(true, at: 20.5) == [.trace("in the foreground again (fg)"), .redraw, .takeTerminal])
+        #expect(machine.foregroundChecked(true, at: 20.5) == [.recordStatus("in the foreground again (fg)"), .redraw, .takeTerminal])
         #expect(!machine.isInBackground)
         #expect(Self.wait(machine, at: 21).timeout == nil)
         #expect(machine.foregroundChecked(true, at: 21).isEmpty)
     }
 
-    @Test("Without a terminal (a service), SIGCONT is traced and the frame marked for drawing; nothing is taken or released")
+    @Test("Without a terminal (a service), SIGCONT is recorded and the frame marked for drawing; nothing is taken or released")
     func continuedWithoutATerminal() {
         var machine = Self.machine(hasTerminal: false)
-        #expect(machine.signal(.continued(foreground: false), at: 3) == [.trace("continued (SIGCONT)"), .redraw])
+        #expect(machine.signal(.continued(foreground: false), at: 3) == [.recordStatus("continued (SIGCONT)"), .redraw])
         #expect(!machine.isInBackground)
     }
 
@@ -146,21 +146,24 @@ struct RunStateMachineTests {
 
     // MARK: Status pages
 
-    @Test("A status of several pages turns a page every 4 s while drawn; a new status starts at its first page; one page never turns")
+    @Test("A status of several pages turns a page every statusPageTime while drawn (a new time from the next page); a new status starts at its first page; one page never turns")
     func statusPaging() {
         var machine = Self.machine()
-        machine.statusDrawn(pages: 1, at: 0)
+        machine.statusDrawn(pages: 1, at: 0, pageSeconds: 4)
         #expect(Self.wait(machine, at: 0).timeout == nil)
-        machine.statusDrawn(pages: 3, at: 1)
+        machine.statusDrawn(pages: 3, at: 1, pageSeconds: 4)
         #expect(Self.wait(machine, at: 1).timeout == 4)
-        // Drawn again before the turn: the page's time is not pushed back.
-        machine.statusDrawn(pages: 3, at: 2)
+        // Drawn again before the turn, with another page time: the page's time is not moved.
+        machine.statusDrawn(pages: 3, at: 2, pageSeconds: 1.5)
         #expect(machine.statusPageTime(4.99).isEmpty)
         #expect(machine.statusPageTime(5) == [.showStatusPage(1)])
         #expect(machine.currentStatusPage == 1)
         #expect(machine.statusPageTime(6).isEmpty)
-        machine.statusDrawn(pages: 3, at: 5)
-        #expect(machine.statusPageTime(9) == [.showStatusPage(2)])
+        // The next page lasts the new time.
+        machine.statusDrawn(pages: 3, at: 5, pageSeconds: 1.5)
+        #expect(Self.wait(machine, at: 5).timeout == 1.5)
+        #expect(machine.statusPageTime(6.49).isEmpty)
+        #expect(machine.statusPageTime(6.5) == [.showStatusPage(2)])
         machine.statusChanged()
         #expect(machine.currentStatusPage == 0)
         #expect(machine.statusPageTime(100).isEmpty)

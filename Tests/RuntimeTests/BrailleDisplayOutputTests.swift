@@ -151,13 +151,13 @@ struct BrailleDisplayOutputTests {
         for attempt in 1...2 {
             #expect(throws: Never.self) { try ProcessSignal.send(SIGSTOP, to: pid) }
             let stoppedBy = Date(timeIntervalSinceNow: 2)
-            while ProcessStat.state(pid) != "T", Date() < stoppedBy { Thread.sleep(forTimeInterval: 0.01) }
-            #expect(ProcessStat.state(pid) == "T", "BRLTTY is not stopped")
+            while ProcessStatistics.state(of: pid) != "T", Date() < stoppedBy { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(ProcessStatistics.state(of: pid) == "T", "BRLTTY is not stopped")
             let output = BrailleDisplayOutput(.init(host: rig.brltty.host, auth: "none", reconnectDelay: 0.1,
                                                     maximumReconnectDelay: 0.2, connectTimeout: 0.5))
             defer { output.close() }
             let statuses = rig.pump(output, timeout: 1.2) { false }
-            let stateAfter = ProcessStat.state(pid)
+            let stateAfter = ProcessStatistics.state(of: pid)
             if attempt == 1, stateAfter != "T" {
                 // Resumed from outside: not what this test is about; try once more.
                 continue

@@ -83,19 +83,9 @@ struct ContentDowncastLint {
 
 @Suite("Content lint: no downcast to what is scanned")
 struct ContentDowncastLintTests {
-    static let sources = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources")
-
-    /// Every `.swift` file under Sources, as (path relative to Sources, text).
+    /// Every `.swift` file under Sources, as (path relative to the package, text).
     static func sourceFiles() throws -> [(path: String, text: String)] {
-        let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
-        var files = [(path: String, text: String)]()
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".swift") else { continue }
-            files.append((relative, try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)))
-        }
-        return files
+        try SwiftSourceTree.files(roots: ["Sources"])
     }
 
     func types(_ source: String) throws -> [String] {
@@ -118,15 +108,15 @@ struct ContentDowncastLintTests {
         let files = try Self.sourceFiles()
         let types = try ContentDowncastLint.contentTypes(in: files)
         let findings = try files.flatMap {
-            try ContentDowncastLint.findings(in: $0.text, file: "Sources/" + $0.path, protocols: types.protocols, concrete: types.concrete)
+            try ContentDowncastLint.findings(in: $0.text, file: $0.path, protocols: types.protocols, concrete: types.concrete)
         }
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
     }
 
     @Test("A downcast planted in the session driver is found at its line and column")
     func plantedDowncastInRealFile() throws {
-        let path = "Scanning/SessionDriver.swift"
-        let text = try String(contentsOf: Self.sources.appendingPathComponent(path), encoding: .utf8)
+        let path = "Sources/Scanning/SessionDriver.swift"
+        let text = try String(contentsOf: SwiftSourceTree.package.appendingPathComponent(path), encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let planted = try #require(lines.firstIndex { $0.contains("if var typing = content.scanningKeyboard {") })
         lines[planted] = "        if var typing = content as? KeyboardContent {"

@@ -382,7 +382,7 @@ struct InputSourceTests {
         #expect(statuses.first?.hasPrefix("\(named) is not an evdev input device") == true, "\(statuses)")
         #expect(watcher.slots.allSatisfy { $0.state == .empty })
         // Its attributes change: it was looked at already, nothing new to say.
-        chmod(named, 0o600)
+        try FileSystem.setPermissions(named, 0o600)
         #expect(try Poll.readable([descriptor], timeout: 2) == [descriptor])
         #expect(watcher.readable(at: MonotonicClock.now()).isEmpty)
     }

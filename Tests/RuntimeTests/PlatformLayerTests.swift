@@ -74,6 +74,65 @@ struct PlatformLayerTests {
         #expect(try FileIO.read(readEnd) == nil)
     }
 
+    @Test("A watchdog acts when its pipe's write end closes (as at this process's death), not when cancelled")
+    func watchdog() throws {
+        let folder = try Folder()
+        let script = "read -r _\necho \"$1 stopped\" > \"$2\""
+        let log = folder.path + "/watchdog.out"
+        let released = try Watchdog.start(script: script, name: "test-watchdog", arguments: ["server", folder.path + "/released"], log: log)
+        let cancelled = try Watchdog.start(script: script, name: "test-watchdog", arguments: ["server", folder.path + "/cancelled"], log: log)
+        // Both wait on their standard input while the write ends are open.
+        #expect(ChildProcess.state(of: released.pid, blocking: false) == .running)
+        #expect(ChildProcess.state(of: cancelled.pid, blocking: false) == .running)
+        cancelled.cancel()
+        #expect(ChildProcess.state(of: cancelled.pid, blocking: false) == .notAChild)
+        released.release()
+        #expect(ChildProcess.wait(released.pid) == .exited(0))
+        #expect(FileManager.default.contents(atPath: folder.path + "/released") == Data("server stopped\n".utf8))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/cancelled"))
+        #expect(FileManager.default.contents(atPath: log) == Data())
+    }
+
+    @Test("A mode set, a symbolic link and (as root) a device node made; a bad mode or device number is EINVAL")
+    func modesLinksAndNodes() throws {
+        let folder = try Folder()
+        let file = folder.write("settings.yaml", Array("loops: 2\n".utf8))
+        try FileSystem.setPermissions(file, 0o640)
+        #expect(try FileSystem.permissions(file) == 0o640)
+        #expect(throws: SystemCallError(call: "chmod", errno: .invalidArgument, subject: file)) { try FileSystem.setPermissions(file, 0o10000) }
+        try FileSystem.makeSymbolicLink(folder.path + "/link", to: "settings.yaml")
+        #expect(try FileSystem.linkStatus(folder.path + "/link").kind == .symbolicLink)
+        #expect(FileSystem.realPath(folder.path + "/link") == FileSystem.realPath(file))
+        #expect(throws: SystemCallError(call: "symlink", errno: .fileExists, subject: file)) { try FileSystem.makeSymbolicLink(file, to: "x") }
+        let node = folder.path + "/null"
+        #expect(throws: SystemCallError(call: "mknod", errno: .invalidArgument, subject: node)) {
+            try FileSystem.makeCharacterDevice(node, major: 1, minor: 256)
+        }
+        if CurrentProcess.isRoot {
+            try FileSystem.makeCharacterDevice(node, major: 1, minor: 3)
+            #expect(try FileSystem.status(node).kind == .characterDevice)
+        } else {
+            #expect(throws: SystemCallError(call: "mknod", errno: .notPermitted, subject: node)) {
+                try FileSystem.makeCharacterDevice(node, major: 1, minor: 3)
+            }
+        }
+    }
+
+    @Test("A process's CPU time is read from /proc and grows as it works; a PID that is no process has none")
+    func cpuTime() throws {
+        let before = try #require(ProcessStatistics.cpuSeconds(of: CurrentProcess.id))
+        var sum = 0.0
+        let start = MonotonicClock.now()
+        // Work until the clock-tick counter has moved (100 ticks a second).
+        while ProcessStatistics.cpuSeconds(of: CurrentProcess.id) ?? 0 <= before, MonotonicClock.now() - start < 10 {
+            for index in 0..<100_000 { sum += Double(index).squareRoot() }
+        }
+        #expect(try #require(ProcessStatistics.cpuSeconds(of: CurrentProcess.id)) > before, "\(sum)")
+        #expect(ProcessStatistics.cpuSeconds(of: 0) == nil)
+        #expect(ProcessStatistics.peakResidentKilobytes > 0)
+        #expect(CurrentProcess.pageSize == 4096 || CurrentProcess.pageSize == 16384 || CurrentProcess.pageSize == 65536)
+    }
+
     @Test("A short write is cut back to the last whole line")
     func truncateEnd() throws {
         let folder = try Folder()

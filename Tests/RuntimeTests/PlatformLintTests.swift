@@ -37,6 +37,8 @@ struct PlatformLint {
         "dup": [1], "dup2": [2], "pipe": [1], "pipe2": [2],
         "getenv": [1], "setenv": [3], "unsetenv": [1], "strerror": [1], "fflush": [1], "mkfifo": [2], "mkdtemp": [1],
         "access": [2], "socket": [3], "connect": [3], "bind": [3], "listen": [2], "accept": [3],
+        "chmod": [2], "fchmod": [2], "symlink": [2], "mknod": [3], "getuid": [0], "geteuid": [0],
+        "sysconf": [1], "getrusage": [2],
     ]
 
     /// Modules whose members are C's.
@@ -277,23 +279,13 @@ struct PlatformLint {
     /// Every `.swift` file under the checked roots of `package` outside the allowed folders, as
     /// (path relative to `package`, text).
     static func checkedFiles(under package: URL) throws -> [(path: String, text: String)] {
-        var files = [(path: String, text: String)]()
-        for root in checkedRoots {
-            guard let enumerator = FileManager.default.enumerator(atPath: package.appendingPathComponent(root).path) else { continue }
-            while let found = enumerator.nextObject() as? String {
-                let relative = root + "/" + found
-                guard relative.hasSuffix(".swift"), !allowedFolders.contains(where: relative.hasPrefix) else { continue }
-                files.append((relative, try String(contentsOf: package.appendingPathComponent(relative), encoding: .utf8)))
-            }
-        }
-        return files.sorted { $0.path < $1.path }
+        try SwiftSourceTree.files(under: package, roots: checkedRoots, skipping: allowedFolders)
     }
 }
 
 @Suite("Platform lint: no libc call outside the Platform module")
 struct PlatformLintTests {
-    static let package = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let package = SwiftSourceTree.package
 
     func names(_ source: String) -> [String] {
         PlatformLint.findings(in: source, file: "inline.swift").map(\.name)
@@ -367,6 +359,19 @@ struct PlatformLintTests {
         #expect(findings.map(\.name) == ["read", "Glibc.write", "usleep", "errno", "getpid", "poll", "getenv"])
         #expect(findings.map(\.line) == [3, 4, 5, 6, 7, 8, 10])
         #expect(findings[0].column == 17)
+    }
+
+    @Test("The calls tests made to set modes, make links and device nodes, ask for root and read limits are found")
+    func fileModesAndLimitsFound() {
+        let source = """
+            #expect(chmod(path, 0o600) == 0)
+            guard symlink("real", output) == 0 else { return }
+            _ = mknod(node, S_IFCHR | 0o600, device)
+            let asRoot = getuid() == 0 || geteuid() == 0
+            let ticks = sysconf(Int32(_SC_CLK_TCK))
+            getrusage(RUSAGE_SELF, &usage)
+            """
+        #expect(names(source) == ["chmod", "symlink", "mknod", "getuid", "geteuid", "sysconf", "getrusage"])
     }
 
     @Test("A call inside a string's interpolation is code")

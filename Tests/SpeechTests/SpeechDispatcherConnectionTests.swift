@@ -127,7 +127,7 @@ struct SpeechDispatcherConnectionTests {
     @Test func speechDispatcherStartedByATestIsStoppedWhenTheRunnersEndOfThePipeCloses() throws {
         let rig = try Rig()
         let (server, watchdog) = try #require(rig.server.abandonToWatchdog())
-        func alive(_ pid: pid_t) -> Bool { ProcessStat.state(pid).map { $0 != "Z" } ?? false }
+        func alive(_ pid: pid_t) -> Bool { ProcessStatistics.state(of: pid).map { $0 != "Z" } ?? false }
         #expect(alive(server))
         let stopped = Self.waitUntil { !alive(server) }
         #expect(stopped, "speech-dispatcher \(server) is gone")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Platform
 import TestTier
 
 /// Issue 14: `scripts/package` builds a .deb that, unpacked into an empty root with no source
@@ -290,7 +291,7 @@ extension DebianPackageTests {
     /// installed in it by `apt-get install`, then the program run inside it (chroot, with /proc
     /// mounted in a private mount namespace, gone with the process whatever happens to it).
     @Test func installsWithAptOnAFreshDebian12() throws {
-        try #require(getuid() == 0, "debootstrap and chroot need root")
+        try #require(CurrentProcess.isRoot, "debootstrap and chroot need root")
         let mirror = try #require(Self.debianMirror(), "no Debian bookworm mirror in the apt sources")
         let folder = try TemporaryFolder()
         let root = folder.url.appendingPathComponent("debian12")

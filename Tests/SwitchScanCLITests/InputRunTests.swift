@@ -310,11 +310,12 @@ struct InputRunTests {
         // Every file the unprivileged run touches lives in a folder anyone may enter and write.
         let shared = folder.url.appendingPathComponent("shared")
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-        #expect(chmod(folder.url.path, 0o755) == 0 && chmod(shared.path, 0o777) == 0)
+        try FileSystem.setPermissions(folder.url.path, 0o755)
+        try FileSystem.setPermissions(shared.path, 0o777)
         let node = shared.appendingPathComponent("event7").path
         #expect(FileManager.default.createFile(atPath: node, contents: Data(repeating: 0, count: 24)))
-        let asRoot = getuid() == 0
-        #expect(chmod(node, asRoot ? 0o600 : 0o000) == 0)
+        let asRoot = CurrentProcess.isRoot
+        try FileSystem.setPermissions(node, asRoot ? 0o600 : 0o000)
         // Another input: a raw stream of one Enter press (records as a keyboard sends them).
         let record = CLI.inputEventRecord
         let raw = shared.appendingPathComponent("enter.raw").path

@@ -111,10 +111,14 @@ struct ManualPageTests {
             let status = Self.flat(Self.sections(text).first { $0.name == "EXIT STATUS" }?.body ?? "")
             // README.md's table, not the generic "exits 0 on success, and >0 if an error occurs".
             for row in ["0 Done; nothing failed.", "1 The command's own finding", "2 An input named on the command line could not be read",
-                        "64 Usage:", "128+N switchscan run ended by signal N"] {
+                        "64 Usage:", "128+N Ended by signal N"] {
                 #expect(status.contains(row), "\(page.lastPathComponent): EXIT STATUS lacks '\(row)': \(status)")
             }
             #expect(!text.contains(">0 if an error occurs"), "\(page.lastPathComponent)")
+            // Every command that can end by a signal is named: those that take it, and the rest.
+            for named in ["switchscan run", "switchscan learn", "switchscan snapshot", "Every other command is ended by the signal itself"] {
+                #expect(status.contains(named), "\(page.lastPathComponent): EXIT STATUS does not name '\(named)': \(status)")
+            }
         }
         // The page of `switchscan run` shows the command as typed, its options, and examples to copy.
         let run = try Self.render(try #require(pages.first { $0.lastPathComponent == "switchscan-run.1" })).text

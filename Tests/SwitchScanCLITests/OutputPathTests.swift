@@ -14,9 +14,6 @@ struct OutputPathTests {
     /// A scene whose tests pass (the test command's own).
     static let scene = TestCommandTests.passing
 
-    /// Device number 1:3, /dev/null's (Linux's encoding of a small major and minor).
-    static let nullDevice = dev_t((1 << 8) | 3)
-
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
@@ -49,12 +46,12 @@ struct OutputPathTests {
     }
 
     @Test("test --junit on a device node (made here with mknod, as /dev/null is): the node stays, exit 1",
-          .enabled(if: geteuid() == 0, "mknod needs root"))
+          .enabled(if: CurrentProcess.isRoot, "mknod needs root"))
     func junitDeviceNode() throws {
         let scene = try folder.write("scene.yaml", Self.scene)
         let node = path("null")
         // The same device as /dev/null (1, 3), made in the test's own folder.
-        #expect(mknod(node, S_IFCHR | 0o666, Self.nullDevice) == 0)
+        try FileSystem.makeCharacterDevice(node, major: 1, minor: 3, permissions: 0o666)
         let result = try CLI.run(["test", scene, "--junit", node])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("\(node): it is a character device, not a regular file; nothing was written"), "\(result)")
@@ -139,11 +136,11 @@ struct OutputPathTests {
         #expect(text(recording) == original)
     }
 
-    @Test("learn --output on a device node --force: the node stays", .enabled(if: geteuid() == 0, "mknod needs root"))
+    @Test("learn --output on a device node --force: the node stays", .enabled(if: CurrentProcess.isRoot, "mknod needs root"))
     func learnDeviceNode() throws {
         let recording = try recording()
         let node = path("tty")
-        #expect(mknod(node, S_IFCHR | 0o600, Self.nullDevice) == 0)
+        try FileSystem.makeCharacterDevice(node, major: 1, minor: 3)
         let result = try CLI.run(["learn", "--from-evemu", recording, "--output", node, "--force"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("it is a character device, not a regular file"), "\(result)")

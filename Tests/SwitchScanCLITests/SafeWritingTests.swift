@@ -73,7 +73,7 @@ struct SafeWritingTests {
 
     @Test func theModeIsKept() throws {
         let path = try folder.write("private.yaml", "loops: 2\n")
-        #expect(chmod(path, 0o600) == 0)
+        try FileSystem.setPermissions(path, 0o600)
         #expect(try settings(["set", "loops", "4", "--file", path]).status == 0)
         let mode = try FileSystem.permissions(path)
         #expect(mode == 0o600, "mode \(String(mode, radix: 8))")

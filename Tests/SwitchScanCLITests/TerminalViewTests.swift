@@ -141,7 +141,7 @@ struct TerminalViewTests {
         try shell.press("C-z")
         text = try shell.screen { $0.contains("Stopped") && shell.lines($0).last(where: { !$0.isEmpty }) == "shell$" }
         #expect(text.contains("Stopped"), "\(text)")
-        #expect(ProcessStat.state(pid) == "T")
+        #expect(ProcessStatistics.state(of: pid) == "T")
         #expect(try shell.value("#{alternate_on}") == "0")
         #expect(try shell.value("#{cursor_flag}") == "1")
         #expect(!text.contains("text: Btn 1 btn"), "the frame is gone with the alternate screen: \(text)")
@@ -159,7 +159,7 @@ struct TerminalViewTests {
             #expect(text.contains(part), "\(part) after fg:\n\(text)")
         }
         #expect(try shell.value("#{alternate_on}") == "1")
-        #expect(ProcessStat.state(pid) != "T")
+        #expect(ProcessStatistics.state(of: pid) != "T")
         let settings = try sttySettings(try shell.value("#{pane_tty}"))
         #expect(settings.contains("-icanon") && settings.contains("-echo"), "\(settings)")
         // Space alone acts (canonical input would hold it until Enter): Btn 1's menu opens.
@@ -219,7 +219,7 @@ struct TerminalViewTests {
         // drawing over the shell.
         let highlightsAtBg = InputRunTests.traceCount("highlight", in: trace)
         InputRunTests.waitForTrace(trace, until: Date().addingTimeInterval(30)) { $0("highlight") >= highlightsAtBg + 2 }
-        #expect(ProcessStat.state(pid) != "T", "\(ProcessStat.state(pid) ?? "gone")")
+        #expect(ProcessStatistics.state(of: pid) != "T", "\(ProcessStatistics.state(of: pid) ?? "gone")")
         let text = try shell.screen { _ in true }
         #expect(!text.contains("— screen main —") && !text.contains("q quit"), "\(text)")
         #expect(try shell.value("#{alternate_on}") == "0")
@@ -326,7 +326,8 @@ struct TerminalViewTests {
 
     @Test func aStatusTooLongForItsRowsAt40x10IsShownPageByPage() throws {
         let shell = try ShellInTmux(columns: 40, rows: 10)
-        let settings = try shell.folder.write("settings.yaml", "scanning: manual\n")
+        // Pages of 1.5 s (4 s by default): the refused file below keeps it.
+        let settings = try shell.folder.write("settings.yaml", "scanning: manual\nstatusPageTime: 1.5\n")
         try shell.type("\(try CLI.binary().path) run \(seed) --input terminal --braille terminal --settings \(settings)")
         _ = try shell.screen { $0.contains("text: Test 1, Test 2 grp") }
         try Data("scanning: manual\nloops: 0\n".utf8).write(to: URL(fileURLWithPath: settings))

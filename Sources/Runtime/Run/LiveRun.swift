@@ -271,23 +271,23 @@ public final class LiveRun {
             // need the CPU then, on a machine of two cores), and is done only when nothing is
             // ready: the loop looks without waiting, and sleeps once the work is done.
             let idleWork = preparationDue || !linesToPrepare.isEmpty || !pendingRecords.isEmpty || forecastsDue
-            let traceRetry = outputs.compactMap(\.recordRetryDue).min().map { $0 - origin }
+            let recordRetry = outputs.compactMap(\.recordRetryDue).min().map { $0 - origin }
             let wait = state.wait(at: now, sessionDeadline: session.nextDeadline,
                                   sourceDeadlines: options.sources.compactMap { $0.deadline.map { $0 - origin } },
-                                  traceRetry: traceRetry, idleWorkPending: idleWork, heldTraceLines: pendingRecords.count)
+                                  recordRetry: recordRetry, idleWorkPending: idleWork, heldRecords: pendingRecords.count)
             var descriptors = [FileDescriptor]()
             if readsKeys { descriptors.append(.standardInput) }
             descriptors += options.sources.compactMap(\.descriptor)
             if let watch = options.settingsWatcher?.descriptor { descriptors.append(watch) }
             // A write of the selections finishing wakes the loop to say so.
             if let write = selectionWrite { descriptors.append(write.readEnd) }
-            if wait.flushTrace { flushRecords() }
+            if wait.flushRecords { flushRecords() }
             let turn = try reactor.wait(descriptors, timeout: wait.timeout)
             let ready = turn.ready
             // The one reading of the clock for this turn.
             now = MonotonicClock.now() - origin
             if let ending = try carryOut(state.woke(at: now, nothingReady: ready.isEmpty && turn.signals.isEmpty, idleWorkPending: idleWork,
-                                                    traceRetry: traceRetry)) { return ending }
+                                                    recordRetry: recordRetry)) { return ending }
 
             if !turn.signals.isEmpty {
                 for signal in turn.signals {
@@ -402,11 +402,11 @@ public final class LiveRun {
                 terminal?.release()  // no reads, no drawing
             case .redraw:
                 for output in outputs { output.shownWasLost() }
-            case .trace(let text):
+            case .recordStatus(let text):
                 recordStatus(text)
-            case .flushTrace:
+            case .flushRecords:
                 flushRecords()
-            case .retryTrace:
+            case .retryRecords:
                 for output in outputs where output.recordRetryDue != nil { output.retryRecords() }
                 takeOutputReports()
             case .idleWork:
@@ -696,7 +696,7 @@ public final class LiveRun {
     private func frame(columns: Int, rows: Int) -> TerminalFrame {
         let frame = TerminalFrame(snapshot(), columns: columns, rows: rows, keys: TerminalKeys.helpItems,
                                   statusPage: state.currentStatusPage)
-        state.statusDrawn(pages: frame.statusPageCount, at: now)
+        state.statusDrawn(pages: frame.statusPageCount, at: now, pageSeconds: session.settings.statusPageTime)
         return frame
     }
 

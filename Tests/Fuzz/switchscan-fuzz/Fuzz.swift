@@ -637,14 +637,12 @@ final class Watchdog: @unchecked Sendable {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) >> 20
+        return pages * CurrentProcess.pageSize >> 20
     }
 
     /// Peak resident set size of this process (getrusage's ru_maxrss, in KB).
     static func peakResidentMB() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_maxrss >> 10
+        ProcessStatistics.peakResidentKilobytes >> 10
     }
 }
 

@@ -82,7 +82,7 @@ enum OutputPaths {
         let folder = NSTemporaryDirectory() + "switchscan-fuzz-output-\(CurrentProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
         guard (try? FileSystem.makeDirectory(folder, permissions: 0o700)) != nil else { return false }
         defer {
-            chmod(folder + "/locked", 0o700)
+            try? FileSystem.setPermissions(folder + "/locked", 0o700)
             try? FileManager.default.removeItem(atPath: folder)
         }
         return Case(command: command, target: target, folder: folder, root: root, program: program).run()
@@ -99,7 +99,7 @@ enum OutputPaths {
 
         /// The finding: the case's folder is removed (the worker dies without unwinding), then a trap.
         func breach(_ what: String) -> Never {
-            chmod(folder + "/locked", 0o700)
+            try? FileSystem.setPermissions(folder + "/locked", 0o700)
             try? FileManager.default.removeItem(atPath: folder)
             fatalError("output-path \(name): \(what)")
         }
@@ -141,22 +141,22 @@ enum OutputPaths {
                 write(output, old); landing = output; written = true
             case .linkToFile:
                 write(folder + "/real", old)
-                guard symlink("real", output) == 0 else { breach("symlink") }
+                guard (try? FileSystem.makeSymbolicLink(output, to: "real")) != nil else { breach("symlink") }
                 landing = folder + "/real"; written = true
             case .linkToFolder:
-                guard (try? FileSystem.makeDirectory(folder + "/sub", permissions: 0o700)) != nil, symlink("sub", output) == 0 else {
+                guard (try? FileSystem.makeDirectory(folder + "/sub", permissions: 0o700)) != nil, (try? FileSystem.makeSymbolicLink(output, to: "sub")) != nil else {
                     breach("mkdir, symlink")
                 }
                 written = false
             case .danglingLink:
-                guard symlink("named-by-link", output) == 0 else { breach("symlink") }
+                guard (try? FileSystem.makeSymbolicLink(output, to: "named-by-link")) != nil else { breach("symlink") }
                 landing = folder + "/named-by-link"; written = true
             case .fifo:
                 guard (try? FileSystem.makeFIFO(output)) != nil else { breach("mkfifo") }
                 written = false
             case .deviceNode:
                 // /dev/null's device number (1:3), made in this case's own folder; only root may.
-                guard mknod(output, S_IFCHR | 0o600, dev_t((1 << 8) | 3)) == 0 else { return false }
+                guard (try? FileSystem.makeCharacterDevice(output, major: 1, minor: 3)) != nil else { return false }
                 written = false
             case .folder:
                 guard (try? FileSystem.makeDirectory(output, permissions: 0o700)) != nil else { breach("mkdir") }
