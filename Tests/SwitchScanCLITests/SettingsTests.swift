@@ -52,7 +52,8 @@ struct SettingsTests {
         #expect(lines.contains { $0.hasPrefix("autoScanningTime ") && $0.contains(" 2 ") && $0.contains(" set ") }, "\(list)")
         #expect(lines.contains { $0.hasPrefix("tapBehavior ") && $0.contains(" default ") && $0.contains(" default ") }, "\(list)")
         #expect(lines.contains { $0.hasPrefix("brailleCursor ") && $0.contains(" default ") }, "\(list)")
-        #expect(lines.count == 1 + 25, "one line per setting (19 scanning settings, 5 braille ones, the keyboard's layout): \(list)")
+        #expect(lines.count == 1 + 26, "one line per setting (19 scanning settings, 5 braille ones, the keyboard's layout, the status page time): \(list)")
+        #expect(lines.contains { $0.hasPrefix("statusPageTime ") && $0.contains(" 4 ") && $0.contains(" default ") }, "\(list)")
         #expect(lines.contains { $0.hasPrefix("learnSelections ") && $0.contains(" true ") && $0.contains(" default ") }, "\(list)")
         #expect(lines.contains { $0.hasPrefix("orderByFrequency ") && $0.contains(" false ") && $0.contains(" default ") }, "\(list)")
         // Every setting shows its value (brailleCursor showed `?` before).

@@ -22,9 +22,13 @@ final class ShellInTmux {
     init(columns: Int, rows: Int) throws {
         folder = try TemporaryFolder()
         let config = folder.url.appendingPathComponent("config").path  // not the user's settings
-        _ = try tmux(["-f", "/dev/null", "new-session", "-d", "-s", target, "-x", "\(columns)", "-y", "\(rows)",
+        // tmux reads an empty configuration file of the test's own; the shell's history goes to
+        // the test's folder (neither is the user's nor a system path).
+        let tmuxConfiguration = try folder.write("tmux.conf", "")
+        let history = folder.url.appendingPathComponent("history").path
+        _ = try tmux(["-f", tmuxConfiguration, "new-session", "-d", "-s", target, "-x", "\(columns)", "-y", "\(rows)",
                       "-c", CLI.packageRoot.path,
-                      "env XDG_CONFIG_HOME=\(config) PS1='shell$ ' HISTFILE=/dev/null bash --norc --noprofile -i"])
+                      "env XDG_CONFIG_HOME=\(config) PS1='shell$ ' HISTFILE=\(history) bash --norc --noprofile -i"])
         serverPID = pid_t(try tmux(["display", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
         socketPath = try tmux(["display", "-p", "#{socket_path}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let prompt = try screen { $0.contains("shell$") }
