@@ -168,6 +168,26 @@ static inline uint32_t cxcb_find_top_level(xcb_connection_t *connection, uint32_
   return found;
 }
 
+/* Whether the keyboard focus is on `window` or inside it (a child window of it). */
+static inline int cxcb_has_focus(xcb_connection_t *connection, uint32_t window) {
+  xcb_get_input_focus_reply_t *focus = xcb_get_input_focus_reply(connection, xcb_get_input_focus(connection), NULL);
+  if (focus == NULL) return 0;
+  uint32_t current = focus->focus;
+  free(focus);
+  /* (A window's ancestors are few; the bound keeps a broken server's answer from looping.) */
+  for (int depth = 0; depth < 64 && current > 1; depth++) {
+    if (current == window) return 1;
+    xcb_query_tree_reply_t *tree = xcb_query_tree_reply(connection, xcb_query_tree(connection, current), NULL);
+    if (tree == NULL) return 0;
+    uint32_t parent = tree->parent;
+    int at_root = tree->root == current;
+    free(tree);
+    if (at_root) return 0;
+    current = parent;
+  }
+  return 0;
+}
+
 /* Gives `window` the keyboard focus at the server's current time (a focus request an application
  * makes with an older time is refused when another window took the focus since). Returns the X
  * error code, 0 when done. */

@@ -100,8 +100,9 @@ public final class XcbConnection {
         return version < 0 ? nil : (Int(version / 1000), Int(version % 1000))
     }
 
-    /// Gives the keyboard focus to the top-level window of process `processID` titled `title`,
-    /// as a window manager does when the user chooses a window; false when there is no such
+    /// Gives the keyboard focus to the top-level window of process `processID` titled `title`
+    /// when the focus is not on it or inside it, as a window manager does when the user chooses
+    /// a window; false when nothing was done: the focus is there already, or there is no such
     /// window among the root's children (a window manager's frames hold the applications' own
     /// windows: it gives the focus there itself).
     public func focusTopLevel(processID: Int32, title: String) throws(XcbError) -> Bool {
@@ -115,7 +116,7 @@ public final class XcbConnection {
                 }
             } ?? 0
         }
-        guard window != 0 else { return false }
+        guard window != 0, cxcb_has_focus(connection, window) == 0 else { return false }
         let failure = cxcb_focus(connection, window)
         if failure != 0 { throw XcbError(call: "xcb_set_input_focus", message: XcbError.protocolReason(Int32(failure))) }
         return true

@@ -99,10 +99,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     public func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
         if case .switchTo(let target) = command { return switchWindow(to: target) }
         if let update = performDesktopCommand(command, on: element) { return update }
-        guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else { return nil }
+        guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else {
+            Self.say("\(command) not done: \(element?.label ?? "no item") is not in the window read")
+            return nil
+        }
         // Asked first, briefly: a stopped application would hold the loop for a call's timeout.
         ApplicationSilence.shared.check([object.busName])
         if ApplicationSilence.shared.contains(object.busName) {
+            Self.say("\(command) not done on \(element.label ?? ""): \(applicationName) did not answer a ping")
             // Said in one message (a second would wait behind it, and a press takes both away).
             let others = silenceNotes(except: object.busName)
             return ContentUpdate(notifications: [AccessibilityNotification(kind: .announcement, text: "not done: \(applicationName) is not answering")] + others)

@@ -1,6 +1,5 @@
 import Atspi
 import LiveTree
-import Platform
 
 /// Popups that live outside the window's tree: Firefox ESR shows a `<select>`'s options in a
 /// combo box of its own (the browser's, not the page's), whose parent is the page's combo box

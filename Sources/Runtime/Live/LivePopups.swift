@@ -61,14 +61,13 @@ enum LivePopups {
     /// `<select>`'s popup at once when the popup opens in a window that is not active
     /// (Chromium: EXPANDED set and cleared in one batch, while another application's window
     /// had the focus; Firefox: no popup at all). First by giving the opener the keyboard focus
-    /// (Chromium's window says ACTIVE then); when the window stays inactive, by giving its
-    /// top-level window the X server's focus, as a window manager does: without one, Firefox's
-    /// own request for the focus (made with an old time) was refused, the other window keeping
-    /// it. Nothing is done when the window is active already; what is refused leaves the action
-    /// to try.
+    /// when the window says it is not active (Chromium's window says ACTIVE then); then, when
+    /// the X server's keyboard focus is not in the window whatever it says, by giving the
+    /// focus to its top-level window, as a window manager does: without one, Firefox's own
+    /// request for the focus (made with an old time) was refused, the other window keeping it,
+    /// and Firefox said ACTIVE all the same. What is refused leaves the action to try.
     static func activate(_ window: AccessibleObject, through opener: AccessibleObject) {
-        guard !window.states().contains(.active) else { return }
-        if (try? opener.grabFocus()) != nil, waitUntilActive(window) { return }
+        if !window.states().contains(.active), (try? opener.grabFocus()) != nil { _ = waitUntilActive(window) }
         guard let processID = try? window.processID(), let title = try? window.name(),
               (try? XcbConnection().focusTopLevel(processID: processID, title: title)) == true else { return }
         LiveApplication.say("gave the X focus to '\(title)' (process \(processID)): its opener's popup opens in an active window")
