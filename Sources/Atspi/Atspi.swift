@@ -147,6 +147,11 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         return Atspi.take(atspi_role_get_name(role)) ?? "unknown"
     }
 
+    /// Forgets what libatspi has cached of it and its descendants, so that the next calls ask
+    /// the application: an object that changed with no event saying so (Firefox's `<select>`
+    /// popup, closed, says nothing until its objects are destroyed much later).
+    public func forgetCache() { atspi_accessible_clear_cache(pointer) }
+
     /// Its states; of an application that is not answering, those libatspi has cached (none
     /// when it has not: a call would wait on it).
     public func states() -> AccessibleStates {

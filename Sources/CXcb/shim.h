@@ -124,4 +124,75 @@ static inline int cxcb_get_image(xcb_connection_t *connection, uint32_t drawable
   free(reply);
   return 0;
 }
+/* An atom by name (0 when the server did not answer). */
+static inline uint32_t cxcb_atom(xcb_connection_t *connection, const char *name) {
+  xcb_intern_atom_reply_t *reply = xcb_intern_atom_reply(connection, xcb_intern_atom(connection, 0, (uint16_t)strlen(name), name), NULL);
+  if (reply == NULL) return 0;
+  uint32_t atom = reply->atom;
+  free(reply);
+  return atom;
+}
+
+/* Whether `window`'s property `property` (of any type) holds exactly the `length` bytes `value`. */
+static inline int cxcb_property_is(xcb_connection_t *connection, uint32_t window, uint32_t property, const void *value, uint32_t length) {
+  if (property == 0) return 0;
+  xcb_get_property_reply_t *reply = xcb_get_property_reply(
+      connection, xcb_get_property(connection, 0, window, property, XCB_GET_PROPERTY_TYPE_ANY, 0, (length + 3) / 4 + 1), NULL);
+  if (reply == NULL) return 0;
+  int same = xcb_get_property_value_length(reply) == (int)length && reply->bytes_after == 0
+      && memcmp(xcb_get_property_value(reply), value, length) == 0;
+  free(reply);
+  return same;
+}
+
+/* The topmost viewable child of `root` whose _NET_WM_PID is `pid` and whose title (_NET_WM_NAME,
+ * else WM_NAME) is the `title_length` bytes `title`; 0 when there is none. Under a window manager
+ * the root's children are its frames, which carry neither property. */
+static inline uint32_t cxcb_find_top_level(xcb_connection_t *connection, uint32_t root, uint32_t pid,
+                                           const char *title, uint32_t title_length) {
+  uint32_t pid_atom = cxcb_atom(connection, "_NET_WM_PID"), name_atom = cxcb_atom(connection, "_NET_WM_NAME");
+  xcb_query_tree_reply_t *tree = xcb_query_tree_reply(connection, xcb_query_tree(connection, root), NULL);
+  if (tree == NULL) return 0;
+  xcb_window_t *children = xcb_query_tree_children(tree);
+  uint32_t found = 0;
+  for (int i = 0; i < xcb_query_tree_children_length(tree); i++) {
+    xcb_get_window_attributes_reply_t *attributes =
+        xcb_get_window_attributes_reply(connection, xcb_get_window_attributes(connection, children[i]), NULL);
+    int viewable = attributes != NULL && attributes->map_state == XCB_MAP_STATE_VIEWABLE;
+    free(attributes);
+    if (!viewable || !cxcb_property_is(connection, children[i], pid_atom, &pid, 4)) continue;
+    if (cxcb_property_is(connection, children[i], name_atom, title, title_length)
+        || cxcb_property_is(connection, children[i], XCB_ATOM_WM_NAME, title, title_length)) found = children[i];
+  }
+  free(tree);
+  return found;
+}
+
+/* Whether the keyboard focus is on `window` or inside it (a child window of it). */
+static inline int cxcb_has_focus(xcb_connection_t *connection, uint32_t window) {
+  xcb_get_input_focus_reply_t *focus = xcb_get_input_focus_reply(connection, xcb_get_input_focus(connection), NULL);
+  if (focus == NULL) return 0;
+  uint32_t current = focus->focus;
+  free(focus);
+  /* (A window's ancestors are few; the bound keeps a broken server's answer from looping.) */
+  for (int depth = 0; depth < 64 && current > 1; depth++) {
+    if (current == window) return 1;
+    xcb_query_tree_reply_t *tree = xcb_query_tree_reply(connection, xcb_query_tree(connection, current), NULL);
+    if (tree == NULL) return 0;
+    uint32_t parent = tree->parent;
+    int at_root = tree->root == current;
+    free(tree);
+    if (at_root) return 0;
+    current = parent;
+  }
+  return 0;
+}
+
+/* Gives `window` the keyboard focus at the server's current time (a focus request an application
+ * makes with an older time is refused when another window took the focus since). Returns the X
+ * error code, 0 when done. */
+static inline int cxcb_focus(xcb_connection_t *connection, uint32_t window) {
+  return cxcb_check(connection, xcb_set_input_focus_checked(connection, XCB_INPUT_FOCUS_PARENT, window, XCB_CURRENT_TIME));
+}
+
 #endif

@@ -83,11 +83,17 @@ public final class LiveDesktop: @unchecked Sendable {
     /// The variables a process run on this desktop needs.
     public var environment: [String: String] { ["DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": sessionBus] }
 
+    /// Settings kept in memory and no portal, as the desktop's own applications have them: this
+    /// desktop's session bus offers no settings service (dconf), so a GTK application's setting
+    /// written there fails and GSettings puts the old value back (Mousepad's Color Scheme combo
+    /// box went to Cobalt and back to None at once).
+    public static let settingsInMemory = ["GSETTINGS_BACKEND": "memory", "GTK_USE_PORTAL": "0"]
+
     /// A home and XDG folders of a test's own in `scratch` (made here), this desktop's folder
     /// as the runtime folder and settings kept in memory: the environment of a run and of the
     /// programs it starts, which then write nothing of the user's (nothing under the runner's HOME).
     public func ownFolders(in scratch: URL) throws -> [String: String] {
-        var values = ["XDG_RUNTIME_DIR": appFolder, "GSETTINGS_BACKEND": "memory", "GTK_USE_PORTAL": "0"]
+        var values = ["XDG_RUNTIME_DIR": appFolder].merging(Self.settingsInMemory) { _, new in new }
         for (name, folder) in [("HOME", "home"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config"),
                                ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")] {
             let path = scratch.appendingPathComponent(folder)
@@ -248,7 +254,8 @@ public final class LiveDesktop: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let own = ["APP_FOLDER": appFolder, "XDG_RUNTIME_DIR": appFolder, "GTK_A11Y": "atspi"].merging(extra) { _, new in new }
+        let own = ["APP_FOLDER": appFolder, "XDG_RUNTIME_DIR": appFolder, "GTK_A11Y": "atspi"]
+            .merging(Self.settingsInMemory) { _, new in new }.merging(extra) { _, new in new }
         process.environment = ProcessInfo.processInfo.environment
             .merging(environment.merging(own) { _, new in new }) { _, new in new }
         for (suffix, keyPath) in [("out", \Process.standardOutput), ("err", \Process.standardError)] as [(String, ReferenceWritableKeyPath<Process, Any?>)] {

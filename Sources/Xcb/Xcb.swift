@@ -100,6 +100,28 @@ public final class XcbConnection {
         return version < 0 ? nil : (Int(version / 1000), Int(version % 1000))
     }
 
+    /// Gives the keyboard focus to the top-level window of process `processID` titled `title`
+    /// when the focus is not on it or inside it, as a window manager does when the user chooses
+    /// a window; false when nothing was done: the focus is there already, or there is no such
+    /// window among the root's children (a window manager's frames hold the applications' own
+    /// windows: it gives the focus there itself).
+    public func focusTopLevel(processID: Int32, title: String) throws(XcbError) -> Bool {
+        guard processID > 0 else { return false }
+        let bytes = Array(title.utf8)
+        guard bytes.count < 4096 else { return false }
+        let window = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    cxcb_find_top_level(connection, root, UInt32(processID), $0, UInt32(buffer.count))
+                }
+            } ?? 0
+        }
+        guard window != 0, cxcb_has_focus(connection, window) == 0 else { return false }
+        let failure = cxcb_focus(connection, window)
+        if failure != 0 { throw XcbError(call: "xcb_set_input_focus", message: XcbError.protocolReason(Int32(failure))) }
+        return true
+    }
+
     /// The root window's pixels in a rectangle, each 0xRRGGBB (a 24 or 32-bit screen), row by
     /// row. The rectangle must lie on the screen.
     public func pixels(x: Int, y: Int, width: Int, height: Int) throws(XcbError) -> [UInt32] {

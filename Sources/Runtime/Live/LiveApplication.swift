@@ -30,6 +30,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     var listensForEvents = false
     private var window: AccessibleObject?
     private var snapshot: AccessibleNode?
+    /// A `<select>`'s popup outside the window's tree (Firefox).
+    private var detachedPopups = DetachedPopups()
     private var objects: [String: AccessibleObject]? = [:]
     private var screen: Screen
     /// The application and window the user switched to (the scanner menu's app switcher, or the
@@ -97,10 +99,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     public func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
         if case .switchTo(let target) = command { return switchWindow(to: target) }
         if let update = performDesktopCommand(command, on: element) { return update }
-        guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else { return nil }
+        guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else {
+            Self.say("\(command) not done: \(element?.label ?? "no item") is not in the window read")
+            return nil
+        }
         // Asked first, briefly: a stopped application would hold the loop for a call's timeout.
         ApplicationSilence.shared.check([object.busName])
         if ApplicationSilence.shared.contains(object.busName) {
+            Self.say("\(command) not done on \(element.label ?? ""): \(applicationName) did not answer a ping")
             // Said in one message (a second would wait behind it, and a press takes both away).
             let others = silenceNotes(except: object.busName)
             return ContentUpdate(notifications: [AccessibilityNotification(kind: .announcement, text: "not done: \(applicationName) is not answering")] + others)
@@ -114,7 +120,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                     try object.grabFocus()
                     notifications.append(AccessibilityNotification(
                         kind: .announcement, text: "\(element.label ?? "text field") has the keyboard focus: type on the keyboard"))
-                } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), let frame = try object.screenExtents() {
+                } else if node.role.hasSuffix("menu item"), AccessibleMapping.isShown(node), !detachedPopups.holds(node.id, in: snapshot),
+                          let frame = try object.screenExtents() {
                     // A menu item is clicked, as a user does: a GTK 3 item whose action opens a
                     // modal dialog (Mousepad's Save) runs the dialog inside that action, and the
                     // application answers nothing more on this connection until it closes. The
@@ -126,8 +133,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 } else if let action = AccessibleMapping.tapAction(of: node) {
                     if Popups.isOpener(node), let window { LivePopups.activate(window, through: object) }
                     try object.doAction(named: action)
-                    // The choice is made; a popup that stays open is closed, as a user's click does.
-                    if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
+                    // The choice is made; a popup that stays open is closed, as a user's click
+                    // does (Firefox's detached popup closes by itself).
+                    if !detachedPopups.holds(node.id, in: snapshot), LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
                 } else if let inner = Self.soleActionable(in: node), let innerObject = objects?[inner.id],
                           let action = AccessibleMapping.tapAction(of: inner) {
                     // A row holding one link (a page's list): the link's action, not a click
@@ -185,6 +193,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         chooser = nil
         hiddenByEvent.removeAll()
         shownByEvent.removeAll()
+        detachedPopups = DetachedPopups()
         applicationName = (try? found.parent()?.name()) ?? ""
         windowBusName = found.busName
         applicationNames[windowBusName] = applicationName
@@ -319,6 +328,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         read.hide(hiddenByEvent)
         forgetGoneShown(in: read)
         read.markExpanded(Popups.expandedOpeners(shown: shownByEvent, in: read))
+        detachedPopups.graft(into: &read, objects: &objects)
         snapshot = read
         self.objects = objects
         screen = AccessibleMapping.screen(of: read)
@@ -415,6 +425,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         updated.hide(hiddenByEvent)
         forgetGoneShown(in: updated)
         updated.markExpanded(Popups.expandedOpeners(shown: shownByEvent, in: updated))
+        detachedPopups.graft(into: &updated, objects: &objects)
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
         coordinates = WindowCoordinates(window: updated)
@@ -551,6 +562,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             return [.content(ContentUpdate(screen: screen.name, notifications: notifications))]
         }
         let before = screen
+        // Firefox's `<select>`: its popup opened outside the window's tree (or may have closed).
+        let popupsChanged = detachedPopups.note(events, in: snapshot)
         for event in events where event.type.hasPrefix("object:announcement") {
             if let text = try? event.source?.name(), !text.isEmpty {
                 notifications.append(AccessibilityNotification(kind: .announcement, text: text))
@@ -568,7 +581,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         if Self.debug {
             Self.say("plan: \(plan.readInPlace.count) read in place, \(plan.readSubtrees.count) subtrees (\(subtreeReads) so far), \(plan.removed.count) removed, window \(plan.readWindow), \(plan.ignored) ignored, \(plan.showing.count) shown or hidden")
         }
-        if plan.isEmpty {
+        if plan.isEmpty, !popupsChanged {
             deferredWindowRead = false
             return notifications.isEmpty ? [] : [.content(ContentUpdate(notifications: notifications))]
         }

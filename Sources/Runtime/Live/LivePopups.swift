@@ -1,4 +1,5 @@
 import Platform
+import Xcb
 import AccessibilityModel
 import Atspi
 import LiveTree
@@ -52,21 +53,34 @@ enum LivePopups {
     }
 
     /// The longest a popup's opening waits for its window to say ACTIVE after its opener took
-    /// the keyboard focus (Chromium's window said it within 0.2 s here).
+    /// the keyboard focus (Chromium's window said it within 0.2 s here), and again after the X
+    /// server gave the window the focus.
     static let mostActivationWait = 1.0
 
-    /// Makes `window` the active window before its `opener`'s popup opens, by giving the opener
-    /// the keyboard focus: a browser closes a `<select>`'s popup at once when the popup opens
-    /// in a window that is not active (Chromium: EXPANDED set and cleared in one batch, while
-    /// another application's window had the focus; its window says ACTIVE once the combo box
-    /// has the focus). Nothing is done when the window is active already; a refused focus
-    /// leaves the action to try.
+    /// Makes `window` the active window before its `opener`'s popup opens: a browser closes a
+    /// `<select>`'s popup at once when the popup opens in a window that is not active
+    /// (Chromium: EXPANDED set and cleared in one batch, while another application's window
+    /// had the focus; Firefox: no popup at all). First by giving the opener the keyboard focus
+    /// when the window says it is not active (Chromium's window says ACTIVE then); then, when
+    /// the X server's keyboard focus is not in the window whatever it says, by giving the
+    /// focus to its top-level window, as a window manager does: without one, Firefox's own
+    /// request for the focus (made with an old time) was refused, the other window keeping it,
+    /// and Firefox said ACTIVE all the same. What is refused leaves the action to try.
     static func activate(_ window: AccessibleObject, through opener: AccessibleObject) {
-        guard !window.states().contains(.active), (try? opener.grabFocus()) != nil else { return }
+        if !window.states().contains(.active), (try? opener.grabFocus()) != nil { _ = waitUntilActive(window) }
+        guard let processID = try? window.processID(), let title = try? window.name(),
+              (try? XcbConnection().focusTopLevel(processID: processID, title: title)) == true else { return }
+        LiveApplication.say("gave the X focus to '\(title)' (process \(processID)): its opener's popup opens in an active window")
+        _ = waitUntilActive(window)
+    }
+
+    /// Waits at most `mostActivationWait` for `window` to say ACTIVE; true when it did.
+    private static func waitUntilActive(_ window: AccessibleObject) -> Bool {
         let end = MonotonicClock.now() + mostActivationWait
         while !window.states().contains(.active), MonotonicClock.now() < end {
             MonotonicClock.sleep(seconds: 0.05)
         }
+        return window.states().contains(.active)
     }
 
     /// Closes the open popup: the Escape key, which every toolkit's popup takes (the popup
