@@ -301,6 +301,9 @@ public struct ScanSession: Sendable {
 
     /// Adds `output` to the outputs of the event being handled.
     private mutating func emit(_ output: SessionOutput) {
+        // Room at once for what most events give (an edge: its input, action, highlight, line),
+        // rather than the list growing from one as the event goes.
+        if emitted.capacity == 0 { emitted.reserveCapacity(8) }
         emitted.append(output)
     }
 
@@ -717,10 +720,12 @@ public struct ScanSession: Sendable {
         case time(Double, lateness: Double?, fired: Int)
         /// The rest of an event that first let time pass.
         case afterTime(SessionEvent)
-        /// The rest of new settings, after the switches held were released.
-        case settings(old: ScanSettings, new: ScanSettings, inputChanged: Bool)
+        /// The rest of new settings, after the switches held were released. (The settings
+        /// cases are indirect: settings are large, and every resumption would otherwise be
+        /// twice their size to copy.)
+        indirect case settings(old: ScanSettings, new: ScanSettings, inputChanged: Bool)
         /// The rest of new settings, after the engine took them.
-        case settingsRest(old: ScanSettings, new: ScanSettings)
+        indirect case settingsRest(old: ScanSettings, new: ScanSettings)
         /// The rest of what the engine hears of a content update, at `apply` depth `depth`.
         case update(ArraySlice<UpdateStep>, depth: Int)
     }
