@@ -323,7 +323,7 @@ public struct ScanSession: Sendable {
         if edge.time > time {
             passTime(to: edge.time, lateness: nil)
             if awaitsContent {
-                resumptions.append(.afterTime(.edge(edge)))
+                resumeLater(.afterTime(.edge(edge)))
                 return
             }
         }
@@ -346,7 +346,7 @@ public struct ScanSession: Sendable {
         if moment > time {
             passTime(to: moment, lateness: nil)
             if awaitsContent {
-                resumptions.append(.afterTime(.readerPanned(away: away, at: moment)))
+                resumeLater(.afterTime(.readerPanned(away: away, at: moment)))
                 return
             }
         }
@@ -371,7 +371,7 @@ public struct ScanSession: Sendable {
         if moment > time {
             passTime(to: moment, lateness: nil)
             if awaitsContent {
-                resumptions.append(.afterTime(event))
+                resumeLater(.afterTime(event))
                 return
             }
         }
@@ -412,7 +412,7 @@ public struct ScanSession: Sendable {
     /// answer is in (where the work this ends was heading).
     private mutating func updateBrailleUnlessWaiting() {
         if awaitsContent {
-            resumptions.append(.braille)
+            resumeLater(.braille)
             return
         }
         return updateBraille()
@@ -461,7 +461,8 @@ public struct ScanSession: Sendable {
                 applyInput(stabilizer.timerFired(timer, at: time))
             }
             if awaitsContent {
-                resumptions += [.braille, .time(target, lateness: lateness, fired: fired)]
+                resumeLater(.braille)
+                resumeLater(.time(target, lateness: lateness, fired: fired))
                 return
             }
             updateBraille()
@@ -501,7 +502,7 @@ public struct ScanSession: Sendable {
     private mutating func applyInput(_ outputs: ArraySlice<StabilizerOutput>) {
         for (index, output) in zip(outputs.indices, outputs) {
             if awaitsContent {
-                resumptions.append(.input(outputs[index...]))
+                resumeLater(.input(outputs[index...]))
                 return
             }
             switch output {
@@ -548,7 +549,7 @@ public struct ScanSession: Sendable {
     /// has answered, when the session waits for it).
     private mutating func endApply() {
         if awaitsContent {
-            resumptions.append(.endApply(depth: applyDepth))
+            resumeLater(.endApply(depth: applyDepth))
             applyDepth -= 1
             return
         }
@@ -592,7 +593,7 @@ public struct ScanSession: Sendable {
     private mutating func applyActions(_ actions: ArraySlice<ScanAction>) {
         for (index, action) in zip(actions.indices, actions) {
             if awaitsContent {
-                resumptions.append(.actions(actions[index...], depth: applyDepth))
+                resumeLater(.actions(actions[index...], depth: applyDepth))
                 return
             }
             switch action {
@@ -655,6 +656,15 @@ public struct ScanSession: Sendable {
             apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
         }
         resumeLeft()
+    }
+
+    /// Leaves `resumption` to be taken up once the content has answered (after what was left
+    /// before it).
+    private mutating func resumeLater(_ resumption: Resumption) {
+        // Room at once for what a wait usually leaves (the rest of the actions, the end of the
+        // apply, the rest of the input, the line), rather than the list growing from one.
+        if resumptions.capacity == 0 { resumptions.reserveCapacity(8) }
+        resumptions.append(resumption)
     }
 
     /// Takes up the work left when the session stopped to wait, until it is done or the session
@@ -781,7 +791,7 @@ public struct ScanSession: Sendable {
     private mutating func applyUpdateSteps(_ steps: ArraySlice<UpdateStep>) {
         for (index, step) in zip(steps.indices, steps) {
             if awaitsContent {
-                resumptions.append(.update(steps[index...], depth: applyDepth))
+                resumeLater(.update(steps[index...], depth: applyDepth))
                 return
             }
             switch step {
@@ -928,7 +938,7 @@ extension ScanSession {
         if inputChanged {
             applyInput(stabilizer.releaseAll(at: time))
             if awaitsContent {
-                resumptions.append(.settings(old: old, new: new, inputChanged: inputChanged))
+                resumeLater(.settings(old: old, new: new, inputChanged: inputChanged))
                 return
             }
         }
@@ -952,7 +962,7 @@ extension ScanSession {
         preparedLines = (engine.structureVersion, [:])
         apply(engine.updateSettings(new, at: time))
         if awaitsContent {
-            resumptions.append(.settingsRest(old: old, new: new))
+            resumeLater(.settingsRest(old: old, new: new))
             return
         }
         applySettingsRest(old: old, new: new)
