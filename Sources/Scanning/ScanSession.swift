@@ -772,7 +772,10 @@ public struct ScanSession: Sendable {
             case .announcement, .pageScrolled, .pauseAssistiveTechnology, .resumeAssistiveTechnology: continue
             }
         }
-        var steps: [UpdateStep] = [.engine(.structureChanged(rebuildStructure(), change, time: time))]
+        let structureChanged = ScanEvent.structureChanged(rebuildStructure(), change, time: time)
+        // The steps after the structure change: most updates (a tap's) have none, and then no
+        // list is made.
+        var steps: [UpdateStep] = []
         // Pauses and resumes of Switch Control, in the order posted (the scanner is Switch
         // Control; one for VoiceOver leaves it as it is).
         for notification in notifications where notification.technology == .switchControl {
@@ -785,6 +788,11 @@ public struct ScanSession: Sendable {
         // A layoutChanged or screenChanged posted with a string (UIKit's argument: "an NSString
         // … is read") is conveyed as an announcement is, after the highlight has moved.
         steps += notifications.compactMap { $0.text.map(UpdateStep.message) }
+        guard !awaitsContent else {
+            applyUpdateSteps(([.engine(structureChanged)] + steps)[...])
+            return
+        }
+        apply(engine.handle(structureChanged))
         applyUpdateSteps(steps[...])
     }
 
