@@ -50,7 +50,8 @@ public struct SessionOutput: Sendable {
     }
 
     /// The trace line of this output (nil: a line whose text is unchanged is not traced).
-    /// (Inlined into `traceEvents`: called, it was handed a copy of the whole output each time.)
+    /// (Inlined into `traceEvents`: called, it was handed a copy of the whole output each time,
+    /// and made a second one.)
     @inline(__always)
     public var traceEvent: TraceEvent? {
         let traced: TraceEvent.Kind
@@ -111,15 +112,12 @@ extension Highlight {
 extension Array where Element == SessionOutput {
     /// The trace lines of these outputs, in order.
     public var traceEvents: [TraceEvent] {
-        // Room for every output at once (nearly all are traced), and each output read where it
-        // is rather than copied out first: on every switch edge, growing the array and copying
-        // the outputs cost more than the lines themselves.
+        // Room for every output at once (nearly all are traced): growing the array one line at
+        // a time cost about as much as the lines themselves, on every switch edge.
         var events = [TraceEvent]()
         events.reserveCapacity(count)
-        withUnsafeBufferPointer { outputs in
-            for index in outputs.indices {
-                if let event = outputs[index].traceEvent { events.append(event) }
-            }
+        for index in indices {
+            if let event = self[index].traceEvent { events.append(event) }
         }
         return events
     }
