@@ -91,6 +91,10 @@ public struct ScanSession: Sendable {
     }
     /// What is left to do once the answer is in, innermost first (see `Resumption`).
     private var resumptions: [Resumption] = []
+    /// The outputs of the event being handled, in order: every step adds its own here as it goes
+    /// (one array per event, not one per step joined to its caller's), and `takeOutputs` hands
+    /// them over. Empty between events.
+    private var emitted: [SessionOutput] = []
     /// True while the session waits for the content's answer.
     private var awaitsContent: Bool { pendingRequest != nil }
 
@@ -257,150 +261,159 @@ public struct ScanSession: Sendable {
     /// session goes on from where it stopped. An event that comes while it waits finds the
     /// request answered as nothing handling it.
     public mutating func handle(_ event: SessionEvent) -> [SessionOutput] {
-        if case .performed(let update) = event { return performed(update) }
-        if case .focusHooksRan(let hooks) = event { return focusHooksRan(hooks) }
-        var trace = [SessionOutput]()
+        work(on: event)
+        return takeOutputs()
+    }
+
+    /// `handle` without handing the outputs over: they are added to those `takeOutputs` hands
+    /// over (`SessionDriver` takes them once, after the content's answers).
+    mutating func work(on event: SessionEvent) {
+        switch event {
+        case .performed(let update): return performed(update)
+        case .focusHooksRan(let hooks): return focusHooksRan(hooks)
+        default: break
+        }
         while let request = pendingRequest {
             switch request {
-            case .perform: trace += performed(nil)
-            case .highlightMoved: trace += focusHooksRan(nil)
+            case .perform: performed(nil)
+            case .highlightMoved: focusHooksRan(nil)
             }
         }
         switch event {
-        case .start: trace += begin()
-        case .edge(let edge): trace += take(edge)
-        case let .time(target, lateness): trace += passTime(to: target, lateness: lateness)
-        case let .readerPanned(away, moment): trace += pan(away: away, at: moment)
-        case .switchesLost: trace += releaseSwitches()
-        case .contentChanged(let update): trace += contentUpdated(update)
-        case .settings(let settings): trace += applySettings(settings)
+        case .start: begin()
+        case .edge(let edge): take(edge)
+        case let .time(target, lateness): passTime(to: target, lateness: lateness)
+        case let .readerPanned(away, moment): pan(away: away, at: moment)
+        case .switchesLost: releaseSwitches()
+        case .contentChanged(let update): contentUpdated(update)
+        case .settings(let settings): applySettings(settings)
         case .speechHolds(_, let moment), .speechBegan(_, let moment), .speechEnded(_, let moment):
-            trace += speechEvent(event, at: moment)
+            speechEvent(event, at: moment)
         case .performed, .focusHooksRan: break
         }
-        return trace
     }
 
-    private mutating func begin() -> [SessionOutput] {
+    /// The outputs worked out since they were last taken, in order; the session keeps none.
+    mutating func takeOutputs() -> [SessionOutput] {
+        defer { emitted = [] }
+        return emitted
+    }
+
+    /// Adds `output` to the outputs of the event being handled.
+    private mutating func emit(_ output: SessionOutput) {
+        // Room at once for what most events give (an edge: its input, action, highlight, line),
+        // rather than the list growing from one as the event goes.
+        if emitted.capacity == 0 { emitted.reserveCapacity(8) }
+        emitted.append(output)
+    }
+
+    private mutating func begin() {
         revision &+= 1
-        var trace = [SessionOutput(time: time, kind: .screen(name: content.screenName))]
+        emit(SessionOutput(time: time, kind: .screen(name: content.screenName)))
         takeLearnedWeights()
         let structure = rebuildStructure()
         summaryToAnnounce = engine.summaryText(of: structure)
-        trace += apply(engine.handle(.structureChanged(structure, .initial, time: time)))
-        trace += updateBrailleUnlessWaiting()
-        return trace
+        apply(engine.handle(.structureChanged(structure, .initial, time: time)))
+        updateBrailleUnlessWaiting()
     }
 
     /// A switch edge from any source (a device, a recording, a scripted test).
-    private mutating func take(_ edge: SwitchEdge) -> [SessionOutput] {
+    private mutating func take(_ edge: SwitchEdge) {
         revision &+= 1
-        var trace = [SessionOutput]()
         if edge.time > time {
-            trace += passTime(to: edge.time, lateness: nil)
+            passTime(to: edge.time, lateness: nil)
             if awaitsContent {
-                resumptions.append(.afterTime(.edge(edge)))
-                return trace
+                resumeLater(.afterTime(.edge(edge)))
+                return
             }
         }
-        trace += takeAfterTime(edge)
-        return trace
+        takeAfterTime(edge)
     }
 
-    private mutating func takeAfterTime(_ edge: SwitchEdge) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    private mutating func takeAfterTime(_ edge: SwitchEdge) {
         let outputs = stabilizer.handle(edge)
         let rejected = outputs.contains { if case .rejected = $0 { return true } else { return false } }
         if !rejected {
-            trace.append(SessionOutput(time: time, kind: .input(switchID: edge.switchID, edge: edge.kind, rejection: nil)))
+            emit(SessionOutput(time: time, kind: .input(switchID: edge.switchID, edge: edge.kind, rejection: nil)))
         }
-        trace += applyInput(outputs)
-        trace += updateBrailleUnlessWaiting()
-        return trace
+        applyInput(outputs)
+        updateBrailleUnlessWaiting()
     }
 
     /// The braille display was panned away from the line's first window, or back to it (the
     /// runtime tells): auto scanning holds while the reader reads the rest of a long line.
-    private mutating func pan(away: Bool, at moment: Double) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    private mutating func pan(away: Bool, at moment: Double) {
         if moment > time {
-            trace += passTime(to: moment, lateness: nil)
+            passTime(to: moment, lateness: nil)
             if awaitsContent {
-                resumptions.append(.afterTime(.readerPanned(away: away, at: moment)))
-                return trace
+                resumeLater(.afterTime(.readerPanned(away: away, at: moment)))
+                return
             }
         }
-        trace += panAfterTime(away: away)
-        return trace
+        panAfterTime(away: away)
     }
 
-    private mutating func panAfterTime(away: Bool) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    private mutating func panAfterTime(away: Bool) {
         revision &+= 1
         let actions = engine.handle(.readerPanned(away: away, time: time))
-        guard !actions.isEmpty else { return trace }
-        trace.append(SessionOutput(time: time, kind: .status(away
+        guard !actions.isEmpty else { return }
+        emit(SessionOutput(time: time, kind: .status(away
             ? "the reader panned away from the line's first window: scanning holds"
             : "the reader is back on the line's first window: scanning goes on")))
-        trace += apply(actions)
-        return trace
+        apply(actions)
     }
 
     /// The number of the line shown now, for the speech output to say it with.
     public var speechUtterance: Int { engine.speech.utterance }
 
     /// A speech event, given to the engine with the session's time once it has caught up with `moment`.
-    private mutating func speechEvent(_ event: SessionEvent, at moment: Double) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    private mutating func speechEvent(_ event: SessionEvent, at moment: Double) {
         if moment > time {
-            trace += passTime(to: moment, lateness: nil)
+            passTime(to: moment, lateness: nil)
             if awaitsContent {
-                resumptions.append(.afterTime(event))
-                return trace
+                resumeLater(.afterTime(event))
+                return
             }
         }
-        trace += speechAfterTime(event)
-        return trace
+        speechAfterTime(event)
     }
 
-    private mutating func speechAfterTime(_ event: SessionEvent) -> [SessionOutput] {
+    private mutating func speechAfterTime(_ event: SessionEvent) {
         let scanEvent: ScanEvent
         switch event {
         case .speechHolds(let on, _): scanEvent = .speechHold(on, time: time)
         case .speechBegan(let utterance, _): scanEvent = .speechBegan(utterance: utterance, time: time)
         case .speechEnded(let utterance, _): scanEvent = .speechEnded(utterance: utterance, time: time)
-        default: return []
+        default: return
         }
         revision &+= 1
-        var trace = apply(engine.handle(scanEvent))
-        trace += updateBrailleUnlessWaiting()
-        return trace
+        apply(engine.handle(scanEvent))
+        updateBrailleUnlessWaiting()
     }
 
     /// The rest of an event that first let time pass, once time has passed.
-    private mutating func afterTime(_ event: SessionEvent) -> [SessionOutput] {
+    private mutating func afterTime(_ event: SessionEvent) {
         switch event {
         case .edge(let edge): takeAfterTime(edge)
         case .readerPanned(let away, _): panAfterTime(away: away)
         case .speechHolds, .speechBegan, .speechEnded: speechAfterTime(event)
-        default: []
+        default: break
         }
     }
 
     /// The switch device is gone: every switch that was down is released.
-    private mutating func releaseSwitches() -> [SessionOutput] {
+    private mutating func releaseSwitches() {
         revision &+= 1
-        var trace = applyInput(stabilizer.releaseAll(at: time))
-        trace += updateBrailleUnlessWaiting()
-        return trace
+        applyInput(stabilizer.releaseAll(at: time))
+        updateBrailleUnlessWaiting()
     }
 
     /// The line, made again; or, when the session now waits for the content, made once the
     /// answer is in (where the work this ends was heading).
-    private mutating func updateBrailleUnlessWaiting() -> [SessionOutput] {
+    private mutating func updateBrailleUnlessWaiting() {
         if awaitsContent {
-            resumptions.append(.braille)
-            return []
+            resumeLater(.braille)
+            return
         }
         return updateBraille()
     }
@@ -423,39 +436,38 @@ public struct ScanSession: Sendable {
     /// once, at `target`, and the timers it schedules count from there: the user sees one step,
     /// not a burst of every step missed meanwhile. Scripted tests pass nil: virtual time never
     /// stalls, and every timer fires at its own deadline.
-    private mutating func passTime(to target: Double, lateness: Double?, fired alreadyFired: Int = 0) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    private mutating func passTime(to target: Double, lateness: Double?, fired alreadyFired: Int = 0) {
         var fired = alreadyFired
         while let (key, due) = timers.min(by: { $0.value < $1.value || ($0.value == $1.value && order($0.key) < order($1.key)) }),
               due <= target {
             if fired == ScanSession.maxTimersPerAdvance {
                 timerLimitReached = true
-                return trace
+                return
             }
             fired += 1
             revision &+= 1
             timers[key] = nil
             var deadline = due
             if let lateness, target - due > lateness {
-                trace.append(SessionOutput(time: target, kind: .status("a \(timerName(key)) timer fired \(Self.seconds(target - due)) s late (the program was held up); missed steps are skipped")))
+                emit(SessionOutput(time: target, kind: .status("a \(timerName(key)) timer fired \(Self.seconds(target - due)) s late (the program was held up); missed steps are skipped")))
                 deadline = target
             }
             time = max(time, deadline)
-            trace.append(SessionOutput(time: time, kind: .timer(name: timerName(key), switchID: switchOf(key))))
+            emit(SessionOutput(time: time, kind: .timer(name: timerName(key), switchID: switchOf(key))))
             switch key {
             case .engine(let timer):
-                trace += apply(engine.handle(.timerFired(timer, time: time)))
+                apply(engine.handle(.timerFired(timer, time: time)))
             case .input(let timer):
-                trace += applyInput(stabilizer.timerFired(timer, at: time))
+                applyInput(stabilizer.timerFired(timer, at: time))
             }
             if awaitsContent {
-                resumptions += [.braille, .time(target, lateness: lateness, fired: fired)]
-                return trace
+                resumeLater(.braille)
+                resumeLater(.time(target, lateness: lateness, fired: fired))
+                return
             }
-            trace += updateBraille()
+            updateBraille()
         }
         time = max(time, target)
-        return trace
     }
 
     private func timerName(_ key: TimerKey) -> String {
@@ -483,26 +495,25 @@ public struct ScanSession: Sendable {
 
     // MARK: Wiring
 
-    private mutating func applyInput(_ outputs: [StabilizerOutput]) -> [SessionOutput] {
+    private mutating func applyInput(_ outputs: [StabilizerOutput]) {
         applyInput(outputs[...])
     }
 
-    private mutating func applyInput(_ outputs: ArraySlice<StabilizerOutput>) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    private mutating func applyInput(_ outputs: ArraySlice<StabilizerOutput>) {
         for (index, output) in zip(outputs.indices, outputs) {
             if awaitsContent {
-                resumptions.append(.input(outputs[index...]))
-                return trace
+                resumeLater(.input(outputs[index...]))
+                return
             }
             switch output {
             case let .began(action, id, at):
-                trace.append(SessionOutput(time: at, kind: .action(action, began: true, switchID: id)))
-                trace += apply(engine.handle(.began(action, time: at)))
+                emit(SessionOutput(time: at, kind: .action(action, began: true, switchID: id)))
+                apply(engine.handle(.began(action, time: at)))
             case let .ended(action, id, at):
-                trace.append(SessionOutput(time: at, kind: .action(action, began: false, switchID: id)))
-                trace += apply(engine.handle(.ended(action, time: at)))
+                emit(SessionOutput(time: at, kind: .action(action, began: false, switchID: id)))
+                apply(engine.handle(.ended(action, time: at)))
             case let .rejected(edge, reason):
-                trace.append(SessionOutput(time: time, kind: .input(
+                emit(SessionOutput(time: time, kind: .input(
                     switchID: edge.switchID, edge: edge.kind, rejection: reason.rawValue)))
             case let .schedule(timer, at):
                 timers[.input(timer)] = at
@@ -510,7 +521,6 @@ public struct ScanSession: Sendable {
                 timers[.input(timer)] = nil
             }
         }
-        return trace
     }
 
     /// The message of the start screen's summary element, flashed when the app opens, until the display
@@ -529,24 +539,22 @@ public struct ScanSession: Sendable {
     /// scene whose hooks keep moving the highlight cannot hang the scanner.
     static let focusHookRounds = 16
 
-    private mutating func apply(_ actions: [ScanAction]) -> [SessionOutput] {
+    private mutating func apply(_ actions: [ScanAction]) {
         applyDepth += 1
-        var trace = applyActions(actions[...])
-        trace += endApply()
-        return trace
+        applyActions(actions[...])
+        endApply()
     }
 
     /// The end of an `apply`: the focus hooks run when it is the outermost (once the content
     /// has answered, when the session waits for it).
-    private mutating func endApply() -> [SessionOutput] {
+    private mutating func endApply() {
         if awaitsContent {
-            resumptions.append(.endApply(depth: applyDepth))
+            resumeLater(.endApply(depth: applyDepth))
             applyDepth -= 1
-            return []
+            return
         }
         applyDepth -= 1
         if applyDepth == 0, !focusMoves.isEmpty { runFocusHooks() }
-        return []
     }
 
     /// `didLoseFocus` of the item the highlight left, then `didBecomeFocused` of the one it
@@ -565,31 +573,28 @@ public struct ScanSession: Sendable {
 
     /// The content's answer to the highlight moves: the hooks that ran and what they changed
     /// (nil: the content has no hooks), then the next round, or the work the moves interrupted.
-    private mutating func focusHooksRan(_ hooks: FocusHooksAnswer?) -> [SessionOutput] {
-        guard case .highlightMoved(_, let round) = pendingRequest else { return [] }  // nothing was asked
+    private mutating func focusHooksRan(_ hooks: FocusHooksAnswer?) {
+        guard case .highlightMoved(_, let round) = pendingRequest else { return }  // nothing was asked
         pendingRequest = nil
-        var trace = [SessionOutput]()
         if let hooks {
             if !hooks.ran.isEmpty {
-                trace.append(SessionOutput(time: time, kind: .status("focus hooks: \(hooks.ran.joined(separator: ", "))")))
+                emit(SessionOutput(time: time, kind: .status("focus hooks: \(hooks.ran.joined(separator: ", "))")))
                 applyDepth = 1
-                trace += applyUpdate(hooks.update)
+                applyUpdate(hooks.update)
                 applyDepth = 0
             }
             runFocusHooks(rounds: round)
         } else {
             focusMoves = []
         }
-        trace += resumeLeft()
-        return trace
+        resumeLeft()
     }
 
-    private mutating func applyActions(_ actions: ArraySlice<ScanAction>) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    private mutating func applyActions(_ actions: ArraySlice<ScanAction>) {
         for (index, action) in zip(actions.indices, actions) {
             if awaitsContent {
-                resumptions.append(.actions(actions[index...], depth: applyDepth))
-                return trace
+                resumeLater(.actions(actions[index...], depth: applyDepth))
+                return
             }
             switch action {
             case .highlight(let highlight):
@@ -601,13 +606,13 @@ public struct ScanSession: Sendable {
                     focusMoves.append(HighlightMove(lost: focusedItem, gained: item))
                     focusedItem = item
                 }
-                trace.append(SessionOutput(time: time, kind: .highlight(highlight)))
+                emit(SessionOutput(time: time, kind: .highlight(highlight)))
             case .menu(let entries, let focus):
-                trace.append(SessionOutput(time: time, kind: .menu(entries: entries, focus: focus, item: engine.menuItem)))
+                emit(SessionOutput(time: time, kind: .menu(entries: entries, focus: focus, item: engine.menuItem)))
             case .menuClosed:
-                trace.append(SessionOutput(time: time, kind: .menuClosed))
+                emit(SessionOutput(time: time, kind: .menuClosed))
             case .perform(let command, let element):
-                trace.append(SessionOutput(time: time, kind: .perform(command, element: element)))
+                emit(SessionOutput(time: time, kind: .perform(command, element: element)))
                 recordSelection(command, on: element)
                 // The content acts now, through the host: the rest waits for its answer.
                 pendingRequest = .perform(PerformRequest(command: command, element: element, depth: applyDepth))
@@ -616,7 +621,7 @@ public struct ScanSession: Sendable {
                     lastAnnouncement = text
                     summaryToAnnounce = nil
                 }
-                trace.append(SessionOutput(time: time, kind: .announcement(text)))
+                emit(SessionOutput(time: time, kind: .announcement(text)))
             case .flashEnded:
                 break
             case .schedule(let timer, let at):
@@ -624,58 +629,62 @@ public struct ScanSession: Sendable {
             case .cancel(let timer):
                 timers[.engine(timer)] = nil
             case .scanning(let running):
-                trace.append(SessionOutput(time: time, kind: .scanning(running: running)))
+                emit(SessionOutput(time: time, kind: .scanning(running: running)))
                 // Scanning stopped by itself (its loops ran out; not paused): the highlight is
                 // hidden and the next switch starts again from the top, a calm point.
                 if !running, learnsSelections, !engine.isRunning, !engine.isPaused, !engine.isPausedByApp, !engine.isEmpty,
                    takeLearnedWeights() {
-                    trace += apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
+                    apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
                 }
             case .ignored(let action, let reason):
-                trace.append(SessionOutput(time: time, kind: .ignored(action, reason: reason)))
+                emit(SessionOutput(time: time, kind: .ignored(action, reason: reason)))
             }
         }
-        return trace
     }
 
     /// The content's answer to the pending command: the engine hears what changed, then the
     /// work the command interrupted goes on where it stopped.
-    private mutating func performed(_ update: ContentUpdate?) -> [SessionOutput] {
-        guard let request = pendingPerform else { return [] }  // nothing was asked
+    private mutating func performed(_ update: ContentUpdate?) {
+        guard let request = pendingPerform else { return }  // nothing was asked
         pendingRequest = nil
         applyDepth = request.depth
-        var trace: [SessionOutput]
         if let update {
-            trace = applyUpdate(update)
+            applyUpdate(update)
         } else {
             // Nothing handles it (a tap where no element has `activate`): the scene is unchanged,
             // and the engine still hears back, so it places the highlight and scans on.
-            trace = apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
+            apply(engine.handle(.structureChanged(rebuildStructure(), .refreshed, time: time)))
         }
-        trace += resumeLeft()
-        return trace
+        resumeLeft()
+    }
+
+    /// Leaves `resumption` to be taken up once the content has answered (after what was left
+    /// before it).
+    private mutating func resumeLater(_ resumption: Resumption) {
+        // Room at once for what a wait usually leaves (the rest of the actions, the end of the
+        // apply, the rest of the input, the line), rather than the list growing from one.
+        if resumptions.capacity == 0 { resumptions.reserveCapacity(8) }
+        resumptions.append(resumption)
     }
 
     /// Takes up the work left when the session stopped to wait, until it is done or the session
     /// waits again.
-    private mutating func resumeLeft() -> [SessionOutput] {
-        guard !awaitsContent else { return [] }
-        var trace = [SessionOutput]()
+    private mutating func resumeLeft() {
+        guard !awaitsContent else { return }
         var left = resumptions[...]
         resumptions = []
         while let next = left.popFirst() {
-            trace += resume(next)
+            resume(next)
             if awaitsContent {
                 // Another request to wait for: what it interrupted comes before what is left.
                 resumptions += left
                 break
             }
         }
-        return trace
     }
 
     /// Goes on with work interrupted by a request to the content.
-    private mutating func resume(_ resumption: Resumption) -> [SessionOutput] {
+    private mutating func resume(_ resumption: Resumption) {
         switch resumption {
         case let .actions(actions, depth):
             applyDepth = depth
@@ -721,10 +730,12 @@ public struct ScanSession: Sendable {
         case time(Double, lateness: Double?, fired: Int)
         /// The rest of an event that first let time pass.
         case afterTime(SessionEvent)
-        /// The rest of new settings, after the switches held were released.
-        case settings(old: ScanSettings, new: ScanSettings, inputChanged: Bool)
+        /// The rest of new settings, after the switches held were released. (The settings
+        /// cases are indirect: settings are large, and every resumption would otherwise be
+        /// twice their size to copy.)
+        indirect case settings(old: ScanSettings, new: ScanSettings, inputChanged: Bool)
         /// The rest of new settings, after the engine took them.
-        case settingsRest(old: ScanSettings, new: ScanSettings)
+        indirect case settingsRest(old: ScanSettings, new: ScanSettings)
         /// The rest of what the engine hears of a content update, at `apply` depth `depth`.
         case update(ArraySlice<UpdateStep>, depth: Int)
     }
@@ -738,18 +749,16 @@ public struct ScanSession: Sendable {
 
     /// The content changed by itself (a live application's window, dialog or labels): the engine
     /// re-derives its items as after an action, and the braille line follows.
-    private mutating func contentUpdated(_ update: ContentUpdate) -> [SessionOutput] {
+    private mutating func contentUpdated(_ update: ContentUpdate) {
         revision &+= 1
-        var trace = applyUpdate(update)
-        trace += updateBrailleUnlessWaiting()
-        return trace
+        applyUpdate(update)
+        updateBrailleUnlessWaiting()
     }
 
-    private mutating func applyUpdate(_ update: ContentUpdate) -> [SessionOutput] {
+    private mutating func applyUpdate(_ update: ContentUpdate) {
         let notifications = update.notifications
-        var trace = [SessionOutput]()
         if let screen = update.screen {
-            trace.append(SessionOutput(time: time, kind: .screen(name: screen)))
+            emit(SessionOutput(time: time, kind: .screen(name: screen)))
             takeLearnedWeights()
         }
         // One structure change for the whole behaviour: a screen change wins over a layout change.
@@ -763,7 +772,10 @@ public struct ScanSession: Sendable {
             case .announcement, .pageScrolled, .pauseAssistiveTechnology, .resumeAssistiveTechnology: continue
             }
         }
-        var steps: [UpdateStep] = [.engine(.structureChanged(rebuildStructure(), change, time: time))]
+        let structureChanged = ScanEvent.structureChanged(rebuildStructure(), change, time: time)
+        // The steps after the structure change: most updates (a tap's) have none, and then no
+        // list is made.
+        var steps: [UpdateStep] = []
         // Pauses and resumes of Switch Control, in the order posted (the scanner is Switch
         // Control; one for VoiceOver leaves it as it is).
         for notification in notifications where notification.technology == .switchControl {
@@ -776,26 +788,28 @@ public struct ScanSession: Sendable {
         // A layoutChanged or screenChanged posted with a string (UIKit's argument: "an NSString
         // … is read") is conveyed as an announcement is, after the highlight has moved.
         steps += notifications.compactMap { $0.text.map(UpdateStep.message) }
-        trace += applyUpdateSteps(steps[...])
-        return trace
+        guard !awaitsContent else {
+            applyUpdateSteps(([.engine(structureChanged)] + steps)[...])
+            return
+        }
+        apply(engine.handle(structureChanged))
+        applyUpdateSteps(steps[...])
     }
 
-    private mutating func applyUpdateSteps(_ steps: ArraySlice<UpdateStep>) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    private mutating func applyUpdateSteps(_ steps: ArraySlice<UpdateStep>) {
         for (index, step) in zip(steps.indices, steps) {
             if awaitsContent {
-                resumptions.append(.update(steps[index...], depth: applyDepth))
-                return trace
+                resumeLater(.update(steps[index...], depth: applyDepth))
+                return
             }
             switch step {
             case .engine(let event):
-                trace += apply(engine.handle(event))
+                apply(engine.handle(event))
             case .message(let text):
                 lastAnnouncement = text
-                trace += apply(engine.handle(.message(text, time: time)))
+                apply(engine.handle(.message(text, time: time)))
             }
         }
-        return trace
     }
 
     /// The current screen's scan structure, with automatic grouping when it is on: the one the
@@ -839,14 +853,14 @@ public struct ScanSession: Sendable {
     }
 
     /// Recomputes the braille line; a trace line when it changed.
-    private mutating func updateBraille() -> [SessionOutput] {
+    private mutating func updateBraille() {
         brailleLineLanguage = brailleLanguage
         // Most edges (a release, a press the stabiliser holds back) change none of it.
         let menu = engine.menu
         let source = BrailleSource(
             flash: engine.flashMessage, menuTitle: menu.map { $0.entries[$0.focus].title }, menuFocus: menu?.focus,
             menuCount: menu?.entries.count, menuItem: engine.menuItem, highlight: engine.highlight, scanning: engine.isRunning)
-        if source == brailleSource { return [] }
+        if source == brailleSource { return }
         brailleSource = source
         let line: BrailleLine
         if let flash = engine.flashMessage {
@@ -872,12 +886,12 @@ public struct ScanSession: Sendable {
             case .groupExit(let node): line = formatter.outline(of: node)
             }
         }
-        guard line != brailleLine || brailleLineLanguage != shownLanguage else { return [] }
+        guard line != brailleLine || brailleLineLanguage != shownLanguage else { return }
         let textChanged = line.text != brailleText
         brailleLine = line
         brailleText = line.text
         shownLanguage = brailleLineLanguage
-        return [SessionOutput(time: time, kind: .line(line, language: brailleLineLanguage, textChanged: textChanged))]
+        emit(SessionOutput(time: time, kind: .line(line, language: brailleLineLanguage, textChanged: textChanged)))
     }
 
     /// The language of what the line shows (for the braille table): the highlighted element's.
@@ -923,27 +937,24 @@ extension ScanSession {
     /// grouping or tap behaviour, the structure is rebuilt around the same element. When the
     /// input settings change (debounce, hold duration, ignore repeat, long press), switches held
     /// at that moment are released first, then the new filter applies to the next press.
-    fileprivate mutating func applySettings(_ new: ScanSettings) -> [SessionOutput] {
-        guard new != settings else { return [] }
+    fileprivate mutating func applySettings(_ new: ScanSettings) {
+        guard new != settings else { return }
         revision &+= 1
         let old = settings
-        var trace = [SessionOutput]()
         let inputChanged = (old.debounceTime, old.holdDuration, old.ignoreRepeat, old.longPress)
             != (new.debounceTime, new.holdDuration, new.ignoreRepeat, new.longPress)
         if inputChanged {
-            trace += applyInput(stabilizer.releaseAll(at: time))
+            applyInput(stabilizer.releaseAll(at: time))
             if awaitsContent {
-                resumptions.append(.settings(old: old, new: new, inputChanged: inputChanged))
-                return trace
+                resumeLater(.settings(old: old, new: new, inputChanged: inputChanged))
+                return
             }
         }
-        trace += applySettingsAfterRelease(old: old, new: new, inputChanged: inputChanged)
-        return trace
+        applySettingsAfterRelease(old: old, new: new, inputChanged: inputChanged)
     }
 
     /// The rest of `applySettings`, once the switches held are released.
-    fileprivate mutating func applySettingsAfterRelease(old: ScanSettings, new: ScanSettings, inputChanged: Bool) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    fileprivate mutating func applySettingsAfterRelease(old: ScanSettings, new: ScanSettings, inputChanged: Bool) {
         if inputChanged {
             var configuration = stabilizer.configuration
             configuration.debounceTime = new.debounceTime
@@ -957,26 +968,23 @@ extension ScanSession {
         formatter = BrailleFormatter(showHints: new.brailleHints, language: content.language, roleFirst: new.brailleRoleFirst)
         brailleSource = nil
         preparedLines = (engine.structureVersion, [:])
-        trace += apply(engine.updateSettings(new, at: time))
+        apply(engine.updateSettings(new, at: time))
         if awaitsContent {
-            resumptions.append(.settingsRest(old: old, new: new))
-            return trace
+            resumeLater(.settingsRest(old: old, new: new))
+            return
         }
-        trace += applySettingsRest(old: old, new: new)
-        return trace
+        applySettingsRest(old: old, new: new)
     }
 
     /// The rest of `applySettings`, once the engine has the new settings.
-    fileprivate mutating func applySettingsRest(old: ScanSettings, new: ScanSettings) -> [SessionOutput] {
-        var trace = [SessionOutput]()
+    fileprivate mutating func applySettingsRest(old: ScanSettings, new: ScanSettings) {
         if (old.learnSelections, old.orderByFrequency) != (new.learnSelections, new.orderByFrequency) {
             takeLearnedWeights()
         }
         if old.groupItems != new.groupItems || old.tapBehavior != new.tapBehavior
             || (old.learnSelections, old.orderByFrequency) != (new.learnSelections, new.orderByFrequency) {
-            trace += apply(engine.handle(.structureChanged(currentStructure(), .refreshed, time: time)))
+            apply(engine.handle(.structureChanged(currentStructure(), .refreshed, time: time)))
         }
-        trace += updateBrailleUnlessWaiting()
-        return trace
+        updateBrailleUnlessWaiting()
     }
 }

@@ -11,29 +11,31 @@ import SwitchInput
 public enum SessionDriver {
     /// `event`, and every request to the content it leads to answered: the outputs, in order.
     public static func step(_ event: SessionEvent, on session: inout ScanSession) -> [SessionOutput] {
-        session.handle(event) + answerPending(on: &session)
+        // The session adds to one list of outputs through the event and every answer.
+        session.work(on: event)
+        return answerPending(on: &session)
     }
 
     /// Hands each request the session waits on to the content, and the answer back, until it
-    /// waits on none: the outputs of the answers.
+    /// waits on none: the outputs worked out since they were last handed over (in `step`, the
+    /// event's, then the answers').
     public static func answerPending(on session: inout ScanSession) -> [SessionOutput] {
-        var outputs = [SessionOutput]()
         while let request = session.pendingRequest {
-            outputs += session.handle(answer(request, on: &session))
+            session.work(on: answer(request, on: &session))
         }
-        return outputs
+        return session.takeOutputs()
     }
 
     /// `step` for a copy working out a forecast: nil when the edge would hand a command to
     /// content that acts outside the copy (a live application), which a forecast never does. A
     /// scene's behaviour runs on the copy's own value.
     static func forecastStep(_ event: SessionEvent, on trial: inout ScanSession) -> [SessionOutput]? {
-        var outputs = trial.handle(event)
+        trial.work(on: event)
         while let request = trial.pendingRequest {
             if case .perform = request, trial.content.actsOutsideItself { return nil }
-            outputs += trial.handle(answer(request, on: &trial))
+            trial.work(on: answer(request, on: &trial))
         }
-        return outputs
+        return trial.takeOutputs()
     }
 
     /// The app changes by itself, with no user press (a timer of the app firing, data arriving):

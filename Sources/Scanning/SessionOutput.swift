@@ -50,6 +50,9 @@ public struct SessionOutput: Sendable {
     }
 
     /// The trace line of this output (nil: a line whose text is unchanged is not traced).
+    /// (Inlined into `traceEvents`: called, it was handed a copy of the whole output each time,
+    /// and made a second one.)
+    @inline(__always)
     public var traceEvent: TraceEvent? {
         let traced: TraceEvent.Kind
         switch kind {
@@ -106,9 +109,18 @@ extension Highlight {
     }
 }
 
-extension Sequence where Element == SessionOutput {
+extension Array where Element == SessionOutput {
     /// The trace lines of these outputs, in order.
-    public var traceEvents: [TraceEvent] { compactMap(\.traceEvent) }
+    public var traceEvents: [TraceEvent] {
+        // Room for every output at once (nearly all are traced): growing the array one line at
+        // a time cost about as much as the lines themselves, on every switch edge.
+        var events = [TraceEvent]()
+        events.reserveCapacity(count)
+        for index in indices {
+            if let event = self[index].traceEvent { events.append(event) }
+        }
+        return events
+    }
 }
 
 /// What happens to a session: each of `ScanSession.handle`'s inputs.
@@ -125,8 +137,9 @@ public enum SessionEvent: Sendable {
     case switchesLost
     /// The content changed by itself (a live application's window, dialog or labels).
     case contentChanged(ContentUpdate)
-    /// New settings from now on.
-    case settings(ScanSettings)
+    /// New settings from now on. (Indirect: settings are large, and every event would
+    /// otherwise be as large as they are to copy.)
+    indirect case settings(ScanSettings)
     /// Speech is on and heard (`true`), or off or gone: auditory scanning's rule (`SpeechHold`)
     /// applies only while speech is heard.
     case speechHolds(Bool, at: Double)
