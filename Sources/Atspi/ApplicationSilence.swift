@@ -83,10 +83,13 @@ public final class ApplicationSilence: @unchecked Sendable {
     /// Whether a change is waiting to be taken.
     public var hasChanges: Bool { !changes.isEmpty }
 
-    /// Longest wait for the applications' answers in `check` (milliseconds): a stopped
-    /// application costs the loop this once, not a call's whole timeout (1.5 s, and some of
-    /// libatspi's calls then say nothing: no actions, no name).
-    public static let checkTimeout: Int32 = 400
+    /// Longest wait for the applications' answers in `check` (milliseconds): a call's own
+    /// timeout, so that an application is taken as not answering only where a call to it would
+    /// have timed out. A stopped application costs the loop this once, not once a call (some of
+    /// libatspi's calls then say nothing: no actions, no name). A shorter wait takes an
+    /// application that answers slowly on a busy machine for a stopped one, and refuses the
+    /// user's tap on it (said not done, the menu not opened).
+    public static let checkTimeout: Int32 = Atspi.callTimeout
 
     /// Pings each of `busNames` that is not known to be silent, all at once, and waits for the
     /// answers (at most `checkTimeout`); those that do not answer are silent from now on.

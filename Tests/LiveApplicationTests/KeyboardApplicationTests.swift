@@ -16,12 +16,33 @@ extension LiveDriver {
         var wordsChosen = 0
         defer { predictedWordsChosen += wordsChosen }
         for _ in 0..<(text.count * 4 + 10) {
+            guard let choice = try nextChoice(toType: text) else { return }
             let keyboard = try #require(session.keyboardContent, "no keyboard is open")
-            guard let choice = try PerfectTypist.nextChoice(toType: text, on: keyboard) else { return }
             if case .word = choice { wordsChosen += 1 }
             try choose(try #require(keyboard.elementID(of: choice)))
         }
         Issue.record("'\(text)' was not typed: the field holds '\(session.keyboardContent?.fieldText.text ?? "-")'; last message: \(session.lastAnnouncement ?? "none")")
+    }
+
+    /// The next choice towards `text` on the open keyboard. An application may show an edit
+    /// later than its read-back (key events: its text, then its caret, updated a while later,
+    /// longer on a busy machine), and the keyboard reads the field again when the application
+    /// says it changed: a field that is not yet on the way to `text` is waited for, at most
+    /// `RealApplication.answerLimit`, and then said with what the application's field holds.
+    mutating func nextChoice(toType text: String) throws -> PerfectTypist.Choice? {
+        let end = MonotonicClock.now() + RealApplication.answerLimit
+        while true {
+            let keyboard = try #require(session.keyboardContent, "no keyboard is open")
+            do {
+                return try PerfectTypist.nextChoice(toType: text, on: keyboard)
+            } catch {
+                guard MonotonicClock.now() < end else {
+                    let application = live.fieldText(of: keyboard.field)
+                    throw PerfectTypist.Unreachable(message: "\(error): the keyboard holds '\(keyboard.fieldText.text)' (caret \(keyboard.fieldText.caret)), the application's field '\(application?.text ?? "-")' (caret \(application.map { String($0.caret) } ?? "-"))")
+                }
+                try pump(timeout: 0.2) { _ in false }
+            }
+        }
     }
 
     /// A message on the display ("started program …") is taken off by a press, as a user does
@@ -72,9 +93,14 @@ extension LiveApplicationTests {
         driver.session.keyboard = KeyboardOffer(layout: try Self.shippedLayout("english-frequency"))
 
         // Selecting the field (not its label's text, also named Name) opens the keyboard over it.
-        let field = try #require(RealApplication.items(driver.session).first {
-            $0.label == "Name" && $0.customContent.contains(AccessibleMapping.textFieldContent)
-        }, "no Name field: \(RealApplication.items(driver.session).map { "\($0.label ?? "-") (\($0.hint ?? "-"))" })")
+        // (The page's objects get their names a while after the window shows, later on a busy
+        // machine: the field is waited for.)
+        func nameField(_ session: ScanSession) -> AccessibilityModel.Element? {
+            RealApplication.items(session).first { $0.label == "Name" && $0.customContent.contains(AccessibleMapping.textFieldContent) }
+        }
+        try driver.pump(timeout: RealApplication.answerLimit) { nameField($0) != nil }
+        let field = try #require(nameField(driver.session),
+                                 "no Name field: \(RealApplication.items(driver.session).map { "\($0.label ?? "-") (\($0.hint ?? "-"))" })")
         for _ in RealApplication.items(driver.session) where driver.highlightedElement?.id != field.id { driver.press(.next) }
         #expect(driver.highlightedElement?.id == field.id)
         driver.press(.select)
