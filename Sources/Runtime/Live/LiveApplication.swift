@@ -95,11 +95,23 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     public func rebuildStructure(groupItems: Bool) -> ScanStructure { currentStructure(groupItems: groupItems) }
 
     public func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
+        perform(command, on: element, mayHold: true)
+    }
+
+    /// `perform`; with `mayHold`, a command on an application that does not answer at once is
+    /// held for its answer (`holdTap`) instead of being refused.
+    func perform(_ command: ElementCommand, on element: Element?, mayHold: Bool) -> ContentUpdate? {
         if case .switchTo(let target) = command { return switchWindow(to: target) }
         if let update = performDesktopCommand(command, on: element) { return update }
         guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else { return nil }
         // Asked first, briefly: a stopped application would hold the loop for a call's timeout.
-        ApplicationSilence.shared.check([object.busName])
+        if mayHold {
+            if !ApplicationSilence.shared.answersBriefly(object.busName) {
+                return holdTap(command, on: element, busName: object.busName)
+            }
+        } else {
+            ApplicationSilence.shared.check([object.busName])
+        }
         if ApplicationSilence.shared.contains(object.busName) {
             // Said in one message (a second would wait behind it, and a press takes both away).
             let others = silenceNotes(except: object.busName)
@@ -337,14 +349,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     }
 
     /// Applications' names by bus name, for saying which one stopped answering.
-    private var applicationNames: [String: String] = [:]
+    private(set) var applicationNames: [String: String] = [:]
     /// The bus name of the scanned window's application, as found.
     private var windowBusName = ""
 
     /// What changed in which applications answer (`ApplicationSilence`), each said once: one
     /// that stopped answering (a stopped or hung process), one that answers again, one that
     /// left the bus while it did not answer.
-    private func silenceNotes(except stopped: String? = nil) -> [AccessibilityNotification] {
+    func silenceNotes(except stopped: String? = nil) -> [AccessibilityNotification] {
         registryNotes() + ApplicationSilence.shared.takeChanges().filter { $0 != .stoppedAnswering(busName: stopped ?? "") }.map { change in
             let text: String
             switch change {
@@ -466,13 +478,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         let silence = ApplicationSilence.shared
         silence.poll(at: MonotonicClock.now())
         AccessibilityRegistry.shared.poll(at: MonotonicClock.now())
-        if silence.hasChanges || AccessibilityRegistry.shared.hasChanges { return Self.dueAtOnce }
+        let held = heldTapDue(at: MonotonicClock.now())
+        if silence.hasChanges || AccessibilityRegistry.shared.hasChanges || held == Self.dueAtOnce { return Self.dueAtOnce }
         do {
             let wait = try context.prepare().map { MonotonicClock.now() + $0 }
             // A program started from the menu is looked for until its window shows, events or
             // none (its window's events can come before the registry lists its application).
             let launch = launchWatch != nil ? MonotonicClock.now() + Self.launchPoll : nil
-            let due = [wait, launch, silence.nextPingDue, AccessibilityRegistry.shared.nextCheckDue].compactMap { $0 }.min()
+            let due = [wait, launch, held, silence.nextPingDue, AccessibilityRegistry.shared.nextCheckDue].compactMap { $0 }.min()
             return due
         } catch {
             // A context that cannot be prepared (held by another thread, too many descriptors)
@@ -481,6 +494,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
     }
 
+    /// The tap held while its application is asked whether it answers (`HeldTap`).
+    var heldTap: HeldTapRequest?
     private var pendingEvents: [AccessibleEvent] = []
     /// The window read that the last batch left to this turn (once: a steady trickle of
     /// in-place events must not put it off for ever).
@@ -492,12 +507,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     public func readable(at now: Double) -> [RuntimeInput] {
         context.dispatch()
-        return handleEvents()
+        return handleEvents() + takeHeldTap(at: MonotonicClock.now())
     }
 
     public func deadlineReached(at now: Double) -> [RuntimeInput] {
         context.dispatch()
-        return handleEvents()
+        return handleEvents() + takeHeldTap(at: MonotonicClock.now())
     }
 
     /// The events since the last turn as one update: a new window or dialog is a screen
