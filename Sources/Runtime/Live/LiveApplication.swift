@@ -98,19 +98,17 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         perform(command, on: element, mayHold: true)
     }
 
-    /// `perform`; with `mayHold`, a command on an application that does not answer at once is
-    /// held for its answer (`holdTap`) instead of being refused.
+    /// `perform`; with `mayHold`, the application is asked first, and a command on one that does
+    /// not answer at once is held for its answer (`holdTap`) instead of being refused. Without
+    /// it (a held tap carried out) it has just answered, and is not asked again: on a machine
+    /// that starves it, a second question could go unanswered and refuse the tap it answered for.
     func perform(_ command: ElementCommand, on element: Element?, mayHold: Bool) -> ContentUpdate? {
         if case .switchTo(let target) = command { return switchWindow(to: target) }
         if let update = performDesktopCommand(command, on: element) { return update }
         guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else { return nil }
         // Asked first, briefly: a stopped application would hold the loop for a call's timeout.
-        if mayHold {
-            if !ApplicationSilence.shared.answersBriefly(object.busName) {
-                return holdTap(command, on: element, busName: object.busName)
-            }
-        } else {
-            ApplicationSilence.shared.check([object.busName])
+        if mayHold, !ApplicationSilence.shared.answersBriefly(object.busName) {
+            return holdTap(command, on: element, busName: object.busName)
         }
         if ApplicationSilence.shared.contains(object.busName) {
             // Said in one message (a second would wait behind it, and a press takes both away).
