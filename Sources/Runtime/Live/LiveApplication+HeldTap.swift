@@ -22,6 +22,7 @@ extension LiveApplication {
         cancelHeldTap()
         heldTap = HeldTapRequest(command: command, element: element, busName: busName, decision: HeldTap(since: MonotonicClock.now()))
         ApplicationSilence.shared.awaitAnswer(busName, milliseconds: Self.milliseconds(HeldTap.answerBound))
+        Self.say("held: \(command) on \(element.id)")
         let name = applicationNames[busName] ?? applicationName
         return ContentUpdate(notifications: [AccessibilityNotification(kind: .announcement, text: "pending: \(name) is slow to answer")]
             + silenceNotes(except: busName))
@@ -35,6 +36,7 @@ extension LiveApplication {
 
     func cancelHeldTap() {
         guard let held = heldTap else { return }
+        Self.say("held: \(held.command) on \(held.element.id) dropped")
         ApplicationSilence.shared.stopAwaiting(held.busName)
         heldTap = nil
     }
@@ -69,9 +71,11 @@ extension LiveApplication {
             return []
         case .carryOut:
             heldTap = nil
+            Self.say("held: \(held.command) on \(held.element.id) carried out")
             return perform(held.command, on: held.element, mayHold: false).map { [.content($0)] } ?? []
         case .giveUp:
             heldTap = nil
+            Self.say("held: \(held.command) on \(held.element.id) not done (\(held.answer))")
             silence.stopAwaiting(held.busName)
             let name = applicationNames[held.busName] ?? applicationName
             let left = held.answer == .left
