@@ -1,4 +1,5 @@
 import CAtspi
+import LiveTree
 
 /// Applications that stopped answering (a call to them timed out: a stopped or hung process),
 /// by their bus name. Calls to them fail at once instead of each waiting out the call timeout,
@@ -83,9 +84,11 @@ public final class ApplicationSilence: @unchecked Sendable {
     /// Whether a change is waiting to be taken.
     public var hasChanges: Bool { !changes.isEmpty }
 
-    /// Longest wait for the applications' answers in `check` (milliseconds): a stopped
-    /// application costs the loop this once, not a call's whole timeout (1.5 s, and some of
-    /// libatspi's calls then say nothing: no actions, no name).
+    /// Longest wait for the applications' answers in `check` and `answersBriefly`
+    /// (milliseconds): a stopped application costs the loop this once, not a call's whole
+    /// timeout (1.5 s, and some of libatspi's calls then say nothing: no actions, no name). An
+    /// application that answers later (held up on a busy machine) is not refused for it: a tap
+    /// on it is held (`HeldTap`) while `awaitAnswer` asks it again in the background.
     public static let checkTimeout: Int32 = 400
 
     /// Pings each of `busNames` that is not known to be silent, all at once, and waits for the
@@ -102,6 +105,59 @@ public final class ApplicationSilence: @unchecked Sendable {
             if result == -1 { note(busName) }
         }
     }
+
+    /// Whether `busName` answers a ping within `checkTimeout` (the loop waits that long at
+    /// most). False at once for one known to be silent. Unlike `check`, one that does not answer
+    /// in time is not made silent: the caller holds its tap and decides (`HeldTap`).
+    public func answersBriefly(_ busName: String) -> Bool {
+        guard !busName.isEmpty else { return true }
+        guard silent[busName] == nil else { return false }
+        let ping = busName.withCString { catspi_ping_send($0, Self.checkTimeout) }
+        defer { catspi_ping_free(ping) }
+        // An application that left the bus is not held for: the calls say what happened.
+        return catspi_ping_wait(ping) != -1
+    }
+
+    /// The background questions of held taps, by bus name.
+    private var awaited: [String: OpaquePointer?] = [:]
+
+    /// Asks `busName` in the background whether it answers (at most `milliseconds`), in place
+    /// of a question asked before; `awaitedAnswer` takes the answer without waiting.
+    public func awaitAnswer(_ busName: String, milliseconds: Int32) {
+        stopAwaiting(busName)
+        awaited[busName] = busName.withCString { catspi_ping_send($0, milliseconds) }
+    }
+
+    /// What the background question to `busName` has come to. An answer ends its silence (said
+    /// as `answersAgain` when it was silent).
+    public func awaitedAnswer(_ busName: String) -> HeldTap.Answer {
+        guard let ping = awaited[busName] else { return .unanswered }
+        let result = catspi_ping_result(ping)
+        switch result {
+        case 0: return .waiting
+        case 1:
+            stopAwaiting(busName)
+            if let entry = silent.removeValue(forKey: busName) {
+                catspi_ping_free(entry.ping)
+                changes.append(.answersAgain(busName: busName))
+            }
+            return .answered
+        case -2:
+            stopAwaiting(busName)
+            return .left
+        default:
+            stopAwaiting(busName)
+            return .unanswered
+        }
+    }
+
+    /// Drops the background question to `busName`, if any.
+    public func stopAwaiting(_ busName: String) {
+        if let ping = awaited.removeValue(forKey: busName) { catspi_ping_free(ping) }
+    }
+
+    /// `busName` did not answer a held tap's questions in time: silent from now on.
+    public func markSilent(_ busName: String) { note(busName) }
 
     /// Whether an application's bus name is still on the bus (asked of the bus daemon: quick
     /// even when the application is stopped). True when the bus cannot tell.

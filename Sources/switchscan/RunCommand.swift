@@ -193,6 +193,7 @@ struct RunCommand: ParsableCommand {
         options.content = live
         if let live {
             options.highlightShown = { [unowned live] in live.highlightShown($0) }
+            options.switchPressed = { [unowned live] in live.switchPressed() }
             live.programUses = ProgramUses.defaultPath(environment: ProcessInfo.processInfo.environment).map(ProgramUses.init)
         }
         // Speech connects once the run has started (libspeechd's thread must not take the

@@ -65,7 +65,9 @@ enum BrowserControls {
         #expect(try RealApplication.window(of: application, titled: "Chose Banana") != nil)
     }
 
-    static func operate(_ browser: Browser) throws {
+    static func operate(_ browser: Browser, underOpenbox: Bool) throws {
+        let windowManager = underOpenbox ? try LiveDesktop.shared.get().startWindowManager() : nil
+        defer { if let windowManager { LiveDesktop.stop(windowManager) } }
         let (process, found) = try RealApplication.start(browser.script, arguments: ["controls.html"], application: browser.application, title: "Controls", seconds: 90)
         defer { LiveDesktop.stop(process, grace: 10) }
         let live = try #require(found, "\(browser.application)'s window never appeared on the accessibility bus")
@@ -149,11 +151,11 @@ enum BrowserControls {
 }
 
 extension LiveApplicationTests {
-    @Test("Firefox ESR: paragraph on the braille line, button, check box, <select>, range Increment, background tab, tab strip, link",
-          .enabled(if: RealApplication.isInstalled("/usr/bin/firefox-esr")))
-    func firefoxControls() throws { try BrowserControls.operate(BrowserControls.firefox) }
+    @Test("Firefox ESR: paragraph on the braille line, button, check box, <select>, range Increment, background tab, tab strip, link; with and without a window manager",
+          .enabled(if: RealApplication.isInstalled("/usr/bin/firefox-esr")), arguments: RealApplication.windowManagerCases)
+    func firefoxControls(underOpenbox: Bool) throws { try BrowserControls.operate(BrowserControls.firefox, underOpenbox: underOpenbox) }
 
-    @Test("Chromium: paragraph on the braille line, button, check box, <select>, range Increment, background tab, tab strip, link",
-          .enabled(if: RealApplication.isInstalled("/usr/bin/chromium")))
-    func chromiumControls() throws { try BrowserControls.operate(BrowserControls.chromium) }
+    @Test("Chromium: paragraph on the braille line, button, check box, <select>, range Increment, background tab, tab strip, link; with and without a window manager",
+          .enabled(if: RealApplication.isInstalled("/usr/bin/chromium")), arguments: RealApplication.windowManagerCases)
+    func chromiumControls(underOpenbox: Bool) throws { try BrowserControls.operate(BrowserControls.chromium, underOpenbox: underOpenbox) }
 }

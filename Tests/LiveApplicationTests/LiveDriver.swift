@@ -40,6 +40,8 @@ struct LiveDriver {
     /// Presses and releases the switch of `action`.
     mutating func press(_ action: SwitchAction) {
         presses += 1
+        // As the run does: a press drops a tap held for a slow application's answer.
+        live.switchPressed()
         time += 0.05
         _ = session.input(SwitchEdge(switchID: action.rawValue, kind: .down, time: time))
         time += 0.05

@@ -9,28 +9,32 @@ import Testing
 import Platform
 
 extension LiveApplicationTests {
-    @Test("galculator (GTK 3): its menus are items, File opens and escape closes it, View → Scientific mode changes the mode",
-          .enabled(if: RealApplication.isInstalled("/usr/bin/galculator")))
-    func galculatorMenus() throws {
+    @Test("galculator (GTK 3): its menus are items, File opens and escape closes it, View → Scientific mode changes the mode; with and without a window manager",
+          .enabled(if: RealApplication.isInstalled("/usr/bin/galculator")), arguments: RealApplication.windowManagerCases)
+    func galculatorMenus(underOpenbox: Bool) throws {
+        let windowManager = underOpenbox ? try LiveDesktop.shared.get().startWindowManager() : nil
+        defer { if let windowManager { LiveDesktop.stop(windowManager) } }
         let (process, found) = try RealApplication.start("galculator.sh", application: "galculator", title: "galculator")
         defer { LiveDesktop.stop(process) }
         let live = try #require(found, "galculator's window never appeared on the accessibility bus")
         var driver = LiveDriver(live: live, settings: DemoWindow.settings())
         func labels(_ session: ScanSession) -> [String] { RealApplication.items(session).map { $0.label ?? "" } }
+        /// What the scanner shows and last said, for a failure's message.
+        func seen() -> Comment { "\(labels(driver.session)); said \(driver.session.lastAnnouncement ?? "nothing")" }
         // The menu bar's menus are items; what their closed menus hold is not scanned.
-        #expect(labels(driver.session).contains("File") && labels(driver.session).contains("View"), "\(labels(driver.session))")
-        #expect(!labels(driver.session).contains("Quit"), "\(labels(driver.session))")
+        #expect(labels(driver.session).contains("File") && labels(driver.session).contains("View"), seen())
+        #expect(!labels(driver.session).contains("Quit"), seen())
 
         // File opens: its popup is the level, the keypad is not scanned under it.
         try RealApplication.press("File", &driver)
-        try driver.pump(timeout: 5) { session in labels(session).contains("Quit") }
-        #expect(labels(driver.session).contains("Quit"), "\(labels(driver.session))")
-        #expect(!labels(driver.session).contains("7"), "\(labels(driver.session))")
+        try driver.pump(timeout: RealApplication.answerLimit) { session in labels(session).contains("Quit") }
+        #expect(labels(driver.session).contains("Quit"), seen())
+        #expect(!labels(driver.session).contains("7"), seen())
         // Escape closes it (the application's menu, read back: its items no longer SHOWING) and
         // the highlight is back on File.
         driver.press(.escape)
-        try driver.pump(timeout: 5) { session in labels(session).contains("7") }
-        #expect(labels(driver.session).contains("7") && !labels(driver.session).contains("Quit"), "\(labels(driver.session))")
+        try driver.pump(timeout: RealApplication.answerLimit) { session in labels(session).contains("7") }
+        #expect(labels(driver.session).contains("7") && !labels(driver.session).contains("Quit"), seen())
         #expect(driver.highlightedLabel == "File")
         let quit = try #require(try RealApplication.object(in: "galculator") { try $0.roleName().contains("menu item") && $0.name() == "Quit" })
         #expect(!quit.states().contains(.showing))
@@ -42,40 +46,44 @@ extension LiveApplicationTests {
         let item = try #require(try scientific(), "galculator has no Scientific menu item")
         #expect(!item.states().contains(.checked))
         try RealApplication.press("View", &driver)
-        try driver.pump(timeout: 5) { session in labels(session).contains { $0.contains("Scientific") } }
-        let choice = try #require(labels(driver.session).first { $0.contains("Scientific") }, "\(labels(driver.session))")
+        try driver.pump(timeout: RealApplication.answerLimit) { session in labels(session).contains { $0.contains("Scientific") } }
+        let choice = try #require(labels(driver.session).first { $0.contains("Scientific") }, seen())
         try RealApplication.press(choice, &driver)
-        let end = MonotonicClock.now() + 5
+        let end = MonotonicClock.now() + RealApplication.answerLimit
         while try scientific()?.states().contains(.checked) != true, MonotonicClock.now() < end { try driver.pump(timeout: 0.2) { _ in false } }
-        #expect(try scientific()?.states().contains(.checked) == true)
+        #expect(try scientific()?.states().contains(.checked) == true, seen())
         // The menu closed with the choice: the window is scanned again.
-        try driver.pump(timeout: 5) { session in labels(session).contains("7") }
-        #expect(labels(driver.session).contains("7") && !labels(driver.session).contains(choice), "\(labels(driver.session))")
+        try driver.pump(timeout: RealApplication.answerLimit) { session in labels(session).contains("7") }
+        #expect(labels(driver.session).contains("7") && !labels(driver.session).contains(choice), seen())
     }
 
-    @Test("FeatherPad (Qt 5): Options opens, its popup is the level, Line Numbers toggled through the switches",
-          .enabled(if: RealApplication.isInstalled("/usr/bin/featherpad")))
-    func featherPadMenu() throws {
+    @Test("FeatherPad (Qt 5): Options opens, its popup is the level, Line Numbers toggled through the switches; with and without a window manager",
+          .enabled(if: RealApplication.isInstalled("/usr/bin/featherpad")), arguments: RealApplication.windowManagerCases)
+    func featherPadMenu(underOpenbox: Bool) throws {
+        let windowManager = underOpenbox ? try LiveDesktop.shared.get().startWindowManager() : nil
+        defer { if let windowManager { LiveDesktop.stop(windowManager) } }
         let (process, found) = try RealApplication.start("featherpad.sh", application: "featherpad", title: "Untitled")
         defer { LiveDesktop.stop(process) }
         let live = try #require(found, "FeatherPad's window never appeared on the accessibility bus")
         var driver = LiveDriver(live: live, settings: DemoWindow.settings())
         func labels(_ session: ScanSession) -> [String] { RealApplication.items(session).map { $0.label ?? "" } }
-        #expect(labels(driver.session).contains("Options") && !labels(driver.session).contains("Line Numbers"), "\(labels(driver.session))")
+        /// What the scanner shows and last said, for a failure's message.
+        func seen() -> Comment { "\(labels(driver.session)); said \(driver.session.lastAnnouncement ?? "nothing")" }
+        #expect(labels(driver.session).contains("Options") && !labels(driver.session).contains("Line Numbers"), seen())
         func lineNumbers() throws -> AccessibleObject? {
             try RealApplication.object(in: "featherpad") { try $0.roleName() == "menu item" && $0.name() == "Line Numbers" }
         }
         let before = try #require(try lineNumbers(), "FeatherPad has no Line Numbers menu item").states().contains(.checked)
         try RealApplication.press("Options", &driver)
-        try driver.pump(timeout: 5) { session in labels(session).contains("Line Numbers") }
-        #expect(labels(driver.session).contains("Line Numbers") && !labels(driver.session).contains("Options"), "\(labels(driver.session))")
+        try driver.pump(timeout: RealApplication.answerLimit) { session in labels(session).contains("Line Numbers") }
+        #expect(labels(driver.session).contains("Line Numbers") && !labels(driver.session).contains("Options"), seen())
         try RealApplication.press("Line Numbers", &driver)
-        let end = MonotonicClock.now() + 5
+        let end = MonotonicClock.now() + RealApplication.answerLimit
         while try lineNumbers()?.states().contains(.checked) == before, MonotonicClock.now() < end { try driver.pump(timeout: 0.2) { _ in false } }
-        #expect(try lineNumbers()?.states().contains(.checked) == !before)
+        #expect(try lineNumbers()?.states().contains(.checked) == !before, seen())
         // The popup closed with the choice: the window is scanned again.
-        try driver.pump(timeout: 5) { session in labels(session).contains("Options") }
-        #expect(labels(driver.session).contains("Options"), "\(labels(driver.session))")
+        try driver.pump(timeout: RealApplication.answerLimit) { session in labels(session).contains("Options") }
+        #expect(labels(driver.session).contains("Options"), seen())
     }
 
     @Test("Chromium: a web <select> opens, its options are the level, Banana chosen through the switches",

@@ -38,6 +38,15 @@ enum RealApplication {
         return (process, nil)
     }
 
+    /// Whether a test runs under Openbox: both ways where it is installed (windows framed, placed
+    /// and focused by a window manager, or by X alone).
+    static let windowManagerCases = LiveDesktop.hasOpenbox ? [false, true] : [false]
+
+    /// The longest a test waits for an application to show what a press did: a guard against
+    /// one that never does, not a speed target (an application starved on a busy machine
+    /// answers seconds late).
+    static let answerLimit = 30.0
+
     static func items(_ session: ScanSession) -> [AccessibilityModel.Element] { session.currentStructure().nodes.flatMap(\.items) }
 
     /// Moves the highlight (Next, at most once round) to the item `label` names; true when it is there.

@@ -1,4 +1,5 @@
 import AccessibilityModel
+import Platform
 import Atspi
 import LiveTree
 import Scanning
@@ -65,6 +66,26 @@ extension LiveApplication: TextEntryTarget {
         } catch {
             return nil
         }
-        return fieldText(of: field)
+        return keyEventsAnswer(in: field, expecting: before.applying(edit))
+    }
+
+    /// The longest the field is read for what key events typed, in seconds: a bound for an
+    /// application that never shows it (the keys went to another window), not a speed target.
+    static let keyEventAnswerLimit = 3.0
+
+    /// The field's text once it shows `expected`, read again until then (at most
+    /// `keyEventAnswerLimit`); else what it holds at the limit. Key events reach the application
+    /// through the X server and its own queue, and it updates its text, then its caret, a while
+    /// later (Firefox: 0.1 s on a busy machine, seconds when starved). Read at once, the keyboard
+    /// would show the field as it was before the key, and the next choice would be made on it: a
+    /// key chosen again because its letter is not shown (typed twice), or a predicted word's
+    /// edits computed from text that is not the field's.
+    private func keyEventsAnswer(in field: ElementID, expecting expected: FieldText) -> FieldText? {
+        let end = MonotonicClock.now() + Self.keyEventAnswerLimit
+        while true {
+            let read = fieldText(of: field)
+            if read == expected || read == nil || MonotonicClock.now() >= end { return read }
+            MonotonicClock.sleep(seconds: 0.02)
+        }
     }
 }

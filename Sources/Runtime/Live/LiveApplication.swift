@@ -97,6 +97,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     public func rebuildStructure(groupItems: Bool) -> ScanStructure { currentStructure(groupItems: groupItems) }
 
     public func perform(_ command: ElementCommand, on element: Element?) -> ContentUpdate? {
+        perform(command, on: element, mayHold: true)
+    }
+
+    /// `perform`; with `mayHold`, the application is asked first, and a command on one that does
+    /// not answer at once is held for its answer (`holdTap`) instead of being refused. Without
+    /// it (a held tap carried out) it has just answered, and is not asked again: on a machine
+    /// that starves it, a second question could go unanswered and refuse the tap it answered for.
+    func perform(_ command: ElementCommand, on element: Element?, mayHold: Bool) -> ContentUpdate? {
         if case .switchTo(let target) = command { return switchWindow(to: target) }
         if let update = performDesktopCommand(command, on: element) { return update }
         guard let element, let object = objects?[element.id], let node = snapshot?.node(withID: element.id) else {
@@ -104,7 +112,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             return nil
         }
         // Asked first, briefly: a stopped application would hold the loop for a call's timeout.
-        ApplicationSilence.shared.check([object.busName])
+        if mayHold, !ApplicationSilence.shared.answersBriefly(object.busName) {
+            return holdTap(command, on: element, busName: object.busName)
+        }
         if ApplicationSilence.shared.contains(object.busName) {
             Self.say("\(command) not done on \(element.label ?? ""): \(applicationName) did not answer a ping")
             // Said in one message (a second would wait behind it, and a press takes both away).
@@ -347,14 +357,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     }
 
     /// Applications' names by bus name, for saying which one stopped answering.
-    private var applicationNames: [String: String] = [:]
+    private(set) var applicationNames: [String: String] = [:]
     /// The bus name of the scanned window's application, as found.
     private var windowBusName = ""
 
     /// What changed in which applications answer (`ApplicationSilence`), each said once: one
     /// that stopped answering (a stopped or hung process), one that answers again, one that
     /// left the bus while it did not answer.
-    private func silenceNotes(except stopped: String? = nil) -> [AccessibilityNotification] {
+    func silenceNotes(except stopped: String? = nil) -> [AccessibilityNotification] {
         registryNotes() + ApplicationSilence.shared.takeChanges().filter { $0 != .stoppedAnswering(busName: stopped ?? "") }.map { change in
             let text: String
             switch change {
@@ -477,13 +487,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         let silence = ApplicationSilence.shared
         silence.poll(at: MonotonicClock.now())
         AccessibilityRegistry.shared.poll(at: MonotonicClock.now())
-        if silence.hasChanges || AccessibilityRegistry.shared.hasChanges { return Self.dueAtOnce }
+        let held = heldTapDue(at: MonotonicClock.now())
+        if silence.hasChanges || AccessibilityRegistry.shared.hasChanges || held == Self.dueAtOnce { return Self.dueAtOnce }
         do {
             let wait = try context.prepare().map { MonotonicClock.now() + $0 }
             // A program started from the menu is looked for until its window shows, events or
             // none (its window's events can come before the registry lists its application).
             let launch = launchWatch != nil ? MonotonicClock.now() + Self.launchPoll : nil
-            let due = [wait, launch, silence.nextPingDue, AccessibilityRegistry.shared.nextCheckDue].compactMap { $0 }.min()
+            let due = [wait, launch, held, silence.nextPingDue, AccessibilityRegistry.shared.nextCheckDue].compactMap { $0 }.min()
             return due
         } catch {
             // A context that cannot be prepared (held by another thread, too many descriptors)
@@ -492,6 +503,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
     }
 
+    /// The tap held while its application is asked whether it answers (`HeldTap`).
+    var heldTap: HeldTapRequest?
     private var pendingEvents: [AccessibleEvent] = []
     /// The window read that the last batch left to this turn (once: a steady trickle of
     /// in-place events must not put it off for ever).
@@ -503,12 +516,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
 
     public func readable(at now: Double) -> [RuntimeInput] {
         context.dispatch()
-        return handleEvents()
+        return handleEvents() + takeHeldTap(at: MonotonicClock.now())
     }
 
     public func deadlineReached(at now: Double) -> [RuntimeInput] {
         context.dispatch()
-        return handleEvents()
+        return handleEvents() + takeHeldTap(at: MonotonicClock.now())
     }
 
     /// The events since the last turn as one update: a new window or dialog is a screen

@@ -52,6 +52,9 @@ public final class LiveRun {
         /// Told the highlight each time the state is shown (a live window brings an item out
         /// of view into view).
         public var highlightShown: ((Highlight) -> Void)?
+        /// Told of each switch press before the session takes it (a live application drops a
+        /// tap it holds for a slow application's answer: the user moved on).
+        public var switchPressed: (() -> Void)?
         /// Where what the user selects is kept (`learnSelections`), and the scene file's absolute
         /// path that names its screens there; nil: nothing is read or written.
         public var selectionStore: SelectionStore?
@@ -309,6 +312,7 @@ public final class LiveRun {
                     let situation = TerminalKeys.Situation(session.engine)
                     var events = [TraceEvent]()
                     if let id = TerminalKeys.switchID(for: key) {
+                        options.switchPressed?()
                         let handled = SessionDriver.step(.edge(SwitchEdge(switchID: id, kind: .down, time: now)), on: &session)
                         events = handled.traceEvents
                         record(handled, timestamp: origin + now)
@@ -356,6 +360,7 @@ public final class LiveRun {
                         var forecastWrites: [RunRecord] = []
                         if let forecast { forecastWrites = showForecast(forecast) }
                         record(SessionDriver.step(.time(edge.time, lateness: Self.stallLateness), on: &session))
+                        if edge.kind == .down { options.switchPressed?() }
                         record(SessionDriver.step(.edge(edge), on: &session), timestamp: timestamp, read: readBegan)
                         pendingRecords += forecastWrites
                         if let forecast { checkForecast(forecast) }
