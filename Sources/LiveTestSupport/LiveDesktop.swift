@@ -128,11 +128,12 @@ public final class LiveDesktop: @unchecked Sendable {
     /// or a Python test application), printing into SCRIPT.out and SCRIPT.err there. The caller stops it by the process's PID (`stop(_:)`);
     /// what it leaves running carries this desktop's XDG_RUNTIME_DIR and is stopped with the
     /// desktop.
-    public func launch(_ script: String, arguments: [String] = []) throws -> Process {
+    /// `environment` is added to the application's (LONG_LIST_OBJECTS for the long list).
+    public func launch(_ script: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script.hasSuffix(".py") ? "/usr/bin/python3" : "/bin/sh")
         process.arguments = [Self.appsFolder.appendingPathComponent(script).path] + arguments
-        let own = ["APP_FOLDER": appFolder, "XDG_RUNTIME_DIR": appFolder, "GTK_A11Y": "atspi"]
+        let own = ["APP_FOLDER": appFolder, "XDG_RUNTIME_DIR": appFolder, "GTK_A11Y": "atspi"].merging(extra) { _, new in new }
         process.environment = ProcessInfo.processInfo.environment
             .merging(environment.merging(own) { _, new in new }) { _, new in new }
         for (suffix, keyPath) in [("out", \Process.standardOutput), ("err", \Process.standardError)] as [(String, ReferenceWritableKeyPath<Process, Any?>)] {
