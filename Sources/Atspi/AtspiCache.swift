@@ -21,7 +21,7 @@ extension Atspi {
         }
         defer { catspi_message_unref(reply) }
         if catspi_is_error_reply(reply) != 0 {
-            throw AtspiError(call: "GetItems", message: String(cString: dbus_message_get_error_name(reply) ?? "error"))
+            throw AtspiError(call: "GetItems", message: dbus_message_get_error_name(reply).map { String(cString: $0) } ?? "error")
         }
         var iterator = DBusMessageIter()
         var budget = maxCacheValues

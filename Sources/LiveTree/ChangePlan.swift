@@ -206,15 +206,19 @@ extension AccessibleNode {
         for index in children.indices { children[index].hide(ids) }
     }
 
-    /// Appends `nodes` to the children of the node with `id` (children read after the rest).
-    /// False when no node has that id.
+    /// Puts `nodes` in place of the children of the node with `id` from `index` on, one for one,
+    /// adding those past its last child (rows read later, or read again). False when no node has
+    /// that id.
     @discardableResult
-    public mutating func appendChildren(_ nodes: [AccessibleNode], to id: String) -> Bool {
+    public mutating func placeChildren(_ nodes: [AccessibleNode], from index: Int, in id: String) -> Bool {
         if self.id == id {
-            children += nodes
+            let start = min(max(0, index), children.count)
+            let kept = min(nodes.count, children.count - start)
+            children.replaceSubrange(start..<(start + kept), with: nodes.prefix(kept))
+            children += nodes.dropFirst(kept)
             return true
         }
-        for index in children.indices where children[index].appendChildren(nodes, to: id) { return true }
+        for position in children.indices where children[position].placeChildren(nodes, from: index, in: id) { return true }
         return false
     }
 

@@ -112,13 +112,21 @@ struct AttachedRowTests {
         #expect(!plan.isEmpty)
     }
 
-    @Test("rows read later and a row put at its place go where they belong")
+    @Test("rows read later, rows read again and a row put at its place go where they belong")
     func treeEdits() {
         var tree = window
-        #expect(tree.appendChildren([AccessibleNode(id: "row2", role: "list item")], to: "list"))
-        #expect(tree.insertChild(AccessibleNode(id: "row1", role: "list item"), at: 1, in: "list"))
-        #expect(tree.insertChild(AccessibleNode(id: "row9", role: "list item"), at: 99, in: "list"))
-        #expect(!tree.appendChildren([], to: "nowhere"))
+        let placed1 = tree.placeChildren([AccessibleNode(id: "row2", role: "list item")], from: 1, in: "list")
+        #expect(placed1)
+        let placed2 = tree.insertChild(AccessibleNode(id: "row1", role: "list item"), at: 1, in: "list")
+        #expect(placed2)
+        let placed3 = tree.insertChild(AccessibleNode(id: "row9", role: "list item"), at: 99, in: "list")
+        #expect(placed3)
+        let placed4 = tree.placeChildren([], from: 0, in: "nowhere")
+        #expect(!placed4)
         #expect(tree.node(withID: "list")?.children.map(\.id) == ["row0", "row1", "row2", "row9"])
+        // Rows read again take the places of those read before; the ones past them are added.
+        let placed5 = tree.placeChildren(["new2", "new9", "row10"].map { AccessibleNode(id: $0, role: "list item") }, from: 2, in: "list")
+        #expect(placed5)
+        #expect(tree.node(withID: "list")?.children.map(\.id) == ["row0", "row1", "new2", "new9", "row10"])
     }
 }

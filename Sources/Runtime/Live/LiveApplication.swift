@@ -310,6 +310,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             return
         }
         var read = node
+        carryReadRows(of: snapshot, into: &read, deferred: deferred, objects: &objects)
         read.hide(hiddenByEvent)
         snapshot = read
         self.objects = objects
@@ -401,8 +402,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             let before = updated.node(withID: id)?.subtreeIDs() ?? []
             var found: [String: AccessibleObject]? = [:]
             var deferred = [DeferredChildren]()
-            if let subtree = try? object.snapshot(
+            if var subtree = try? object.snapshot(
                 limit: Self.maxObjects, objects: &found, deferred: &deferred, isWindow: id == updated.id, goOn: { MonotonicClock.now() < end }) {
+                carryReadRows(of: updated.node(withID: id), into: &subtree, deferred: deferred, objects: &found)
                 let replaced = Set(before)
                 deferredChildren = deferredChildren.filter { !replaced.contains($0.containerID) } + deferred
                 for gone in before { objects?[gone] = nil }
@@ -454,7 +456,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             var more = [DeferredChildren]()
             let read = container.children(from: first.next, to: first.count, limit: Self.maxObjects, objects: &found, deferred: &more,
                                           goOn: { MonotonicClock.now() < end })
-            guard updated.appendChildren(read.nodes, to: first.containerID) else { continue }
+            guard updated.placeChildren(read.nodes, from: first.next, in: first.containerID) else { continue }
             for (key, value) in found ?? [:] { objects?[key] = value }
             if read.next < first.count {
                 deferredChildren.insert(DeferredChildren(containerID: first.containerID, next: read.next, count: first.count), at: 0)
@@ -471,6 +473,21 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         coordinates = WindowCoordinates(window: updated)
         Self.say("deferred rows read: \(deferredChildren.count) containers still in part")
         return update(from: before, notifications: [])
+    }
+
+    /// The rows of big lists read before (in `previous`) past those `read` holds, put back until
+    /// the background read reaches them again: a window read after a scroll, or a list read again,
+    /// must not take the highlighted row away for the seconds the rest of the list takes.
+    private func carryReadRows(
+        of previous: AccessibleNode?, into read: inout AccessibleNode, deferred: [DeferredChildren], objects found: inout [String: AccessibleObject]?
+    ) {
+        guard let previous else { return }
+        for entry in deferred {
+            guard let old = previous.node(withID: entry.containerID), old.children.count > entry.next else { continue }
+            let carried = Array(old.children[entry.next..<min(old.children.count, entry.count)])
+            read.placeChildren(carried, from: entry.next, in: entry.containerID)
+            for id in carried.flatMap({ $0.subtreeIDs() }) { found?[id] = objects?[id] }
+        }
     }
 
     /// Puts `object` (not in the snapshot; an event said it has a new parent) in its place: its
