@@ -395,8 +395,9 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         var index = max(0, start)
         while index < min(end, Atspi.maxChildren), budget > 0, goOn() {
             do throws(AtspiError) {
+                // A child is read whole (its label with a row): `goOn` is asked between children.
                 if let child = try child(at: index) {
-                    nodes.append(try child.snapshot(budget: &budget, objects: &objects, deferred: &later, goOn: goOn))
+                    nodes.append(try child.snapshot(budget: &budget, objects: &objects, deferred: &later, goOn: { true }))
                 }
             } catch {
                 if error.isNoReply { return (nodes, end) }

@@ -514,11 +514,15 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                   updated.insertChild(subtree, at: index, in: parent.id) else { return false }
             for (key, value) in found ?? [:] { objects?[key] = value }
             deferredChildren += more
+            placedObjects += 1
             Self.say("attached \(current.id) at \(index) in \(parent.id)")
             return true
         }
         return false
     }
+
+    /// How many objects an event's parent change placed (`attach`: GTK 3's appended rows).
+    public private(set) var placedObjects = 0
 
     /// How many parents `attach` follows at most.
     static let mostAttachDepth = 8
