@@ -432,8 +432,10 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// were): read a little each loop turn while nothing else is due, so that a press is
     /// answered between two parts.
     private var deferredChildren: [DeferredChildren] = []
-    /// When rows read in the background were last shown (mapped and said as a layout change).
+    /// When rows read in the background were last shown (mapped and said as a layout change),
+    /// and how long that mapping took.
     private var deferredShown = 0.0
+    private var deferredMapping = 0.0
     /// Longest one loop turn reads deferred rows, and how often what was read is shown, in seconds.
     static let deferredReadSeconds = 0.04
     static let deferredShowSeconds = 0.5
@@ -466,11 +468,13 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         updated.hide(hiddenByEvent)
         snapshot = updated
         let now = MonotonicClock.now()
-        guard deferredChildren.isEmpty || now - deferredShown >= Self.deferredShowSeconds else { return [] }
-        deferredShown = now
+        // Mapping the window takes longer the more rows are in: it is done at most a fifth of the time.
+        guard deferredChildren.isEmpty || now - deferredShown >= max(Self.deferredShowSeconds, 4 * deferredMapping) else { return [] }
         let before = screen
         screen = AccessibleMapping.screen(of: updated)
         coordinates = WindowCoordinates(window: updated)
+        deferredShown = MonotonicClock.now()
+        deferredMapping = deferredShown - now
         Self.say("deferred rows read: \(deferredChildren.count) containers still in part")
         return update(from: before, notifications: [])
     }
@@ -671,6 +675,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         if plan.isEmpty {
             deferredWindowRead = false
+            // Events about nothing scanned (the defunct events GTK 3 sends while a big list's rows
+            // are read) do not hold the rest of the list up.
+            if !deferredChildren.isEmpty, notifications.isEmpty, let update = readDeferredChildren() { return update }
             return notifications.isEmpty ? [] : [.content(ContentUpdate(notifications: notifications))]
         }
         if plan.readWindow {
