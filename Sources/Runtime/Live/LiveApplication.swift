@@ -310,7 +310,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             return
         }
         var read = node
-        carryReadRows(of: snapshot, into: &read, deferred: deferred, objects: &objects)
+        carryReadRows(of: snapshot, into: &read, deferred: &deferred, objects: &objects)
         read.hide(hiddenByEvent)
         snapshot = read
         self.objects = objects
@@ -404,7 +404,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             var deferred = [DeferredChildren]()
             if var subtree = try? object.snapshot(
                 limit: Self.maxObjects, objects: &found, deferred: &deferred, isWindow: id == updated.id, goOn: { MonotonicClock.now() < end }) {
-                carryReadRows(of: updated.node(withID: id), into: &subtree, deferred: deferred, objects: &found)
+                carryReadRows(of: updated.node(withID: id), into: &subtree, deferred: &deferred, objects: &found)
                 let replaced = Set(before)
                 deferredChildren = deferredChildren.filter { !replaced.contains($0.containerID) } + deferred
                 for gone in before { objects?[gone] = nil }
@@ -479,19 +479,24 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         return update(from: before, notifications: [])
     }
 
-    /// The rows of big lists read before (in `previous`) past those `read` holds, put back until
-    /// the background read reaches them again: a window read after a scroll, or a list read again,
-    /// must not take the highlighted row away for the seconds the rest of the list takes.
+    /// The rows of big lists read before (in `previous`) past those `read` holds, put back as they
+    /// were read (their frames too): a window read after a scroll, or a list read again, must not
+    /// take the highlighted row away for the seconds the rest of the list takes.
     private func carryReadRows(
-        of previous: AccessibleNode?, into read: inout AccessibleNode, deferred: [DeferredChildren], objects found: inout [String: AccessibleObject]?
+        of previous: AccessibleNode?, into read: inout AccessibleNode, deferred: inout [DeferredChildren], objects found: inout [String: AccessibleObject]?
     ) {
         guard let previous else { return }
-        for entry in deferred {
+        for (position, entry) in deferred.enumerated() {
             guard let old = previous.node(withID: entry.containerID), old.children.count > entry.next else { continue }
             let carried = Array(old.children[entry.next..<min(old.children.count, entry.count)])
             read.placeChildren(carried, from: entry.next, in: entry.containerID)
             for id in carried.flatMap({ $0.subtreeIDs() }) { found?[id] = objects?[id] }
+            // The background read goes on after the rows carried: a highlight on a row out of view
+            // scrolls and reads the window again, and starting the list over each time would
+            // never reach its end.
+            deferred[position].next = entry.next + carried.count
         }
+        deferred.removeAll { $0.next >= $0.count }
     }
 
     /// Puts `object` (not in the snapshot; an event said it has a new parent) in its place: its
