@@ -1,0 +1,77 @@
+import AccessibilityModel
+import Atspi
+import Foundation
+import LiveTestSupport
+import LiveTree
+import Runtime
+import Scanning
+import Testing
+import TestTier
+
+/// A GTK 3 list of 10,000 rows (Tests/LiveApps/gtk3_long_list.py, 20,000 objects) scanned in
+/// the test process: its first screenful is read with the window and the other rows between
+/// loop turns; every row becomes an item, the last one is reached, and a row the application
+/// appends (GTK 3 sends no children-changed for it) becomes an item without the list being read
+/// again. How fast is the benchmark's (`switchscan-bench live`), not this test's.
+@Suite("Big windows", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start an Xvfb desktop"),
+       .serialized, .timeLimit(.minutes(15)), .enabled(if: LiveDesktop.isAvailable))
+struct BigWindowTests {
+    static let rows = 10_000
+
+    @Test("a 10,000-row GTK 3 list: every row scannable, the last one reached; an appended row becomes an item")
+    func longList() throws {
+        let desktop = try LiveDesktop.shared.get()
+        let app = try desktop.launch("gtk3_long_list.py", environment: ["LONG_LIST_OBJECTS": String(2 * Self.rows)])
+        defer { LiveDesktop.stop(app) }
+        let end = MonotonicClock.now() + LiveDesktop.startLimit
+        while !desktop.output(of: "gtk3_long_list.py").contains(where: { $0.hasPrefix("ready ") }), MonotonicClock.now() < end { usleep(100_000) }
+        var live: LiveApplication?
+        while MonotonicClock.now() < end {
+            let found = try LiveApplication(target: .init(window: "Long list"))
+            if found.screenName == "Long list" { live = found; break }
+            usleep(200_000)
+        }
+        let application = try #require(live, "the Long list window never appeared on the accessibility bus")
+        var driver = LiveDriver(live: application, settings: DemoWindow.settings())
+        func rowLabels(_ session: ScanSession) -> [String] {
+            session.currentStructure().nodes.flatMap(\.items).compactMap(\.label).filter { $0.hasPrefix("Row ") || $0.hasPrefix("Appended ") }
+        }
+        // The application's cache (GetItems, one call) holds the window but not the list's rows:
+        // GTK 3's list box manages its descendants, and the cache leaves them out (libatspi reads
+        // the same cache itself; the rows are read object by object, the first screenful first).
+        let bus = try #require(try Atspi.desktop().children().first { (try? $0.name()) == "gtk3_long_list.py" }?.busName)
+        let cache = try Atspi.cacheItems(busName: bus)
+        #expect(cache.problems.isEmpty)
+        let frame = try #require(cache.items.first { $0.name == "Long list" })
+        let part = cache.tree(under: frame.id)
+        #expect(part.incomplete.count == 1, "the list box is not the one object whose children the cache leaves out")
+        #expect(part.ids.count < 2 * Self.rows)
+
+        // Its first row is highlighted before the rest of the list is read.
+        #expect(driver.highlightedLabel == "Row 0")
+
+        // The rest comes between loop turns (a guard against a read that never ends, not a speed target).
+        try driver.pump(timeout: 600) { _ in application.isReadWhole }
+        #expect(application.isReadWhole, "the list's rows were not all read")
+        let labels = rowLabels(driver.session)
+        #expect(labels.count == Self.rows)
+        #expect(labels.first == "Row 0")
+        #expect(labels.last == "Row \(Self.rows - 1)")
+        #expect(Set(labels).count == Self.rows, "a row is scanned twice")
+
+        // The last row is reached (Previous from the first item goes round to the end).
+        for _ in 0..<3 where driver.highlightedLabel != "Row \(Self.rows - 1)" { driver.press(.previous) }
+        #expect(driver.highlightedLabel == "Row \(Self.rows - 1)")
+
+        // A row appended: an item, placed after the last row from the event that says its label's
+        // new parent (not by a window read).
+        let placedBefore = application.placedObjects
+        try ProcessSignal.send(SIGUSR2, to: app.processIdentifier)
+        try driver.pump(timeout: 60) { session in rowLabels(session).last == "Appended 1" }
+        #expect(rowLabels(driver.session).last == "Appended 1")
+        #expect(rowLabels(driver.session).count == Self.rows + 1)
+        #expect(application.placedObjects == placedBefore + 1, "the appended row was not placed from its event")
+        for _ in 0..<3 where driver.highlightedLabel != "Appended 1" { driver.press(.next) }
+        #expect(driver.highlightedLabel == "Appended 1")
+    }
+}

@@ -1,0 +1,132 @@
+import LiveTree
+import Testing
+
+/// A (so) reference.
+private func reference(_ bus: String, _ path: String) -> BusValue { .structure([.string(bus), .string(path)]) }
+
+/// One GetItems item, as GTK 3's bridge sends it: ((so)(so)(so)iiassusau).
+private func item(
+    _ path: String, parent: String, index: Int64 = 0, children: Int64 = 0, name: String = "", role: UInt64 = 29,
+    states: [UInt64] = [0x4300_0100, 0], interfaces: [String] = ["org.a11y.atspi.Accessible", "org.a11y.atspi.Component"]
+) -> BusValue {
+    .structure([
+        reference(":1.5", path), reference(":1.5", "/org/a11y/atspi/accessible/root"), reference(":1.5", parent),
+        .integer(index), .integer(children), .array(interfaces.map { .string($0) }), .string(name), .unsigned(role),
+        .string(""), .array(states.map { .unsigned($0) }),
+    ])
+}
+
+@Suite("The AT-SPI cache's GetItems reply, checked")
+struct AccessibleCacheTests {
+    @Test("each item gives its object, parent, place, children count, interfaces, name, role and states")
+    func wellFormed() {
+        let reply = CacheReply.parse([.array([
+            item("/org/a11y/atspi/accessible/1", parent: "/org/a11y/atspi/accessible/root", index: 0, children: 1, name: "Long list", role: 23),
+            item("/org/a11y/atspi/accessible/2", parent: "/org/a11y/atspi/accessible/1", index: 0, children: 0, name: "OK", role: 43),
+        ])])
+        #expect(reply.problems.isEmpty)
+        #expect(reply.items.count == 2)
+        let button = reply.items[1]
+        #expect(button.id == ":1.5/org/a11y/atspi/accessible/2")
+        #expect(button.parentID == ":1.5/org/a11y/atspi/accessible/1")
+        #expect(button.indexInParent == 0)
+        #expect(button.childCount == 0)
+        #expect(button.name == "OK")
+        #expect(button.role == 43)
+        #expect(button.interfaces.contains("org.a11y.atspi.Component"))
+        // 0x43000100: ENABLED (8), SENSITIVE (24), SHOWING (25), VISIBLE (30).
+        #expect(button.states == [.enabled, .sensitive, .showing, .visible])
+    }
+
+    @Test("a list that manages its descendants (GTK 3's list box, child count -1 or the state set) has no child count")
+    func managesDescendants() {
+        let reply = CacheReply.parse([.array([
+            item("/a/list", parent: "/a/frame", children: 10_000, states: [0xC300_0000, 0]),
+            item("/a/other", parent: "/a/frame", index: -1, children: -1),
+        ])])
+        #expect(reply.items.map(\.childCount) == [nil, nil])
+        #expect(reply.items[1].indexInParent == nil)
+        #expect(reply.items[0].states == [.sensitive, .showing, .visible])
+    }
+
+    @Test("a malformed item costs that item, and is said; the others are read")
+    func malformedItems() {
+        var wrongRole = item("/a/3", parent: "/a/1")
+        if case .structure(var fields) = wrongRole { fields[7] = .string("button"); wrongRole = .structure(fields) }
+        var hugeCount = item("/a/4", parent: "/a/1")
+        if case .structure(var fields) = hugeCount { fields[4] = .integer(Int64(Int32.max)); hugeCount = .structure(fields) }
+        var badPath = item("/a/5", parent: "/a/1")
+        if case .structure(var fields) = badPath { fields[0] = .structure([.string(":1.5"), .string("no-slash")]); badPath = .structure(fields) }
+        var bigState = item("/a/6", parent: "/a/1")
+        if case .structure(var fields) = bigState { fields[9] = .array([.unsigned(1 << 40)]); bigState = .structure(fields) }
+        var shortItem = item("/a/7", parent: "/a/1")
+        if case .structure(let fields) = shortItem { shortItem = .structure(Array(fields.prefix(8))) }
+        let reply = CacheReply.parse([.array([
+            item("/a/2", parent: "/a/1", name: "kept"), wrongRole, hugeCount, badPath, bigState, shortItem, .string("not an item"),
+            item("/a/8", parent: "/a/1", index: 1, name: "kept too"),
+        ])])
+        #expect(reply.items.map(\.name) == ["kept", "kept too"])
+        #expect(reply.problems.count == 6)
+        #expect(reply.problems[0].hasPrefix("GetItems item 1: the role 'button'"))
+        #expect(reply.problems[1].hasPrefix("GetItems item 2: child count 2147483647"))
+        #expect(reply.problems[5] == "GetItems item 6: not a structure")
+    }
+
+    @Test("a reply that is not one array is said, and gives nothing")
+    func wrongReply() {
+        #expect(CacheReply.parse([]).problems.count == 1)
+        #expect(CacheReply.parse([.string("a"), .array([])]).items.isEmpty)
+        #expect(CacheReply.parse([.integer(3)]).problems.first?.contains("not one array") == true)
+    }
+
+    @Test("the window's part of the cache in order of the children's places; a list whose rows are not in it is named")
+    func windowTree() {
+        let reply = CacheReply.parse([.array([
+            item("/a/frame", parent: "/org/a11y/atspi/accessible/root", children: 2),
+            item("/a/list", parent: "/a/frame", index: 1, children: -1),
+            item("/a/label", parent: "/a/frame", index: 0),
+            item("/a/elsewhere", parent: "/a/other"),
+        ])])
+        let tree = reply.tree(under: ":1.5/a/frame")
+        #expect(tree.ids == [":1.5/a/frame", ":1.5/a/label", ":1.5/a/list"])
+        #expect(tree.incomplete == [":1.5/a/list"])
+    }
+}
+
+@Suite("A row appended to a big list")
+struct AttachedRowTests {
+    private let window = AccessibleNode(id: "w", role: "frame", children: [
+        AccessibleNode(id: "list", role: "list box", children: [AccessibleNode(id: "row0", role: "list item")]),
+    ])
+
+    @Test("a parent change of an object not read (GTK 3's new row's label) names it to be placed; one already read is read in place")
+    func parentChange() {
+        let plan = ChangePlan.plan([
+            ChangeEvent(type: "object:property-change:accessible-parent", sourceID: "label1"),
+            ChangeEvent(type: "object:state-changed:showing", sourceID: "label1"),
+            ChangeEvent(type: "object:property-change:accessible-parent", sourceID: "label1"),
+            ChangeEvent(type: "object:property-change:accessible-parent", sourceID: "row0"),
+        ], in: window)
+        #expect(plan.attached == ["label1"])
+        #expect(plan.readInPlace == ["row0"])
+        #expect(!plan.isEmpty)
+    }
+
+    @Test("rows read later, rows read again and a row put at its place go where they belong")
+    func treeEdits() {
+        var tree = window
+        let placed1 = tree.placeChildren([AccessibleNode(id: "row2", role: "list item")], from: 1, in: "list")
+        #expect(placed1)
+        let placed2 = tree.insertChild(AccessibleNode(id: "row1", role: "list item"), at: 1, in: "list")
+        #expect(placed2)
+        let placed3 = tree.insertChild(AccessibleNode(id: "row9", role: "list item"), at: 99, in: "list")
+        #expect(placed3)
+        let placed4 = tree.placeChildren([], from: 0, in: "nowhere")
+        #expect(!placed4)
+        #expect(tree.node(withID: "list")?.children.map(\.id) == ["row0", "row1", "row2", "row9"])
+        // Rows read again take the places of those read before; the ones past them are added.
+        let placed5 = tree.placeChildren(["new2", "new9", "row10"].map { AccessibleNode(id: $0, role: "list item") }, from: 2, in: "list")
+        #expect(placed5)
+        #expect(tree.node(withID: "list")?.children.map(\.id) == ["row0", "row1", "new2", "new9", "row10"])
+    }
+}
