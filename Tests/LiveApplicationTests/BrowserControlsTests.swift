@@ -59,15 +59,18 @@ enum BrowserControls {
         #expect(driver.session.brailleText.contains(paragraph), "\(driver.session.brailleText)")
 
         // A <select>: the combo box (not the label beside it) opens, its options are the level,
-        // Banana chosen. On this page the popup opened in 1 of 4 runs in each browser here (on
-        // page.html it opens every time: MenuApplicationTests); the cause is not found yet.
-        try withKnownIssue("the <select> popup did not open on controls.html", isIntermittent: true) {
+        // Banana chosen. Firefox's window is not always active yet here (no window manager on this
+        // desktop): the combo box's keyboard focus did not make it active, and its `open` action
+        // made it active without showing the popup (a second `open` did not show it either).
+        try withKnownIssue("Firefox opens no <select> popup while its new window is not active", isIntermittent: true) {
             #expect(highlight(&driver) { $0.label == "Fruit" && $0.traits.contains(.button) }, "\(labels(driver.session))")
             driver.press(.select)
             try driver.pump(timeout: 15) { session in labels(session).contains("Banana") }
             #expect(Set(labels(driver.session)) == ["Apple", "Banana", "Cherry"], "\(labels(driver.session))")
             try RealApplication.press("Banana", &driver)
             #expect(try waitForTitle("Chose Banana", browser, &driver))
+        } when: {
+            browser.application == "firefox"
         }
         try driver.pump(timeout: 5) { session in labels(session).contains("Press me") }
         #expect(!labels(driver.session).contains("Cherry"), "\(labels(driver.session))")

@@ -21,6 +21,10 @@ enum RealApplication {
         _ script: String, arguments: [String] = [], application: String, title: String, seconds: Double = 60
     ) throws -> (process: Process, live: LiveApplication?) {
         let desktop = try LiveDesktop.shared.get()
+        // The desktop's demo windows are up first: one appearing later takes the focus from the
+        // application started here, and a browser closes a <select>'s popup that opens in a
+        // window that has lost it.
+        for demo in LiveDesktop.demoScripts { _ = desktop.waitUntilReady(demo) }
         let process = try desktop.launch(script, arguments: arguments)
         let end = MonotonicClock.now() + seconds
         while MonotonicClock.now() < end, process.isRunning {

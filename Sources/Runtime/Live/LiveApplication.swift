@@ -124,6 +124,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 } else if AccessibleMapping.selectsThroughTabList(node), try selectThroughTabList(object) {
                     // A page tab without an action (a GTK 3 notebook's): its tab list selects it.
                 } else if let action = AccessibleMapping.tapAction(of: node) {
+                    if Popups.isOpener(node), let window { LivePopups.activate(window, through: object) }
                     try object.doAction(named: action)
                     // The choice is made; a popup that stays open is closed, as a user's click does.
                     if LivePopups.staysOpenAfterChoosing(node.id, in: snapshot) { try LivePopups.close() }
@@ -321,6 +322,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         var read = node
         carryReadRows(of: snapshot, into: &read, deferred: &deferred, objects: &objects)
         read.hide(hiddenByEvent)
+        forgetGoneShown(in: read)
         read.markExpanded(Popups.expandedOpeners(shown: shownByEvent, in: read))
         snapshot = read
         self.objects = objects
@@ -426,6 +428,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             }
         }
         updated.hide(hiddenByEvent)
+        forgetGoneShown(in: updated)
         updated.markExpanded(Popups.expandedOpeners(shown: shownByEvent, in: updated))
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
@@ -557,6 +560,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
               count > Atspi.childrenReadAtOnce else { return false }
         let expected = deferredChildren.first(where: { $0.containerID == id })?.count ?? node.children.count
         return count == expected
+    }
+
+    /// Forgets the objects shown by an event that are no longer in `window` (a popup destroyed
+    /// with no hiding event), so that the set does not grow, nor speak for an object that comes
+    /// later under the same id.
+    private func forgetGoneShown(in window: AccessibleNode) {
+        guard !shownByEvent.isEmpty else { return }
+        shownByEvent.formIntersection(window.subtreeIDs())
     }
 
     /// Whether an event of `type` reads its source alone (not a subtree, not a removal).
