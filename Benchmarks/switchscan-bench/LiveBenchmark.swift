@@ -210,7 +210,7 @@ private struct LiveBenchmark {
 
     /// Presses and releases `key` through the FIFO and waits for the highlight it moves (a
     /// further highlight line in the trace); its label.
-    static func press(_ key: UInt16, writer: Int32, trace: String, child: BenchChild) throws -> String {
+    static func press(_ key: UInt16, writer: FileDescriptor, trace: String, child: BenchChild) throws -> String {
         func highlights() -> [Substring] {
             ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("\"kind\":\"highlight\"") }
         }
@@ -218,8 +218,7 @@ private struct LiveBenchmark {
         for value: Int32 in [1, 0] {
             let stamp = (benchNow() * 1e6).rounded(.down) / 1e6
             let bytes = inputEventRecord(time: stamp, type: 1, code: key, value: value) + inputEventRecord(time: stamp, type: 0, code: 0, value: 0)
-            let written = bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-            guard written == bytes.count else { throw BenchFailure("writing a key press: \(String(cString: strerror(errno)))") }
+            do { try FileIO.writeAll(writer, bytes) } catch { throw BenchFailure("writing a key press: \(error)") }
             if value == 1 { benchSleep(0.05) }
         }
         let end = benchNow() + 60
@@ -328,7 +327,7 @@ private struct LiveBenchmark {
         desktop.appended += 1
         let expected = "Appended \(desktop.appended)"
         let sent = benchNow()
-        kill(desktop.appPID, SIGUSR2)
+        try? ProcessSignal.send(SIGUSR2, to: desktop.appPID)
         var appendedReached = 0.0
         while true {
             let reached = try previousRow()

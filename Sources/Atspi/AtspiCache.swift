@@ -99,11 +99,3 @@ extension Atspi {
         }
     }
 }
-
-extension AccessibleObject {
-    /// Its place among its parent's children; nil when it has none.
-    public func indexInParent() throws(AtspiError) -> Int? {
-        let index = try call("atspi_accessible_get_index_in_parent") { catspi_index_in_parent(pointer, $0) }
-        return index >= 0 && index < Atspi.maxChildren ? Int(index) : nil
-    }
-}

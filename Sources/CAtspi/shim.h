@@ -221,11 +221,6 @@ static inline int catspi_is_error_reply(DBusMessage *message) { return dbus_mess
 
 static inline void catspi_message_unref(DBusMessage *message) { if (message) dbus_message_unref(message); }
 
-/* The object's index among its parent's children; -1 with *error set, or when it has none. */
-static inline int catspi_index_in_parent(AtspiAccessible *object, GError **error) {
-  return atspi_accessible_get_index_in_parent(object, error);
-}
-
 /* Extents relative to the window. Returns 0, or -1 with *error set. */
 static inline int catspi_window_extents(AtspiAccessible *object, int *x, int *y, int *width, int *height,
                                         GError **error) {

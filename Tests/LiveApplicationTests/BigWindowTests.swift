@@ -7,6 +7,7 @@ import Runtime
 import Scanning
 import Testing
 import TestTier
+import Platform
 
 /// A GTK 3 list of 10,000 rows (Tests/LiveApps/gtk3_long_list.py, 20,000 objects) scanned in
 /// the test process: its first screenful is read with the window and the other rows between
@@ -24,12 +25,12 @@ struct BigWindowTests {
         let app = try desktop.launch("gtk3_long_list.py", environment: ["LONG_LIST_OBJECTS": String(2 * Self.rows)])
         defer { LiveDesktop.stop(app) }
         let end = MonotonicClock.now() + LiveDesktop.startLimit
-        while !desktop.output(of: "gtk3_long_list.py").contains(where: { $0.hasPrefix("ready ") }), MonotonicClock.now() < end { usleep(100_000) }
+        while !desktop.output(of: "gtk3_long_list.py").contains(where: { $0.hasPrefix("ready ") }), MonotonicClock.now() < end { MonotonicClock.sleep(seconds: 0.1) }
         var live: LiveApplication?
         while MonotonicClock.now() < end {
             let found = try LiveApplication(target: .init(window: "Long list"))
             if found.screenName == "Long list" { live = found; break }
-            usleep(200_000)
+            MonotonicClock.sleep(seconds: 0.2)
         }
         let application = try #require(live, "the Long list window never appeared on the accessibility bus")
         var driver = LiveDriver(live: application, settings: DemoWindow.settings())
