@@ -392,8 +392,8 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         return try snapshot(budget: &budget, objects: &objects, deferred: &deferred, isWindow: isWindow, goOn: goOn)
     }
 
-    /// The snapshot with the children of big containers (more than `Atspi.childrenReadAtOnce`)
-    /// read in part: their first `childrenReadAtOnce`, the rest named in `deferred` for the
+    /// The snapshot with the children of big containers that manage their descendants (more
+    /// than `Atspi.childrenReadAtOnce`) read in part: their first `childrenReadAtOnce`, the rest named in `deferred` for the
     /// caller to read later (`children(of:from:to:)`), so that a list of 10,000 rows shows its
     /// first screenful in the time of a few dozen rows.
     public func snapshot(
@@ -441,7 +441,9 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         var node = try properties(isWindow: isWindow)
         objects?[id] = self
         var count = try part(childCount, else: 0)
-        if deferred != nil, count > Atspi.childrenReadAtOnce {
+        // Only a container that makes its children as they are asked for (a GTK 3 list box)
+        // is read in part: any other window (a page of 150 links) is read whole, as it was.
+        if deferred != nil, count > Atspi.childrenReadAtOnce, node.states.contains(.managesDescendants) {
             deferred?.append(DeferredChildren(containerID: id, next: Atspi.childrenReadAtOnce, count: count))
             count = Atspi.childrenReadAtOnce
         }

@@ -71,7 +71,7 @@ public struct CacheReply: Equatable, Sendable {
 
     /// AT-SPI's state numbers (`AtspiStateType`) of the states `AccessibleStates` holds, in the
     /// order of its bits.
-    static let stateNumbers: [UInt32] = [8, 24, 30, 25, 16, 4, 23, 20, 11, 12, 1, 7, 41, 10, 9]
+    static let stateNumbers: [UInt32] = [8, 24, 30, 25, 16, 4, 23, 20, 11, 12, 1, 7, 41, 10, 9, 31]
 
     /// The mask of `AccessibleStates` for AT-SPI's state words (bit N of word W: state 32W + N).
     public static func states(fromWords words: [UInt32]) -> AccessibleStates {
@@ -85,7 +85,7 @@ public struct CacheReply: Equatable, Sendable {
 
     /// Whether the state words say the object manages its descendants (its children are not in
     /// the cache, and there may be very many).
-    public static func managesDescendants(_ words: [UInt32]) -> Bool { words.first.map { $0 & (1 << 31) != 0 } ?? false }
+    public static func managesDescendants(_ words: [UInt32]) -> Bool { states(fromWords: words).contains(.managesDescendants) }
 
     /// The reply's body (its arguments, in order) checked.
     public static func parse(_ arguments: [BusValue]) -> CacheReply {

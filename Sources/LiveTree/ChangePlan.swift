@@ -113,7 +113,11 @@ public struct ChangePlan: Equatable, Sendable {
             if event.type.hasPrefix("object:state-changed:showing") {
                 showing.append(ShowingChange(id: id, isShown: event.detail1 != 0))
             }
-            if isDefunct(event.type) {
+            if isParentChange(event.type) {
+                // A scanned object given a new parent: its old and new parents' children changes
+                // say what moved (only GTK 3's appended row, not yet scanned, says nothing else).
+                plan.ignored += 1
+            } else if isDefunct(event.type) {
                 // detail1 0: the state was cleared, which no toolkit does to a live object.
                 guard event.detail1 != 0, id != snapshot.id else { plan.ignored += 1; continue }
                 if removed.insert(id).inserted { removedOrder.append(id) } else { plan.ignored += 1 }

@@ -64,6 +64,13 @@ struct BigWindowTests {
         for _ in 0..<3 where driver.highlightedLabel != "Row \(Self.rows - 1)" { driver.press(.previous) }
         #expect(driver.highlightedLabel == "Row \(Self.rows - 1)")
 
+        // As a user reaches it with automatic groups (the default): Previous goes round to the
+        // level's last entry, select enters the group that holds the row, down to the row, in a
+        // bounded number of presses. The row, out of view, is scrolled to as the run does when it
+        // is highlighted, and then has a frame in the window (the overlay is drawn on it); the
+        // scroll reads the rows around it again, not the window's 20,000 objects.
+        try reachLastRow(of: application)
+
         // A row appended: an item, placed after the last row from the event that says its label's
         // new parent (not by a window read).
         let placedBefore = application.placedObjects
@@ -74,5 +81,34 @@ struct BigWindowTests {
         #expect(application.placedObjects == placedBefore + 1, "the appended row was not placed from its event")
         for _ in 0..<3 where driver.highlightedLabel != "Appended 1" { driver.press(.next) }
         #expect(driver.highlightedLabel == "Appended 1")
+    }
+
+    /// Most presses the last row may cost with automatic groups.
+    static let mostPressesForLastRow = 40
+
+    func reachLastRow(of application: LiveApplication) throws {
+        var settings = DemoWindow.settings()
+        settings.groupItems = true
+        var user = LiveDriver(live: application, settings: settings)
+        let last = "Row \(Self.rows - 1)"
+        let windowReads = application.windowReads, frameReads = application.frameReads
+        for _ in 0..<Self.mostPressesForLastRow {
+            guard case .entry(let node) = user.session.engine.highlight else {
+                user.press(.previous)
+                continue
+            }
+            if !node.isGroup, node.element.label == last { break }
+            user.press(node.isGroup && node.items.contains { $0.label == last } ? .select : .previous)
+            // What the run does with each highlight shown: a row out of view is scrolled to.
+            application.highlightShown(user.session.engine.highlight)
+            try user.pump(timeout: 0.3) { _ in false }
+        }
+        #expect(user.highlightedLabel == last, "the last row was not reached in \(Self.mostPressesForLastRow) presses")
+        print("Big windows: the last row reached with automatic groups in \(user.presses) presses")
+        #expect(application.windowReads == windowReads, "scrolling to the last row read the window again")
+        #expect(application.frameReads > frameReads, "the last row was not scrolled to")
+        let frame = try #require(user.highlightedElement?.frame, "the last row has no frame after it was scrolled to")
+        let window = try #require(application.currentScreen.root.frame)
+        #expect(frame.y >= 0 && frame.y + frame.height <= window.height, "the last row at \(frame) is not in the window \(window)")
     }
 }

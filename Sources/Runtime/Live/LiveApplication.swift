@@ -451,7 +451,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// When rows read in the background were last shown (mapped and said as a layout change),
     /// and how long that mapping took.
     private var deferredShown = 0.0
-    private var deferredMapping = 0.0
+    private var deferredShowCost = 0.0
+    private var deferredShowPending = false
     /// Longest one loop turn reads deferred rows, and how often what was read is shown, in seconds.
     static let deferredReadSeconds = 0.04
     static let deferredShowSeconds = 0.5
@@ -466,6 +467,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             deferredChildren = []
             return nil
         }
+        countDeferredShowCost()
         let end = MonotonicClock.now() + Self.deferredReadSeconds
         while MonotonicClock.now() < end, let first = deferredChildren.first {
             deferredChildren.removeFirst()
@@ -484,16 +486,55 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         updated.hide(hiddenByEvent)
         snapshot = updated
         let now = MonotonicClock.now()
-        // Mapping the window takes longer the more rows are in: it is done at most a fifth of the time.
-        guard deferredChildren.isEmpty || now - deferredShown >= max(Self.deferredShowSeconds, 4 * deferredMapping) else { return [] }
+        // Showing the rows read costs more the more rows are in: the mapping here, and the
+        // session's new scan structure after it (the time until the loop is back here): it is
+        // done at most a fifth of the time, or the list would take quadratic time to read.
+        guard deferredChildren.isEmpty || now - deferredShown >= max(Self.deferredShowSeconds, 4 * deferredShowCost) else { return [] }
         let before = screen
         screen = AccessibleMapping.screen(of: updated)
         coordinates = WindowCoordinates(window: updated)
         deferredShown = MonotonicClock.now()
-        deferredMapping = deferredShown - now
+        deferredShowCost = deferredShown - now
+        deferredShowPending = true
         Self.say("deferred rows read: \(deferredChildren.count) containers still in part")
         return update(from: before, notifications: [])
     }
+
+    /// At the first loop turn after rows read in the background were shown: the time the
+    /// session took over them is counted into the cost of showing.
+    private func countDeferredShowCost() {
+        guard deferredShowPending else { return }
+        deferredShowPending = false
+        deferredShowCost += MonotonicClock.now() - deferredShown
+    }
+
+    /// After a scroll to `id` in a big list (`bigListRow`), the frames of the rows it can have
+    /// moved in or out of view (those around `id`, those in view before) are read again in
+    /// place and the window mapped: not the window read again (20,000 objects for a list of
+    /// 10,000 rows, each highlight of a row out of view). False when no big list holds `id`:
+    /// the caller reads the window.
+    func readFramesAfterScroll(to id: String) -> Bool {
+        guard var updated = snapshot, let (listID, row) = updated.bigListRow(holding: id, rowsReadAtOnce: Atspi.childrenReadAtOnce) else {
+            return false
+        }
+        let end = MonotonicClock.now() + Self.mostReadSeconds
+        var read = [String: AccessibleNode]()
+        for rowID in updated.rowsMovedByScroll(in: listID, to: row, reach: Atspi.childrenReadAtOnce) where MonotonicClock.now() < end {
+            guard let object = objects?[rowID], let properties = try? object.properties() else { continue }
+            read[rowID] = properties
+        }
+        updated.updateProperties(from: read)
+        updated.hide(hiddenByEvent)
+        snapshot = updated
+        screen = AccessibleMapping.screen(of: updated)
+        coordinates = WindowCoordinates(window: updated)
+        frameReads += 1
+        Self.say("scroll in a big list: \(read.count) objects read again in place")
+        return true
+    }
+
+    /// How many scrolls in a big list read the frames of its rows in place of the window.
+    public private(set) var frameReads = 0
 
     /// The rows of big lists read before (in `previous`) past those `read` holds, put back as they
     /// were read (their frames too): a window read after a scroll, or a list read again, must not
@@ -520,30 +561,39 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// with its subtree and put at its index (GTK 3's appended row: the label says its parent,
     /// the new row, whose parent is the list). False when no place was found.
     private func attach(_ object: AccessibleObject, in updated: inout AccessibleNode) -> Bool {
+        guard let (current, parent) = placeInBigList(object, in: updated), let index = try? current.indexInParent() else { return false }
+        // A list still read in part: its rows past those read come with the rest.
+        if let pending = deferredChildren.firstIndex(where: { $0.containerID == parent.id }), index >= deferredChildren[pending].next {
+            deferredChildren[pending].count = max(deferredChildren[pending].count, index + 1)
+            return true
+        }
+        var found: [String: AccessibleObject]? = [:]
+        var more = [DeferredChildren]()
+        guard let subtree = try? current.snapshot(limit: Self.maxObjects, objects: &found, deferred: &more),
+              updated.insertChild(subtree, at: index, in: parent.id) else { return false }
+        for (key, value) in found ?? [:] { objects?[key] = value }
+        deferredChildren += more
+        placedObjects += 1
+        Self.say("attached \(current.id) at \(index) in \(parent.id)")
+        return true
+    }
+
+    /// Where `object` (not in the snapshot; an event said it has a new parent) hangs: its
+    /// highest parent not in the snapshot, and that one's parent, when it is a big list's row
+    /// (a container that manages its descendants); nil elsewhere, where children changes say
+    /// what was added (as the window was read before parent changes were listened to).
+    private func placeInBigList(_ object: AccessibleObject, in updated: AccessibleNode) -> (AccessibleObject, AccessibleObject)? {
         var current = object
         for _ in 0..<Self.mostAttachDepth {
-            guard objects?[current.id] == nil, let parent = try? current.parent() else { return false }
+            guard objects?[current.id] == nil, let parent = try? current.parent() else { return nil }
             guard objects?[parent.id] != nil else {
                 current = parent
                 continue
             }
-            guard let index = try? current.indexInParent() else { return false }
-            // A list still read in part: its rows past those read come with the rest.
-            if let pending = deferredChildren.firstIndex(where: { $0.containerID == parent.id }), index >= deferredChildren[pending].next {
-                deferredChildren[pending].count = max(deferredChildren[pending].count, index + 1)
-                return true
-            }
-            var found: [String: AccessibleObject]? = [:]
-            var more = [DeferredChildren]()
-            guard let subtree = try? current.snapshot(limit: Self.maxObjects, objects: &found, deferred: &more),
-                  updated.insertChild(subtree, at: index, in: parent.id) else { return false }
-            for (key, value) in found ?? [:] { objects?[key] = value }
-            deferredChildren += more
-            placedObjects += 1
-            Self.say("attached \(current.id) at \(index) in \(parent.id)")
-            return true
+            guard updated.node(withID: parent.id)?.states.contains(.managesDescendants) == true else { return nil }
+            return (current, parent)
         }
-        return false
+        return nil
     }
 
     /// How many objects an event's parent change placed (`attach`: GTK 3's appended rows).
@@ -696,7 +746,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         // a children change that object's subtree, a `defunct` object taken out; events about
         // objects not scanned (a background tab, a closed menu, one already gone) change
         // nothing and say nothing, so the highlight's step and an open menu go on undisturbed.
-        let plan = snapshot.map { ChangePlan.plan(events.map(Self.changeEvent), in: $0) } ?? { var whole = ChangePlan(); whole.readWindow = true; return whole }()
+        var plan = snapshot.map { ChangePlan.plan(events.map(Self.changeEvent), in: $0) } ?? { var whole = ChangePlan(); whole.readWindow = true; return whole }()
+        let sources = Dictionary(events.compactMap { event in event.source.map { (event.sourceID ?? $0.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        if let snapshot, !plan.attached.isEmpty {
+            plan.attached = plan.attached.filter { id in sources[id].map { placeInBigList($0, in: snapshot) != nil } ?? false }
+        }
         for change in plan.showing {
             if change.isShown { hiddenByEvent.remove(change.id) } else { hiddenByEvent.insert(change.id) }
             if change.isShown { shownByEvent.insert(change.id) } else { shownByEvent.remove(change.id) }
@@ -724,7 +778,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 return update(from: before, notifications: notifications)
             }
             reread()
-        } else if !apply(plan, sources: Dictionary(events.compactMap { event in event.source.map { (event.sourceID ?? $0.id, $0) } }, uniquingKeysWith: { first, _ in first })) {
+        } else if !apply(plan, sources: sources) {
             reread()
         }
         deferredWindowRead = false

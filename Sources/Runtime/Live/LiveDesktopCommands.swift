@@ -203,7 +203,8 @@ extension LiveApplication {
         }
         Self.say("scroll \(id) into view (\(place.map { "\($0)" } ?? "not in the window")): \(scrolled ? "done" : "not done")")
         if scrolled {
-            readWindowAgain()
+            // In a big list only its rows' frames move (no event says so): those are read again.
+            if !readFramesAfterScroll(to: id) { readWindowAgain() }
             scrolledSinceRead = true
         }
     }
