@@ -34,6 +34,35 @@ extension AccessibleNode {
         return ids
     }
 
+    /// The vertical scroll bar that scrolls the list `listID`: among the children of its nearest
+    /// container that has a scroll bar with a value (GTK 3's scrolled window holds the list's
+    /// viewport and its two bars), the one with the larger range; nil when there is none.
+    public func scrollBar(of listID: String) -> AccessibleNode? {
+        var path = [AccessibleNode]()
+        func walk(_ node: AccessibleNode) -> Bool {
+            path.append(node)
+            if node.id == listID { return true }
+            for child in node.children where walk(child) { return true }
+            path.removeLast()
+            return false
+        }
+        guard walk(self) else { return nil }
+        for container in path.reversed() {
+            let bars = container.children.filter { $0.role == "scroll bar" && $0.value != nil }
+            if let bar = bars.max(by: { range(of: $0) < range(of: $1) }), range(of: bar) > 0 { return bar }
+        }
+        return nil
+    }
+
+    /// The value that shows row `row` of `count` on scroll bar `value`: its share of the range,
+    /// rows taken as equally high (the bar's top is the view's top, so the row is in the view).
+    public static func scrollValue(showing row: Int, of count: Int, on value: AccessibleValue) -> Double {
+        let share = count > 1 ? Double(min(max(0, row), count - 1)) / Double(count - 1) : 0
+        return value.minimum + (value.maximum - value.minimum) * share
+    }
+
+    private func range(of bar: AccessibleNode) -> Double { bar.value.map { $0.maximum - $0.minimum } ?? 0 }
+
     /// Whether either kind of extents says where it is (GTK 3 puts a row out of view at G_MININT).
     var hasFrame: Bool { WindowCoordinates.usable(screenExtents) != nil || WindowCoordinates.usable(extents) != nil }
 }

@@ -103,6 +103,11 @@ struct BigWindowTests {
             application.highlightShown(user.session.engine.highlight)
             try user.pump(timeout: 0.3) { _ in false }
         }
+        // The scroll's update (a layout change) taken by the session.
+        try user.pump(timeout: 10) { session in
+            guard case .entry(let node) = session.engine.highlight else { return false }
+            return node.element.frame != nil
+        }
         #expect(user.highlightedLabel == last, "the last row was not reached in \(Self.mostPressesForLastRow) presses")
         print("Big windows: the last row reached with automatic groups in \(user.presses) presses")
         #expect(application.windowReads == windowReads, "scrolling to the last row read the window again")

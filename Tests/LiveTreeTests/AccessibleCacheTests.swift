@@ -1,3 +1,4 @@
+import AccessibilityModel
 import LiveTree
 import Testing
 
@@ -46,7 +47,7 @@ struct AccessibleCacheTests {
         ])])
         #expect(reply.items.map(\.childCount) == [nil, nil])
         #expect(reply.items[1].indexInParent == nil)
-        #expect(reply.items[0].states == [.sensitive, .showing, .visible])
+        #expect(reply.items[0].states == [.sensitive, .showing, .visible, .managesDescendants])
     }
 
     @Test("a malformed item costs that item, and is said; the others are read")
@@ -99,7 +100,7 @@ struct AttachedRowTests {
         AccessibleNode(id: "list", role: "list box", children: [AccessibleNode(id: "row0", role: "list item")]),
     ])
 
-    @Test("a parent change of an object not read (GTK 3's new row's label) names it to be placed; one already read is read in place")
+    @Test("a parent change of an object not read (GTK 3's new row's label) names it to be placed; one already read reads nothing")
     func parentChange() {
         let plan = ChangePlan.plan([
             ChangeEvent(type: "object:property-change:accessible-parent", sourceID: "label1"),
@@ -108,7 +109,8 @@ struct AttachedRowTests {
             ChangeEvent(type: "object:property-change:accessible-parent", sourceID: "row0"),
         ], in: window)
         #expect(plan.attached == ["label1"])
-        #expect(plan.readInPlace == ["row0"])
+        #expect(plan.readInPlace.isEmpty)
+        #expect(plan.ignored == 3)
         #expect(!plan.isEmpty)
     }
 
@@ -128,5 +130,71 @@ struct AttachedRowTests {
         let placed5 = tree.placeChildren(["new2", "new9", "row10"].map { AccessibleNode(id: $0, role: "list item") }, from: 2, in: "list")
         #expect(placed5)
         #expect(tree.node(withID: "list")?.children.map(\.id) == ["row0", "row1", "new2", "new9", "row10"])
+    }
+}
+
+@Suite("A scroll in a big list")
+struct BigListScrollTests {
+    /// A window holding a list of `rows` rows, each a list item with a label; the rows in
+    /// `inView` have a frame, the others GTK 3's G_MININT position (out of view).
+    static func window(rows: Int, inView: Range<Int>, managesDescendants: Bool = true) -> AccessibleNode {
+        let offScreen = Rect(x: -2_147_483_648, y: -2_147_483_648, width: 200, height: 20)
+        let list = AccessibleNode(
+            id: "list", role: "list box", states: managesDescendants ? [.enabled, .visible, .showing, .managesDescendants] : [.enabled, .visible, .showing],
+            children: (0..<rows).map { row in
+                let frame = inView.contains(row) ? Rect(x: 10, y: Double(20 * (row - inView.lowerBound)), width: 200, height: 20) : offScreen
+                return AccessibleNode(id: "row\(row)", role: "list item", screenExtents: frame, children: [
+                    AccessibleNode(id: "label\(row)", role: "label", name: "Row \(row)", screenExtents: frame),
+                ])
+            })
+        let across = AccessibleValue(current: 0, minimum: 0, maximum: 0, minimumIncrement: 1)
+        let down = AccessibleValue(current: 0, minimum: 0, maximum: Double(20 * rows - 400), minimumIncrement: 1)
+        return AccessibleNode(id: "w", role: "frame", screenExtents: Rect(x: 0, y: 0, width: 300, height: 400), children: [
+            AccessibleNode(id: "bar", role: "scroll bar"),
+            AccessibleNode(id: "pane", role: "scroll pane", children: [
+                AccessibleNode(id: "viewport", role: "viewport", children: [list]),
+                AccessibleNode(id: "across", role: "scroll bar", value: across), AccessibleNode(id: "down", role: "scroll bar", value: down),
+            ]),
+        ])
+    }
+
+    @Test("the big list and row holding an object: only a list that manages its descendants and holds more rows than are read at once")
+    func listRow() {
+        let window = Self.window(rows: 100, inView: 0..<20)
+        func place(_ id: String) -> String? { window.bigListRow(holding: id, rowsReadAtOnce: 60).map { "\($0.listID) \($0.row)" } }
+        #expect(place("label97") == "list 97")
+        #expect(place("row3") == "list 3")
+        #expect(window.bigListRow(holding: "list", rowsReadAtOnce: 60) == nil)
+        #expect(window.bigListRow(holding: "bar", rowsReadAtOnce: 60) == nil)
+        #expect(window.bigListRow(holding: "label97", rowsReadAtOnce: 100) == nil, "a list of 100 rows when 100 are read at once")
+        #expect(Self.window(rows: 100, inView: 0..<20, managesDescendants: false).bigListRow(holding: "label97", rowsReadAtOnce: 60) == nil,
+                "a list that does not manage its descendants (a page's list of links) is read whole, never in part")
+    }
+
+    @Test("a scroll to a row reads the rows around it and those that were in view, each with its label; no other object")
+    func rowsMoved() {
+        let window = Self.window(rows: 1_000, inView: 0..<20)
+        let ids = window.rowsMovedByScroll(in: "list", to: 900, reach: 60)
+        let rows = Set(ids.filter { $0.hasPrefix("row") }.map { Int($0.dropFirst(3))! })
+        #expect(rows == Set(0..<20).union(840..<961))
+        #expect(ids.count == 2 * rows.count, "each row with its label")
+        // The last row: the rows before it only; none when the list is not in the window.
+        #expect(Set(window.rowsMovedByScroll(in: "list", to: 999, reach: 60).filter { $0.hasPrefix("row") }) == Set((Array(0..<20) + Array(939..<1_000)).map { "row\($0)" }))
+        #expect(window.rowsMovedByScroll(in: "nowhere", to: 3, reach: 60).isEmpty)
+    }
+
+    @Test("the list's scroll bar is the one beside it with a range; its value for a row puts the row in view")
+    func scrollBar() throws {
+        let window = Self.window(rows: 1_000, inView: 0..<20)
+        let bar = try #require(window.scrollBar(of: "list"))
+        #expect(bar.id == "down", "the horizontal bar (no range) or the window's bar (no value) was taken")
+        let value = try #require(bar.value)
+        #expect(AccessibleNode.scrollValue(showing: 0, of: 1_000, on: value) == 0)
+        #expect(AccessibleNode.scrollValue(showing: 999, of: 1_000, on: value) == value.maximum)
+        // Row 500 at most a view's height (400) above the view's top: in view.
+        let middle = AccessibleNode.scrollValue(showing: 500, of: 1_000, on: value)
+        #expect(middle <= 500 * 20 && middle > 500 * 20 - 400)
+        #expect(AccessibleNode.scrollValue(showing: 5_000, of: 1_000, on: value) == value.maximum)
+        #expect(window.scrollBar(of: "nowhere") == nil)
     }
 }

@@ -519,7 +519,8 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         let end = MonotonicClock.now() + Self.mostReadSeconds
         var read = [String: AccessibleNode]()
-        for rowID in updated.rowsMovedByScroll(in: listID, to: row, reach: Atspi.childrenReadAtOnce) where MonotonicClock.now() < end {
+        let bar = updated.scrollBar(of: listID).map { [$0.id] } ?? []
+        for rowID in bar + updated.rowsMovedByScroll(in: listID, to: row, reach: Atspi.childrenReadAtOnce) where MonotonicClock.now() < end {
             guard let object = objects?[rowID], let properties = try? object.properties() else { continue }
             read[rowID] = properties
         }
@@ -529,8 +530,24 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         screen = AccessibleMapping.screen(of: updated)
         coordinates = WindowCoordinates(window: updated)
         frameReads += 1
-        Self.say("scroll in a big list: \(read.count) objects read again in place")
+        Self.say("scroll in a big list: \(read.count) objects read again in place; \(id) at \(read[id]?.screenExtents.map { "\($0)" } ?? "no extents")")
         return true
+    }
+
+    /// Scrolls the big list that holds `id` (`bigListRow`) by its scroll bar so that the row
+    /// holding it is in view: GTK 3's rows refuse to scroll to themselves (`scroll_to`). False
+    /// when no big list holds it, it has no scroll bar, or the bar refuses.
+    func scrollBigList(to id: String) -> Bool {
+        guard let snapshot, let (listID, row) = snapshot.bigListRow(holding: id, rowsReadAtOnce: Atspi.childrenReadAtOnce),
+              let count = snapshot.node(withID: listID)?.children.count, let bar = snapshot.scrollBar(of: listID), let value = bar.value,
+              let object = objects?[bar.id] else { return false }
+        do {
+            try object.setValue(AccessibleNode.scrollValue(showing: row, of: count, on: value))
+            return true
+        } catch {
+            Self.say("scroll bar of \(listID): \(error)")
+            return false
+        }
     }
 
     /// How many scrolls in a big list read the frames of its rows in place of the window.

@@ -191,11 +191,16 @@ extension LiveApplication {
     /// window again so that the frames are where they now are, and leaves the change to be
     /// handed to the session at the loop's next turn (`takeScrollUpdate`).
     private func bringIntoView(_ id: String, force: Bool) {
-        guard let window = currentSnapshot, let object = liveObject(id) else { return }
+        guard let window = currentSnapshot, let object = liveObject(id) else {
+            Self.say("bring \(id) into view: not in the window read")
+            return
+        }
         let place = Viewport.place(of: id, in: window)
         guard force || (place != nil && place != .inView) else { return }
         let before = try? object.windowExtents()
-        let scrolled = (try? object.scroll(to: .anywhere)) ?? false
+        var scrolled = (try? object.scroll(to: .anywhere)) ?? false
+        // GTK 3's list rows do not scroll to themselves: a big list is scrolled by its scroll bar.
+        if !scrolled { scrolled = scrollBigList(to: id) }
         // The browser scrolls after answering: its new place is waited for (briefly).
         let end = MonotonicClock.now() + Self.scrollWait
         while scrolled, MonotonicClock.now() < end, (try? object.windowExtents()) == before {
