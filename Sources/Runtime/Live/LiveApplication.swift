@@ -543,14 +543,6 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
               let object = objects?[bar.id] else { return false }
         do {
             try object.setValue(AccessibleNode.scrollValue(showing: row, of: count, on: value))
-            // GTK 3 first gives the row its place in the whole list, then, once it has moved the
-            // view, its place on the screen: the frames are read once the row is inside the window.
-            let window = WindowCoordinates.usable(snapshot.screenExtents)
-            let end = MonotonicClock.now() + Self.scrollWait
-            while let window, let target = objects?[id], MonotonicClock.now() < end {
-                if let frame = try? target.screenExtents(), frame.y >= window.y, frame.y + frame.height <= window.y + window.height { break }
-                _ = try? Poll.readable([], timeout: 0.02)
-            }
             return true
         } catch {
             Self.say("scroll bar of \(listID): \(error)")
