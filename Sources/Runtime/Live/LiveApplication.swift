@@ -524,7 +524,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             guard let object = objects?[rowID], let properties = try? object.properties() else { continue }
             read[rowID] = properties
         }
-        updated.updateProperties(from: read)
+        _ = updated.updateProperties(from: read)
         updated.hide(hiddenByEvent)
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
