@@ -198,12 +198,14 @@ extension LiveApplication {
         let place = Viewport.place(of: id, in: window)
         guard force || (place != nil && place != .inView) else { return }
         let before = try? object.windowExtents()
-        var scrolled = (try? object.scroll(to: .anywhere)) ?? false
-        // GTK 3's list rows do not scroll to themselves: a big list is scrolled by its scroll bar.
-        if !scrolled { scrolled = scrollBigList(to: id) }
+        let scrolledItself = (try? object.scroll(to: .anywhere)) ?? false
+        // GTK 3's list rows do not scroll to themselves: a big list is scrolled by its scroll bar,
+        // which the application has moved when the call returns (nothing to wait for: a row GTK
+        // already gave a place below the window would cost the whole wait at each highlight).
+        let scrolled = scrolledItself || scrollBigList(to: id)
         // The browser scrolls after answering: its new place is waited for (briefly).
         let end = MonotonicClock.now() + Self.scrollWait
-        while scrolled, MonotonicClock.now() < end, (try? object.windowExtents()) == before {
+        while scrolledItself, MonotonicClock.now() < end, (try? object.windowExtents()) == before {
             _ = try? Poll.readable([], timeout: 0.05)
         }
         Self.say("scroll \(id) into view (\(place.map { "\($0)" } ?? "not in the window")): \(scrolled ? "done" : "not done")")
