@@ -1,3 +1,5 @@
+import AccessibilityModel
+
 /// A big list: a container that makes its children as they are asked for (`managesDescendants`,
 /// a GTK 3 list box) and holds more of them than a window read takes at once. Scrolling one
 /// moves its rows in and out of view with no event (GTK 3 moves the viewport, not the rows, and
@@ -62,6 +64,29 @@ extension AccessibleNode {
     }
 
     private func range(of bar: AccessibleNode) -> Double { bar.value.map { $0.maximum - $0.minimum } ?? 0 }
+
+    /// Takes the extents off the rows of the list `listID` (and off what they hold) that lie
+    /// above or below `window` (screen coordinates): after a scroll GTK 3 reports the rows it
+    /// moved at places far outside the window (the last of 10,000 rows at y = 197,187 in a
+    /// 600-point window), which would put them in the reading order by those places; with none
+    /// they come in the list's order, as the rows out of view do.
+    public mutating func dropFramesOutside(_ window: Rect, inList listID: String) {
+        if id == listID {
+            for index in children.indices {
+                guard let frame = WindowCoordinates.usable(children[index].screenExtents),
+                      frame.y + frame.height <= window.y || frame.y >= window.y + window.height else { continue }
+                children[index].dropExtents()
+            }
+            return
+        }
+        for index in children.indices { children[index].dropFramesOutside(window, inList: listID) }
+    }
+
+    private mutating func dropExtents() {
+        screenExtents = nil
+        extents = nil
+        for index in children.indices { children[index].dropExtents() }
+    }
 
     /// Whether either kind of extents says where it is (GTK 3 puts a row out of view at G_MININT).
     var hasFrame: Bool { WindowCoordinates.usable(screenExtents) != nil || WindowCoordinates.usable(extents) != nil }

@@ -197,4 +197,15 @@ struct BigListScrollTests {
         #expect(AccessibleNode.scrollValue(showing: 5_000, of: 1_000, on: value) == value.maximum)
         #expect(window.scrollBar(of: "nowhere") == nil)
     }
+
+    @Test("rows reported outside the window after a scroll lose their frames (the list's order), those inside keep them")
+    func framesOutside() {
+        var window = Self.window(rows: 100, inView: 0..<20)
+        window.dropFramesOutside(Rect(x: 0, y: 100, width: 300, height: 400), inList: "list")
+        let list = window.node(withID: "list")!
+        // Rows 0..19 are at y = 0, 20, … 380: those wholly above y = 100 (rows 0 to 4) lose theirs.
+        #expect(list.children.filter { WindowCoordinates.usable($0.screenExtents) != nil }.map(\.id) == (5..<20).map { "row\($0)" })
+        #expect(list.children[2].children[0].screenExtents == nil, "a row's label keeps a frame outside the window")
+        #expect(list.children[7].children[0].screenExtents != nil)
+    }
 }

@@ -525,6 +525,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             read[rowID] = properties
         }
         _ = updated.updateProperties(from: read)
+        if let window = WindowCoordinates.usable(updated.screenExtents) { updated.dropFramesOutside(window, inList: listID) }
         updated.hide(hiddenByEvent)
         snapshot = updated
         screen = AccessibleMapping.screen(of: updated)
