@@ -41,7 +41,7 @@ private struct LiveBenchmark {
 
     init(arguments: [String]) throws {
         markdown = arguments.contains("--markdown")
-        objects = Int(try numberOption("--objects", in: arguments) ?? 10_000)
+        objects = Int(try numberOption("--objects", in: arguments) ?? 20_000)
         runs = Int(try numberOption("--runs", in: arguments) ?? 3)
         changes = Int(try numberOption("--changes", in: arguments) ?? 3)
         guard (2...1_000_000).contains(objects), (1...100).contains(runs), (1...100).contains(changes) else {
@@ -59,6 +59,8 @@ private struct LiveBenchmark {
         var appPID: pid_t = 0
         var rows = 0
         var appOutput = ""
+        /// Rows the application was asked to append so far.
+        var appended = 0
 
         init(apps: String, objects: Int, changeFile: String) throws {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -183,6 +185,50 @@ private struct LiveBenchmark {
         var changeCPU: [Double]
         var peakKilobytes: Int
         var label: String
+        /// From the process start to the list's last row reached by Previous from the first row.
+        var lastRowReached: Double
+        /// From the application appending a row to the row highlighted by Next from the last row.
+        var appendedReached: Double
+    }
+
+    /// The switch profile of the run: Enter is next, Left previous.
+    static let profile = """
+        name: live benchmark keys
+        match: generic
+        pulseOnly: false
+        switches:
+          - id: enter
+            code: KEY_ENTER
+            action: next
+          - id: left
+            code: KEY_LEFT
+            action: previous
+
+        """
+    static let keyEnter: UInt16 = 28
+    static let keyLeft: UInt16 = 105
+
+    /// Presses and releases `key` through the FIFO and waits for the highlight it moves (a
+    /// further highlight line in the trace); its label.
+    static func press(_ key: UInt16, writer: FileDescriptor, trace: String, child: BenchChild) throws -> String {
+        func highlights() -> [Substring] {
+            ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("\"kind\":\"highlight\"") }
+        }
+        let before = highlights().count
+        for value: Int32 in [1, 0] {
+            let stamp = (benchNow() * 1e6).rounded(.down) / 1e6
+            let bytes = inputEventRecord(time: stamp, type: 1, code: key, value: value) + inputEventRecord(time: stamp, type: 0, code: 0, value: 0)
+            do { try FileIO.writeAll(writer, bytes) } catch { throw BenchFailure("writing a key press: \(error)") }
+            if value == 1 { benchSleep(0.05) }
+        }
+        let end = benchNow() + 60
+        while benchNow() < end {
+            let lines = highlights()
+            if lines.count > before, let last = lines.last { return field("label", in: String(last)) ?? "" }
+            guard child.isRunning else { throw BenchFailure("switchscan run exited (status \(child.status ?? -1))") }
+            benchSleep(0.002)
+        }
+        throw BenchFailure("a key press moved no highlight within 60 s")
     }
 
     /// One `switchscan run --atspi`: the first highlight, then `changes` renames of the
@@ -192,10 +238,12 @@ private struct LiveBenchmark {
         let trace = "\(scratch)/trace-\(index).jsonl"
         let fifo = "\(scratch)/input-\(index).fifo"
         do { try FileSystem.makeFIFO(fifo) } catch { throw BenchFailure("\(error)") }
+        let profile = "\(scratch)/keys.yaml"
+        try Self.profile.write(toFile: profile, atomically: true, encoding: .utf8)
         let started = benchNow()
         let child = try BenchChild(
             switchscan,
-            ["run", "--atspi", "--window", Self.title, "--no-view", "--no-overlay", "--settings", "none",
+            ["run", "--atspi", "--window", Self.title, "--no-view", "--no-overlay", "--settings", "none", "--profile", profile,
              "--set", "scanning=manual", "--set", "groupItems=false", "--input", "raw:\(fifo)", "--braille", "none",
              "--trace", trace, "--duration", "900"],
             name: "switchscan run --atspi", stdout: "\(scratch)/output-\(index).txt",
@@ -240,8 +288,61 @@ private struct LiveBenchmark {
             // Let the events that follow (none expected) settle before the next change.
             benchSleep(0.2)
         }
+        // The whole list read (its rows past the first screenful come between loop turns): Previous
+        // from the first row reaches the last one, else a row of those read so far (then Next goes
+        // back to the first row, and it is tried again).
+        func isLast(_ label: String) -> Bool {
+            label == "Row \(desktop.rows - 1)" || label.hasPrefix("Appended ")
+        }
+        func isRow(_ label: String) -> Bool { label.hasPrefix("Row ") || label.hasPrefix("Appended ") }
+        // Previous from the first row to the last row: past what follows the rows in the scan
+        // (the list's scroll bar, on screen, comes after the rows out of view).
+        func previousRow() throws -> String {
+            var reached = ""
+            for _ in 0..<4 {
+                reached = try Self.press(Self.keyLeft, writer: writer, trace: trace, child: child)
+                if isRow(reached) { break }
+            }
+            return reached
+        }
+        // Back to the first row.
+        func firstRow() throws {
+            for _ in 0..<4 {
+                let reached = try Self.press(Self.keyEnter, writer: writer, trace: trace, child: child)
+                if reached == "Row \(row)" || reached.hasPrefix("Row \(row),") { break }
+            }
+        }
+        var lastRowReached = 0.0
+        while true {
+            let reached = try previousRow()
+            if isLast(reached) { lastRowReached = benchNow() - started; break }
+            try firstRow()
+            guard benchNow() - started < 600 else { throw BenchFailure("the last row was not reached within 600 s ('\(reached)')") }
+            // Tried every 2 s, as a user might: each try highlights a row out of view, which is
+            // scrolled to and makes the window be read again (its first 60 rows).
+            benchSleep(2)
+        }
+        // A row appended (GTK 3 sends no children-changed for it): from the signal to Next from
+        // the last row highlighting it (the highlight is on the last row, scrolled into view; a
+        // Next that reaches what follows the rows is taken back by Previous, which highlights the
+        // appended row once it is placed between them, and tried again). The presses'
+        // own time is in the figure.
+        benchSleep(0.5)
+        desktop.appended += 1
+        let expected = "Appended \(desktop.appended)"
+        let sent = benchNow()
+        try? ProcessSignal.send(SIGUSR2, to: desktop.appPID)
+        var appendedReached = 0.0
+        while true {
+            let reached = try Self.press(Self.keyEnter, writer: writer, trace: trace, child: child)
+            if reached == expected { appendedReached = benchNow() - sent; break }
+            // Back: on the row appended meanwhile (it came between the last row and what follows).
+            if try Self.press(Self.keyLeft, writer: writer, trace: trace, child: child) == expected { appendedReached = benchNow() - sent; break }
+            guard benchNow() - sent < 600 else { throw BenchFailure("'\(expected)' was not reached within 600 s ('\(reached)')") }
+        }
         let peak = Self.peakKilobytes(of: child.pid)
-        return Run(firstHighlight: firstHighlight, changeLatencies: latencies, changeCPU: cpu, peakKilobytes: peak, label: label)
+        return Run(firstHighlight: firstHighlight, changeLatencies: latencies, changeCPU: cpu, peakKilobytes: peak, label: label,
+                   lastRowReached: lastRowReached, appendedReached: appendedReached)
     }
 
     /// The pyatspi listener's latency for `changes` renames of row 0.
@@ -307,12 +408,18 @@ private struct LiveBenchmark {
             benchProgress(String(format: "live: pyatspi walk %d: %.2f s (process %.2f s)", index + 1, walks.last!.walk, walks.last!.wall))
             results.append(try switchscanRun(switchscan, desktop: desktop, scratch: scratch, index: index, changeFile: changeFile,
                                              changeCount: &changeCount))
-            benchProgress(String(format: "live: switchscan run %d: first highlight (%@) after %.2f s, changes %@", index + 1,
+            benchProgress(String(format: "live: switchscan run %d: first highlight (%@) after %.2f s, changes %@, last row reached after %.2f s, appended row reached after %.3f s", index + 1,
                                  results.last!.label, results.last!.firstHighlight,
-                                 results.last!.changeLatencies.map { String(format: "%.3f s", $0) }.joined(separator: ", ")))
+                                 results.last!.changeLatencies.map { String(format: "%.3f s", $0) }.joined(separator: ", "),
+                                 results.last!.lastRowReached, results.last!.appendedReached))
         }
         let listened = try pyatspiChanges(apps: apps, desktop: desktop, changeFile: changeFile, changeCount: &changeCount)
         report(objects: warmUp.objects, rows: desktop.rows, warmUp: warmUp, walks: walks, results: results, listened: listened)
+    }
+
+    func loadAverage() -> Double {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").first.flatMap { Double($0) } ?? 0
     }
 
     func report(objects: Int, rows: Int, warmUp: Walk, walks: [Walk], results: [Run], listened: [Double]) {
@@ -322,6 +429,8 @@ private struct LiveBenchmark {
         let change = median(results.flatMap(\.changeLatencies))
         let changeCPU = median(results.flatMap(\.changeCPU))
         let theirChange = median(listened)
+        let lastRow = median(results.map(\.lastRowReached))
+        let appended = median(results.map(\.appendedReached))
         let peak = median(results.map { Double($0.peakKilobytes) }) / 1024
         let theirPeak = median(walks.map { Double($0.peakKilobytes) }) / 1024
         func s(_ value: Double) -> String { String(format: "%.3f s", value) }
@@ -342,6 +451,8 @@ private struct LiveBenchmark {
             "| the walk alone (pyatspi) | | \(s(walkOnly)) | \(ratio(ours, walkOnly)) |",
             "| one change event: label renamed → seen (switchscan: new braille line; pyatspi: name read in its listener) | \(s(change)) | \(s(theirChange)) | \(ratio(change, theirChange)) |",
             "| CPU time of switchscan for one change event | \(s(changeCPU)) | | |",
+            "| process start → the last row reached (Previous from the first row; the rows past the first screenful are read between loop turns) | \(s(lastRow)) | \(s(theirs)) | \(ratio(lastRow, theirs)) |",
+            "| a row appended (no children-changed) → highlighted by Next from the last row (the presses' time included) | \(s(appended)) | | |",
             String(format: "| peak memory (VmHWM) | %.1f MiB | %.1f MiB | %@ |", peak, theirPeak, ratio(peak, theirPeak)),
             "",
         ]
@@ -349,6 +460,7 @@ private struct LiveBenchmark {
         lines.append("Every change event, in seconds: \(all). switchscan reads the renamed object and the objects of GTK 3's "
             + "relayout (bounds changes) alone, the events that arrived together as one batch; the pyatspi listener only "
             + "reads the changed object's name.")
+        lines.append(String(format: "Load average (1 min) at the end: %.2f.", loadAverage()))
         if !markdown { lines = lines.filter { !$0.hasPrefix("|---") } }
         print(lines.joined(separator: "\n"))
     }

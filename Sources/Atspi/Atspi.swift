@@ -29,6 +29,10 @@ public enum Atspi {
     /// allowance, 15 s of its own: a hung application then cost a new `snapshot` 18 s).
     public static let startupTimeout: Int32 = 3_000
 
+    /// Children of one container read with the window when it is read in part
+    /// (`AccessibleObject.snapshot(limit:objects:deferred:)`): more than a screenful of rows.
+    public static let childrenReadAtOnce = 60
+
     /// Most objects a labelled-by relation names that are read (a label is one or two).
     public static let maxLabelTargets = 8
 
@@ -94,6 +98,18 @@ public enum Atspi {
         try requireRegistry("atspi_generate_keyboard_event")
         let ok = try call("atspi_generate_keyboard_event") { atspi_generate_keyboard_event(glong(keysym), nil, ATSPI_KEY_SYM, $0) }
         if ok == 0 { throw AtspiError(call: "atspi_generate_keyboard_event", message: "refused") }
+    }
+}
+
+/// The children of a container not read yet: those from index `next` up to `count`.
+public struct DeferredChildren: Equatable, Sendable {
+    public var containerID: String
+    public var next: Int
+    public var count: Int
+    public init(containerID: String, next: Int, count: Int) {
+        self.containerID = containerID
+        self.next = next
+        self.count = count
     }
 }
 
@@ -377,22 +393,71 @@ public final class AccessibleObject: @unchecked Sendable, Hashable {
         limit: Int = 100_000, objects: inout [String: AccessibleObject]?, isWindow: Bool = false, goOn: () -> Bool = { true }
     ) throws(AtspiError) -> AccessibleNode {
         var budget = max(1, limit)
-        return try snapshot(budget: &budget, objects: &objects, isWindow: isWindow, goOn: goOn)
+        var deferred: [DeferredChildren]?
+        return try snapshot(budget: &budget, objects: &objects, deferred: &deferred, isWindow: isWindow, goOn: goOn)
+    }
+
+    /// The snapshot with the children of big containers that manage their descendants (more
+    /// than `Atspi.childrenReadAtOnce`) read in part: their first `childrenReadAtOnce`, the rest named in `deferred` for the
+    /// caller to read later (`children(of:from:to:)`), so that a list of 10,000 rows shows its
+    /// first screenful in the time of a few dozen rows.
+    public func snapshot(
+        limit: Int = 100_000, objects: inout [String: AccessibleObject]?, deferred: inout [DeferredChildren], isWindow: Bool = false,
+        goOn: () -> Bool = { true }
+    ) throws(AtspiError) -> AccessibleNode {
+        var budget = max(1, limit)
+        var later: [DeferredChildren]? = deferred
+        defer { deferred = later ?? [] }
+        return try snapshot(budget: &budget, objects: &objects, deferred: &later, isWindow: isWindow, goOn: goOn)
+    }
+
+    /// Its children from index `start` up to `end` (not included), each with its subtree (big
+    /// containers inside them in part, as `snapshot(limit:objects:deferred:)`); a child that
+    /// cannot be read is left out. Stops early when `goOn` says no more: `next` is the index
+    /// to go on from.
+    public func children(
+        from start: Int, to end: Int, limit: Int, objects: inout [String: AccessibleObject]?, deferred: inout [DeferredChildren],
+        goOn: () -> Bool
+    ) -> (nodes: [AccessibleNode], next: Int) {
+        var budget = max(1, limit)
+        var later: [DeferredChildren]? = deferred
+        defer { deferred = later ?? [] }
+        var nodes = [AccessibleNode]()
+        var index = max(0, start)
+        while index < min(end, Atspi.maxChildren), budget > 0, goOn() {
+            do throws(AtspiError) {
+                // A child is read whole (its label with a row): `goOn` is asked between children.
+                if let child = try child(at: index) {
+                    nodes.append(try child.snapshot(budget: &budget, objects: &objects, deferred: &later, goOn: { true }))
+                }
+            } catch {
+                if error.isNoReply { return (nodes, end) }
+            }
+            index += 1
+        }
+        return (nodes, index)
     }
 
     private func snapshot(
-        budget: inout Int, objects: inout [String: AccessibleObject]?, isWindow: Bool = false, goOn: () -> Bool
+        budget: inout Int, objects: inout [String: AccessibleObject]?, deferred: inout [DeferredChildren]?, isWindow: Bool = false,
+        goOn: () -> Bool
     ) throws(AtspiError) -> AccessibleNode {
         budget -= 1
         var node = try properties(isWindow: isWindow)
         objects?[id] = self
-        let count = try part(childCount, else: 0)
+        var count = try part(childCount, else: 0)
+        // Only a container that makes its children as they are asked for (a GTK 3 list box)
+        // is read in part: any other window (a page of 150 links) is read whole, as it was.
+        if deferred != nil, count > Atspi.childrenReadAtOnce, node.states.contains(.managesDescendants) {
+            deferred?.append(DeferredChildren(containerID: id, next: Atspi.childrenReadAtOnce, count: count))
+            count = Atspi.childrenReadAtOnce
+        }
         var index = 0
         while index < count, budget > 0 {
             guard goOn() else { budget = 0; break }
             do throws(AtspiError) {
                 if let child = try child(at: index) {
-                    node.children.append(try child.snapshot(budget: &budget, objects: &objects, goOn: goOn))
+                    node.children.append(try child.snapshot(budget: &budget, objects: &objects, deferred: &deferred, goOn: goOn))
                 }
             } catch {
                 // An application that stopped answering: every further call would wait too.

@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdio.h>
 #include <errno.h>
 #include <poll.h>
 #include <sys/epoll.h>
@@ -38,7 +39,7 @@ static inline uint32_t catspi_states(AtspiAccessible *object) {
     ATSPI_STATE_ENABLED, ATSPI_STATE_SENSITIVE, ATSPI_STATE_VISIBLE, ATSPI_STATE_SHOWING,
     ATSPI_STATE_MODAL, ATSPI_STATE_CHECKED, ATSPI_STATE_SELECTED, ATSPI_STATE_PRESSED,
     ATSPI_STATE_FOCUSABLE, ATSPI_STATE_FOCUSED, ATSPI_STATE_ACTIVE, ATSPI_STATE_EDITABLE,
-    ATSPI_STATE_CHECKABLE, ATSPI_STATE_EXPANDED, ATSPI_STATE_EXPANDABLE,
+    ATSPI_STATE_CHECKABLE, ATSPI_STATE_EXPANDED, ATSPI_STATE_EXPANDABLE, ATSPI_STATE_MANAGES_DESCENDANTS,
   };
   AtspiStateSet *set = atspi_accessible_get_state_set(object);
   if (set == NULL) return 0;
@@ -174,6 +175,51 @@ static inline int catspi_start_service(const char *name) {
   dbus_message_unref(message);
   return ok ? 1 : 0;
 }
+
+/* ---- The application's cache (org.a11y.atspi.Cache.GetItems), on libatspi's connection ---- */
+
+/* Asks `bus_name` for every object it has cached, waiting at most `timeout_ms`. The reply (freed
+ * with catspi_message_unref; the caller reads it with libdbus's iterators), or NULL with the
+ * D-Bus error's name and message in `error` (an application without the interface answers
+ * UnknownMethod). */
+static inline DBusMessage *catspi_cache_items(const char *bus_name, int timeout_ms, char *error, size_t size) {
+  DBusConnection *bus = atspi_get_a11y_bus();
+  if (size > 0) error[0] = 0;
+  if (bus == NULL) { if (size > 0) snprintf(error, size, "no accessibility bus"); return NULL; }
+  DBusMessage *message = dbus_message_new_method_call(bus_name, "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems");
+  if (message == NULL) { if (size > 0) snprintf(error, size, "out of memory"); return NULL; }
+  DBusError failure;
+  dbus_error_init(&failure);
+  DBusMessage *reply = dbus_connection_send_with_reply_and_block(bus, message, timeout_ms, &failure);
+  dbus_message_unref(message);
+  if (reply == NULL) {
+    if (size > 0) snprintf(error, size, "%s: %s", failure.name ? failure.name : "no reply", failure.message ? failure.message : "");
+    dbus_error_free(&failure);
+  }
+  return reply;
+}
+
+/* libdbus's type codes, which are character literals Swift does not import. */
+static const int catspi_type_invalid = DBUS_TYPE_INVALID;
+static const int catspi_type_string = DBUS_TYPE_STRING;
+static const int catspi_type_object_path = DBUS_TYPE_OBJECT_PATH;
+static const int catspi_type_signature = DBUS_TYPE_SIGNATURE;
+static const int catspi_type_byte = DBUS_TYPE_BYTE;
+static const int catspi_type_int16 = DBUS_TYPE_INT16;
+static const int catspi_type_uint16 = DBUS_TYPE_UINT16;
+static const int catspi_type_int32 = DBUS_TYPE_INT32;
+static const int catspi_type_uint32 = DBUS_TYPE_UINT32;
+static const int catspi_type_int64 = DBUS_TYPE_INT64;
+static const int catspi_type_uint64 = DBUS_TYPE_UINT64;
+static const int catspi_type_boolean = DBUS_TYPE_BOOLEAN;
+static const int catspi_type_double = DBUS_TYPE_DOUBLE;
+static const int catspi_type_array = DBUS_TYPE_ARRAY;
+static const int catspi_type_struct = DBUS_TYPE_STRUCT;
+static const int catspi_type_variant = DBUS_TYPE_VARIANT;
+static const int catspi_type_dict_entry = DBUS_TYPE_DICT_ENTRY;
+static inline int catspi_is_error_reply(DBusMessage *message) { return dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_ERROR; }
+
+static inline void catspi_message_unref(DBusMessage *message) { if (message) dbus_message_unref(message); }
 
 /* Extents relative to the window. Returns 0, or -1 with *error set. */
 static inline int catspi_window_extents(AtspiAccessible *object, int *x, int *y, int *width, int *height,

@@ -21,6 +21,9 @@ public struct AccessibleStates: OptionSet, Hashable, Sendable {
     /// An open combo box or menu (a browser's `<select>` while its options show).
     public static let expanded = AccessibleStates(rawValue: 1 << 13)
     public static let expandable = AccessibleStates(rawValue: 1 << 14)
+    /// A container whose children the toolkit makes as they are asked for (a GTK 3 list box):
+    /// too many to walk (Orca does not), and no cache holds them.
+    public static let managesDescendants = AccessibleStates(rawValue: 1 << 15)
 }
 
 /// The AT-SPI Value interface of an object, as read.

@@ -38,6 +38,10 @@ public struct ChangePlan: Equatable, Sendable {
     /// tells the tab is hidden (GTK 4.8, which leaves SHOWING off widgets on screen, sends no
     /// such event for them).
     public var showing: [ShowingChange] = []
+    /// Objects not in the snapshot that an event said were given a parent (GTK 3 appends a row
+    /// to a list with no children-changed event: the row's label says its new parent): the
+    /// caller finds where they hang in the snapshot and reads them alone, in event order.
+    public var attached: [String] = []
 
     /// An object an event said was shown or hidden.
     public struct ShowingChange: Equatable, Sendable {
@@ -52,7 +56,10 @@ public struct ChangePlan: Equatable, Sendable {
     public init() {}
 
     /// Nothing to read or remove: the batch changes nothing scanned.
-    public var isEmpty: Bool { readInPlace.isEmpty && readSubtrees.isEmpty && removed.isEmpty && !readWindow }
+    public var isEmpty: Bool { readInPlace.isEmpty && readSubtrees.isEmpty && removed.isEmpty && attached.isEmpty && !readWindow }
+
+    /// Whether an event of `type` says its source has a new parent.
+    public static func isParentChange(_ type: String) -> Bool { type.hasPrefix("object:property-change:accessible-parent") }
 
     /// Most objects one batch reads one by one (in place or as subtrees): past it the window is
     /// read whole (as cheap then, and it catches what the events did not say).
@@ -84,6 +91,7 @@ public struct ChangePlan: Equatable, Sendable {
         var inPlace = [String](), inPlaceSeen = Set<String>()
         var subtrees = Set<String>(), removed = Set<String>()
         var subtreeOrder = [String](), removedOrder = [String]()
+        var attached = [String](), attachedSeen = Set<String>()
         for event in events where !isHandledElsewhere(event.type) {
             guard let id = event.sourceID else {
                 plan.readWindow = true
@@ -95,6 +103,8 @@ public struct ChangePlan: Equatable, Sendable {
                 // only the focus moving into the new tab's document).
                 if event.type.hasPrefix("object:state-changed:focused"), event.detail1 != 0 {
                     plan.readWindow = true
+                } else if isParentChange(event.type), attachedSeen.insert(id).inserted {
+                    attached.append(id)
                 } else {
                     plan.ignored += 1
                 }
@@ -103,7 +113,11 @@ public struct ChangePlan: Equatable, Sendable {
             if event.type.hasPrefix("object:state-changed:showing") {
                 showing.append(ShowingChange(id: id, isShown: event.detail1 != 0))
             }
-            if isDefunct(event.type) {
+            if isParentChange(event.type) {
+                // A scanned object given a new parent: its old and new parents' children changes
+                // say what moved (only GTK 3's appended row, not yet scanned, says nothing else).
+                plan.ignored += 1
+            } else if isDefunct(event.type) {
                 // detail1 0: the state was cleared, which no toolkit does to a live object.
                 guard event.detail1 != 0, id != snapshot.id else { plan.ignored += 1; continue }
                 if removed.insert(id).inserted { removedOrder.append(id) } else { plan.ignored += 1 }
@@ -123,6 +137,7 @@ public struct ChangePlan: Equatable, Sendable {
         }
         plan.showing = showing
         if plan.readWindow { return plan }
+        plan.attached = attached
         /// Whether `id` is inside (or is) one of `set`, the snapshot's root excluded.
         func within(_ id: String, _ set: Set<String>, strictly: Bool) -> Bool {
             var current: String? = strictly ? parents[id] : id
@@ -139,7 +154,7 @@ public struct ChangePlan: Equatable, Sendable {
         plan.readInPlace = inPlace.filter { !within($0, gone, strictly: false) && !within($0, reread, strictly: false) }
         plan.ignored += (removedOrder.count - plan.removed.count) + (subtreeOrder.count - plan.readSubtrees.count)
             + (inPlace.count - plan.readInPlace.count)
-        if plan.readInPlace.count + plan.readSubtrees.count > mostSources {
+        if plan.readInPlace.count + plan.readSubtrees.count + plan.attached.count > mostSources {
             var whole = ChangePlan()
             whole.readWindow = true
             whole.showing = showing
@@ -193,6 +208,34 @@ extension AccessibleNode {
         guard !ids.isEmpty else { return }
         if ids.contains(id) { states.remove(.visible) }
         for index in children.indices { children[index].hide(ids) }
+    }
+
+    /// Puts `nodes` in place of the children of the node with `id` from `index` on, one for one,
+    /// adding those past its last child (rows read later, or read again). False when no node has
+    /// that id.
+    @discardableResult
+    public mutating func placeChildren(_ nodes: [AccessibleNode], from index: Int, in id: String) -> Bool {
+        if self.id == id {
+            let start = min(max(0, index), children.count)
+            let kept = min(nodes.count, children.count - start)
+            children.replaceSubrange(start..<(start + kept), with: nodes.prefix(kept))
+            children += nodes.dropFirst(kept)
+            return true
+        }
+        for position in children.indices where children[position].placeChildren(nodes, from: index, in: id) { return true }
+        return false
+    }
+
+    /// Puts `node` among the children of the node with `id` at `index` (at the end when the
+    /// index is past them). False when no node has that id.
+    @discardableResult
+    public mutating func insertChild(_ node: AccessibleNode, at index: Int, in id: String) -> Bool {
+        if self.id == id {
+            children.insert(node, at: min(max(0, index), children.count))
+            return true
+        }
+        for position in children.indices where children[position].insertChild(node, at: index, in: id) { return true }
+        return false
     }
 
     /// The ids of this node and every node below it.

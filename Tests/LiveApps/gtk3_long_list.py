@@ -3,7 +3,9 @@
 (default 10,000) as rows of a list box, each row (a list item) holding one label, so two objects
 a row. SIGUSR1 renames one row's label ("Row K, change N"; K is the number in the file
 LONG_LIST_CHANGE_FILE names, else 0): one name-change event on the bus, for the benchmark to time
-on the row the scanner highlights. Prints "ready ROWS PID" when the window is shown."""
+on the row the scanner highlights. SIGUSR2 appends a row at the end ("Appended N", its label
+printed as "appended N"): GTK 3 says so with no children-changed event. Prints "ready ROWS PID"
+when the window is shown."""
 import os
 import signal
 import sys
@@ -38,7 +40,19 @@ def change():
     labels[row].set_label(f"Row {row}, change {changes[0]}")
     print(f"change {changes[0]}", flush=True)
     return GLib.SOURCE_CONTINUE
+# A parent's blocked signals are inherited through exec (a test runner that takes its signals
+# through a descriptor blocks them): this application's own two are taken whatever its parent did.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1, signal.SIGUSR2})
 GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, change)
+appended = [0]
+def append():
+    appended[0] += 1
+    label = Gtk.Label(label=f"Appended {appended[0]}")
+    listbox.add(label)
+    label.show()
+    print(f"appended {appended[0]}", flush=True)
+    return GLib.SOURCE_CONTINUE
+GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, append)
 window.show_all()
 print(f"ready {rows} {os.getpid()}", flush=True)
 Gtk.main()

@@ -11,6 +11,7 @@ extension LiveApplication {
     static let eventTypes = [
         "window:", "object:children-changed", "object:state-changed", "object:property-change:accessible-name",
         "object:property-change:accessible-description", "object:bounds-changed", "object:announcement", "object:text-changed",
+        "object:property-change:accessible-parent",
     ]
 
     /// Registers the event listeners with the registry; again with a registry that runs again

@@ -324,8 +324,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         Self.say("window read \(windowReads)")
         var objects: [String: AccessibleObject]? = [:]
         // The loop waits on the read: past `mostReadSeconds` the rest of the window is left out.
+        // A big list's rows past its first screenful are read afterwards, between presses.
         let end = MonotonicClock.now() + Self.mostReadSeconds
-        guard let node = try? window.snapshot(limit: Self.maxObjects, objects: &objects, isWindow: true, goOn: { MonotonicClock.now() < end }) else {
+        var deferred = [DeferredChildren]()
+        deferredChildren = []
+        guard let node = try? window.snapshot(
+            limit: Self.maxObjects, objects: &objects, deferred: &deferred, isWindow: true, goOn: { MonotonicClock.now() < end }) else {
             // It stopped answering meanwhile: what was read stays.
             if ApplicationSilence.shared.contains(window.busName), snapshot != nil { return }
             self.window = nil
@@ -335,12 +339,14 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             return
         }
         var read = node
+        carryReadRows(of: snapshot, into: &read, deferred: &deferred, objects: &objects)
         read.hide(hiddenByEvent)
         forgetGoneShown(in: read)
         read.markExpanded(Popups.expandedOpeners(shown: shownByEvent, in: read))
         detachedPopups.graft(into: &read, objects: &objects)
         snapshot = read
         self.objects = objects
+        deferredChildren = deferred
         screen = AccessibleMapping.screen(of: read)
         coordinates = WindowCoordinates(window: read)
     }
@@ -395,8 +401,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     /// with its subtree (its children moved with it, unannounced). False when the snapshot
     /// cannot take it (no snapshot, or a source that cannot be read in place): the caller
     /// reads the window.
-    private func apply(_ plan: ChangePlan) -> Bool {
+    private func apply(_ plan: ChangePlan, sources: [String: AccessibleObject] = [:]) -> Bool {
         guard var updated = snapshot else { return false }
+        for id in plan.attached {
+            guard let object = sources[id] else { continue }
+            if !attach(object, in: &updated) { Self.say("attached: \(id) not placed") }
+        }
         for id in plan.removed {
             let ids = updated.node(withID: id)?.subtreeIDs() ?? []
             updated.removeSubtree(id)
@@ -415,7 +425,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         if !read.isEmpty {
             let result = updated.updateProperties(from: read)
-            subtrees += result.movedContainers.filter { !subtrees.contains($0) }
+            subtrees += result.movedContainers.filter { !subtrees.contains($0) && !holdsAllRows($0, in: updated) }
         }
         let end = MonotonicClock.now() + Self.mostReadSeconds
         for id in subtrees {
@@ -423,7 +433,12 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
             subtreeReads += 1
             let before = updated.node(withID: id)?.subtreeIDs() ?? []
             var found: [String: AccessibleObject]? = [:]
-            if let subtree = try? object.snapshot(limit: Self.maxObjects, objects: &found, isWindow: id == updated.id, goOn: { MonotonicClock.now() < end }) {
+            var deferred = [DeferredChildren]()
+            if var subtree = try? object.snapshot(
+                limit: Self.maxObjects, objects: &found, deferred: &deferred, isWindow: id == updated.id, goOn: { MonotonicClock.now() < end }) {
+                carryReadRows(of: updated.node(withID: id), into: &subtree, deferred: &deferred, objects: &found)
+                let replaced = Set(before)
+                deferredChildren = deferredChildren.filter { !replaced.contains($0.containerID) } + deferred
                 for gone in before { objects?[gone] = nil }
                 for (key, value) in found ?? [:] { objects?[key] = value }
                 updated.replaceSubtree(with: subtree)
@@ -447,6 +462,194 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
     private var hiddenByEvent = Set<String>()
     /// Objects an event said were shown and none has hidden since (a `<select>`'s popup opened).
     private var shownByEvent = Set<String>()
+
+    // MARK: Big windows
+
+    /// The rows of big lists not read with the window yet (`Atspi.childrenReadAtOnce` each
+    /// were): read a little each loop turn while nothing else is due, so that a press is
+    /// answered between two parts.
+    private var deferredChildren: [DeferredChildren] = []
+    /// When rows read in the background were last shown (mapped and said as a layout change),
+    /// and how long that mapping took.
+    private var deferredShown = 0.0
+    private var deferredShowCost = 0.0
+    private var deferredShowPending = false
+    /// Longest one loop turn reads deferred rows, and how often what was read is shown, in seconds.
+    static let deferredReadSeconds = 0.04
+    static let deferredShowSeconds = 0.5
+
+    /// Whether the window is read whole: no big list's rows are still to be read.
+    public var isReadWhole: Bool { deferredChildren.isEmpty }
+
+    /// Reads deferred rows for at most `deferredReadSeconds`; the screen is updated when all are
+    /// read or `deferredShowSeconds` after it last was (each update maps the whole window).
+    private func readDeferredChildren() -> [RuntimeInput]? {
+        guard var updated = snapshot, let window, !ApplicationSilence.shared.contains(window.busName) else {
+            deferredChildren = []
+            return nil
+        }
+        countDeferredShowCost()
+        let end = MonotonicClock.now() + Self.deferredReadSeconds
+        while MonotonicClock.now() < end, let first = deferredChildren.first {
+            deferredChildren.removeFirst()
+            guard let container = objects?[first.containerID] else { continue }
+            var found: [String: AccessibleObject]? = [:]
+            var more = [DeferredChildren]()
+            let read = container.children(from: first.next, to: first.count, limit: Self.maxObjects, objects: &found, deferred: &more,
+                                          goOn: { MonotonicClock.now() < end })
+            guard updated.placeChildren(read.nodes, from: first.next, in: first.containerID) else { continue }
+            for (key, value) in found ?? [:] { objects?[key] = value }
+            if read.next < first.count {
+                deferredChildren.insert(DeferredChildren(containerID: first.containerID, next: read.next, count: first.count), at: 0)
+            }
+            deferredChildren += more
+        }
+        updated.hide(hiddenByEvent)
+        snapshot = updated
+        let now = MonotonicClock.now()
+        // Showing the rows read costs more the more rows are in: the mapping here, and the
+        // session's new scan structure after it (the time until the loop is back here): it is
+        // done at most a fifth of the time, or the list would take quadratic time to read.
+        guard deferredChildren.isEmpty || now - deferredShown >= max(Self.deferredShowSeconds, 4 * deferredShowCost) else { return [] }
+        let before = screen
+        screen = AccessibleMapping.screen(of: updated)
+        coordinates = WindowCoordinates(window: updated)
+        deferredShown = MonotonicClock.now()
+        deferredShowCost = deferredShown - now
+        deferredShowPending = true
+        Self.say("deferred rows read: \(deferredChildren.count) containers still in part")
+        return update(from: before, notifications: [])
+    }
+
+    /// At the first loop turn after rows read in the background were shown: the time the
+    /// session took over them is counted into the cost of showing.
+    private func countDeferredShowCost() {
+        guard deferredShowPending else { return }
+        deferredShowPending = false
+        deferredShowCost += MonotonicClock.now() - deferredShown
+    }
+
+    /// After a scroll to `id` in a big list (`bigListRow`), the frames of the rows it can have
+    /// moved in or out of view (those around `id`, those in view before) are read again in
+    /// place and the window mapped: not the window read again (20,000 objects for a list of
+    /// 10,000 rows, each highlight of a row out of view). False when no big list holds `id`:
+    /// the caller reads the window.
+    func readFramesAfterScroll(to id: String) -> Bool {
+        guard var updated = snapshot, let (listID, row) = updated.bigListRow(holding: id, rowsReadAtOnce: Atspi.childrenReadAtOnce) else {
+            return false
+        }
+        let end = MonotonicClock.now() + Self.mostReadSeconds
+        var read = [String: AccessibleNode]()
+        let bar = updated.scrollBar(of: listID).map { [$0.id] } ?? []
+        for rowID in bar + updated.rowsMovedByScroll(in: listID, to: row, reach: Atspi.childrenReadAtOnce) where MonotonicClock.now() < end {
+            guard let object = objects?[rowID], let properties = try? object.properties() else { continue }
+            read[rowID] = properties
+        }
+        _ = updated.updateProperties(from: read)
+        if let window = WindowCoordinates.usable(updated.screenExtents) { updated.dropFramesOutside(window, inList: listID) }
+        updated.hide(hiddenByEvent)
+        snapshot = updated
+        screen = AccessibleMapping.screen(of: updated)
+        coordinates = WindowCoordinates(window: updated)
+        frameReads += 1
+        Self.say("scroll in a big list: \(read.count) objects read again in place; \(id) at \(read[id]?.screenExtents.map { "\($0)" } ?? "no extents")")
+        return true
+    }
+
+    /// Scrolls the big list that holds `id` (`bigListRow`) by its scroll bar so that the row
+    /// holding it is in view: GTK 3's rows refuse to scroll to themselves (`scroll_to`). False
+    /// when no big list holds it, it has no scroll bar, or the bar refuses.
+    func scrollBigList(to id: String) -> Bool {
+        guard let snapshot, let (listID, row) = snapshot.bigListRow(holding: id, rowsReadAtOnce: Atspi.childrenReadAtOnce),
+              let count = snapshot.node(withID: listID)?.children.count, let bar = snapshot.scrollBar(of: listID), let value = bar.value,
+              let object = objects?[bar.id] else { return false }
+        do {
+            try object.setValue(AccessibleNode.scrollValue(showing: row, of: count, on: value))
+            return true
+        } catch {
+            Self.say("scroll bar of \(listID): \(error)")
+            return false
+        }
+    }
+
+    /// How many scrolls in a big list read the frames of its rows in place of the window.
+    public private(set) var frameReads = 0
+
+    /// The rows of big lists read before (in `previous`) past those `read` holds, put back as they
+    /// were read (their frames too): a window read after a scroll, or a list read again, must not
+    /// take the highlighted row away for the seconds the rest of the list takes.
+    private func carryReadRows(
+        of previous: AccessibleNode?, into read: inout AccessibleNode, deferred: inout [DeferredChildren], objects found: inout [String: AccessibleObject]?
+    ) {
+        guard let previous else { return }
+        for (position, entry) in deferred.enumerated() {
+            guard let old = previous.node(withID: entry.containerID), old.children.count > entry.next else { continue }
+            let carried = Array(old.children[entry.next..<min(old.children.count, entry.count)])
+            read.placeChildren(carried, from: entry.next, in: entry.containerID)
+            for id in carried.flatMap({ $0.subtreeIDs() }) { found?[id] = objects?[id] }
+            // The background read goes on after the rows carried: a highlight on a row out of view
+            // scrolls and reads the window again, and starting the list over each time would
+            // never reach its end.
+            deferred[position].next = entry.next + carried.count
+        }
+        deferred.removeAll { $0.next >= $0.count }
+    }
+
+    /// Puts `object` (not in the snapshot; an event said it has a new parent) in its place: its
+    /// parents are followed up to one in the snapshot, and the highest one not in it is read
+    /// with its subtree and put at its index (GTK 3's appended row: the label says its parent,
+    /// the new row, whose parent is the list). False when no place was found.
+    private func attach(_ object: AccessibleObject, in updated: inout AccessibleNode) -> Bool {
+        guard let (current, parent) = placeInBigList(object, in: updated), let index = try? current.indexInParent() else { return false }
+        // A list still read in part: its rows past those read come with the rest.
+        if let pending = deferredChildren.firstIndex(where: { $0.containerID == parent.id }), index >= deferredChildren[pending].next {
+            deferredChildren[pending].count = max(deferredChildren[pending].count, index + 1)
+            return true
+        }
+        var found: [String: AccessibleObject]? = [:]
+        var more = [DeferredChildren]()
+        guard let subtree = try? current.snapshot(limit: Self.maxObjects, objects: &found, deferred: &more),
+              updated.insertChild(subtree, at: index, in: parent.id) else { return false }
+        for (key, value) in found ?? [:] { objects?[key] = value }
+        deferredChildren += more
+        placedObjects += 1
+        Self.say("attached \(current.id) at \(index) in \(parent.id)")
+        return true
+    }
+
+    /// Where `object` (not in the snapshot; an event said it has a new parent) hangs: its
+    /// highest parent not in the snapshot, and that one's parent, when it is a big list's row
+    /// (a container that manages its descendants); nil elsewhere, where children changes say
+    /// what was added (as the window was read before parent changes were listened to).
+    private func placeInBigList(_ object: AccessibleObject, in updated: AccessibleNode) -> (AccessibleObject, AccessibleObject)? {
+        var current = object
+        for _ in 0..<Self.mostAttachDepth {
+            guard objects?[current.id] == nil, let parent = try? current.parent() else { return nil }
+            guard objects?[parent.id] != nil else {
+                current = parent
+                continue
+            }
+            guard updated.node(withID: parent.id)?.states.contains(.managesDescendants) == true else { return nil }
+            return (current, parent)
+        }
+        return nil
+    }
+
+    /// How many objects an event's parent change placed (`attach`: GTK 3's appended rows).
+    public private(set) var placedObjects = 0
+
+    /// How many parents `attach` follows at most.
+    static let mostAttachDepth = 8
+
+    /// Whether the big list `id` (more children than are read at once) holds as many rows as
+    /// the application says, counting those still to be read: its size changed with rows
+    /// already placed (an appended row), and reading its 10,000 rows again would add nothing.
+    private func holdsAllRows(_ id: String, in updated: AccessibleNode) -> Bool {
+        guard let object = objects?[id], let node = updated.node(withID: id), let count = try? object.childCount(),
+              count > Atspi.childrenReadAtOnce else { return false }
+        let expected = deferredChildren.first(where: { $0.containerID == id })?.count ?? node.children.count
+        return count == expected
+    }
 
     /// Forgets the objects shown by an event that are no longer in `window` (a popup destroyed
     /// with no hiding event), so that the set does not grow, nor speak for an object that comes
@@ -483,7 +686,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         // after it, and the events were left waiting, the loop turning at once, until the bus
         // sent something more: seconds of a busy core after a relayout).
         pendingEvents += listener.take()
-        if !pendingEvents.isEmpty || scrolledSinceRead { return Self.dueAtOnce }
+        if !pendingEvents.isEmpty || scrolledSinceRead || !deferredChildren.isEmpty { return Self.dueAtOnce }
         let silence = ApplicationSilence.shared
         silence.poll(at: MonotonicClock.now())
         AccessibilityRegistry.shared.poll(at: MonotonicClock.now())
@@ -534,6 +737,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         pendingEvents.removeAll()
         let said = silenceNotes()
         guard !events.isEmpty else {
+            if !deferredChildren.isEmpty, said.isEmpty, let update = readDeferredChildren() { return update }
             if followLaunchedProgram(), findWindow() {
                 return [.content(ContentUpdate(screen: screen.name, notifications: [AccessibilityNotification(kind: .screenChanged)] + said))]
             }
@@ -586,7 +790,11 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         // a children change that object's subtree, a `defunct` object taken out; events about
         // objects not scanned (a background tab, a closed menu, one already gone) change
         // nothing and say nothing, so the highlight's step and an open menu go on undisturbed.
-        let plan = snapshot.map { ChangePlan.plan(events.map(Self.changeEvent), in: $0) } ?? { var whole = ChangePlan(); whole.readWindow = true; return whole }()
+        var plan = snapshot.map { ChangePlan.plan(events.map(Self.changeEvent), in: $0) } ?? { var whole = ChangePlan(); whole.readWindow = true; return whole }()
+        let sources = Dictionary(events.compactMap { event in event.source.map { (event.sourceID ?? $0.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        if let snapshot, !plan.attached.isEmpty {
+            plan.attached = plan.attached.filter { id in sources[id].map { placeInBigList($0, in: snapshot) != nil } ?? false }
+        }
         for change in plan.showing {
             if change.isShown { hiddenByEvent.remove(change.id) } else { hiddenByEvent.insert(change.id) }
             if change.isShown { shownByEvent.insert(change.id) } else { shownByEvent.remove(change.id) }
@@ -596,6 +804,9 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
         }
         if plan.isEmpty, !popupsChanged {
             deferredWindowRead = false
+            // Events about nothing scanned (the defunct events GTK 3 sends while a big list's rows
+            // are read) do not hold the rest of the list up.
+            if !deferredChildren.isEmpty, notifications.isEmpty, let update = readDeferredChildren() { return update }
             return notifications.isEmpty ? [] : [.content(ContentUpdate(notifications: notifications))]
         }
         if plan.readWindow {
@@ -611,7 +822,7 @@ public final class LiveApplication: ScanContent, RuntimeSource, @unchecked Senda
                 return update(from: before, notifications: notifications)
             }
             reread()
-        } else if !apply(plan) {
+        } else if !apply(plan, sources: sources) {
             reread()
         }
         deferredWindowRead = false

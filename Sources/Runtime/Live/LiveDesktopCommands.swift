@@ -191,19 +191,27 @@ extension LiveApplication {
     /// window again so that the frames are where they now are, and leaves the change to be
     /// handed to the session at the loop's next turn (`takeScrollUpdate`).
     private func bringIntoView(_ id: String, force: Bool) {
-        guard let window = currentSnapshot, let object = liveObject(id) else { return }
+        guard let window = currentSnapshot, let object = liveObject(id) else {
+            Self.say("bring \(id) into view: not in the window read")
+            return
+        }
         let place = Viewport.place(of: id, in: window)
         guard force || (place != nil && place != .inView) else { return }
         let before = try? object.windowExtents()
-        let scrolled = (try? object.scroll(to: .anywhere)) ?? false
+        let scrolledItself = (try? object.scroll(to: .anywhere)) ?? false
+        // GTK 3's list rows do not scroll to themselves: a big list is scrolled by its scroll bar,
+        // which the application has moved when the call returns (nothing to wait for: a row GTK
+        // already gave a place below the window would cost the whole wait at each highlight).
+        let scrolled = scrolledItself || scrollBigList(to: id)
         // The browser scrolls after answering: its new place is waited for (briefly).
         let end = MonotonicClock.now() + Self.scrollWait
-        while scrolled, MonotonicClock.now() < end, (try? object.windowExtents()) == before {
+        while scrolledItself, MonotonicClock.now() < end, (try? object.windowExtents()) == before {
             _ = try? Poll.readable([], timeout: 0.05)
         }
         Self.say("scroll \(id) into view (\(place.map { "\($0)" } ?? "not in the window")): \(scrolled ? "done" : "not done")")
         if scrolled {
-            readWindowAgain()
+            // In a big list only its rows' frames move (no event says so): those are read again.
+            if !readFramesAfterScroll(to: id) { readWindowAgain() }
             scrolledSinceRead = true
         }
     }
