@@ -29,15 +29,9 @@ extension LiveApplication {
     }
 
     /// The user pressed a switch: a held tap is dropped, unsaid (it would act after the user
-    /// moved on, on what may no longer be in view). An application that has still not answered
-    /// by then is taken as not answering (said once): otherwise the next search for windows
-    /// would ask it again and wait the brief question out, and switching away from a stopped
-    /// application would take longer than the user's half second.
+    /// moved on, on what may no longer be in view).
     public func switchPressed() {
-        guard let held = heldTap else { return }
-        let answer = ApplicationSilence.shared.awaitedAnswer(held.busName)
         cancelHeldTap()
-        if answer == .waiting || answer == .unanswered { ApplicationSilence.shared.markSilent(held.busName) }
     }
 
     func cancelHeldTap() {
