@@ -33,6 +33,9 @@ public final class ApplicationSilence: @unchecked Sendable {
 
     private var silent: [String: Silent] = [:]
     private var changes: [Change] = []
+    /// Silent ones taken so without a word to the user (`markSilentQuietly`): their answering
+    /// again is not news either.
+    private var quiet: Set<String> = []
 
     /// Whether `busName` is not answering.
     public func contains(_ busName: String) -> Bool { !busName.isEmpty && silent[busName] != nil }
@@ -65,11 +68,12 @@ public final class ApplicationSilence: @unchecked Sendable {
                 entry.ping = nil
                 if result > 0 {
                     silent[busName] = nil
-                    changes.append(.answersAgain(busName: busName))
+                    if quiet.remove(busName) == nil { changes.append(.answersAgain(busName: busName)) }
                     continue
                 }
                 if result == -2 {
                     silent[busName] = nil
+                    quiet.remove(busName)
                     changes.append(.left(busName: busName))
                     continue
                 }
@@ -139,7 +143,7 @@ public final class ApplicationSilence: @unchecked Sendable {
             stopAwaiting(busName)
             if let entry = silent.removeValue(forKey: busName) {
                 catspi_ping_free(entry.ping)
-                changes.append(.answersAgain(busName: busName))
+                if quiet.remove(busName) == nil { changes.append(.answersAgain(busName: busName)) }
             }
             return .answered
         case -2:
@@ -157,7 +161,19 @@ public final class ApplicationSilence: @unchecked Sendable {
     }
 
     /// `busName` did not answer a held tap's questions in time: silent from now on.
-    public func markSilent(_ busName: String) { note(busName) }
+    public func markSilent(_ busName: String) {
+        if quiet.remove(busName) != nil { changes.append(.stoppedAnswering(busName: busName)) }
+        note(busName)
+    }
+
+    /// `busName` has not answered since a tap on it was said pending, and the user has moved
+    /// on: silent, so that looking for windows does not ask it again and wait, but not said
+    /// (the pending tap was; a message now would take the user's next press off the display).
+    public func markSilentQuietly(_ busName: String) {
+        guard !busName.isEmpty, silent[busName] == nil else { return }
+        silent[busName] = Silent(ping: nil, lastPing: -.infinity)
+        quiet.insert(busName)
+    }
 
     /// Whether an application's bus name is still on the bus (asked of the bus daemon: quick
     /// even when the application is stopped). True when the bus cannot tell.

@@ -30,8 +30,15 @@ extension LiveApplication {
 
     /// The user pressed a switch: a held tap is dropped, unsaid (it would act after the user
     /// moved on, on what may no longer be in view).
+    /// An application that has still not answered by then is taken as not answering, unsaid:
+    /// otherwise the app switcher's search for windows asks it again and waits the brief
+    /// question out, and switching away from a stopped application takes longer than half a
+    /// second.
     public func switchPressed() {
+        guard let held = heldTap else { return }
+        let answer = ApplicationSilence.shared.awaitedAnswer(held.busName)
         cancelHeldTap()
+        if answer == .waiting || answer == .unanswered { ApplicationSilence.shared.markSilentQuietly(held.busName) }
     }
 
     func cancelHeldTap() {
