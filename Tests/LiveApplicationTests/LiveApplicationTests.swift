@@ -212,7 +212,7 @@ extension DemoWindow {
 /// connection (see `LiveDesktop.shared`); each application is found by its own name.
 /// The time limit guards against a hang (a desktop that never answers), not speed: starting Xvfb,
 /// the buses and the applications took over a minute once on a machine busy with builds.
-@Suite("Live applications", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start an Xvfb desktop"), .serialized, .enabled(if: LiveDesktop.isAvailable), .timeLimit(.minutes(5)))
+@Suite("Live applications", .disabled(if: TestTier.isFast, "scripts/test --fast (SWITCHSCAN_FAST_TESTS=1) skips the tests that start an Xvfb desktop"), .serialized, .enabled(if: LiveDesktop.isAvailable), .timeLimit(.minutes(15)))
 struct LiveApplicationTests {
     @Test("GTK 4: scan order, select runs the handler, Increment read back, a changing label keeps the highlight, a dialog takes it")
     func gtk4() throws {
