@@ -55,9 +55,7 @@ struct RegistryTests {
     func registryStopped() throws {
         let (desktop, run) = try Self.scanning("registry-stopped")
         defer { desktop.stop() }
-        func trace() -> String { (try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "" }
-        func said() -> [String] { FrozenApplicationTests.announcements(trace()) }
-        func key(_ text: String) { run.keys.fileHandleForWriting.write(Data(text.utf8)) }
+        func said() -> [String] { FrozenApplicationTests.announcements(run.traceText) }
         let registry = try #require(try desktop.registryProcessID(), "no registry on the desktop's accessibility bus")
         try? ProcessSignal.send(SIGSTOP, to: registry)
         defer { try? ProcessSignal.send(SIGCONT, to: registry) }
@@ -70,7 +68,7 @@ struct RegistryTests {
             return OverlayTests.waitFor(2) { run.highlights.last == "Button 1" }
         }, "highlights \(run.highlights)")
         #expect(OverlayTests.waitFor(30) {
-            key("t")
+            run.key("t")
             return OverlayTests.waitFor(2) { desktop.output(of: "gtk3_demo.py").contains("clicked Button 1") }
         }, "app printed \(desktop.output(of: "gtk3_demo.py")); announcements \(said())")
 
@@ -99,9 +97,7 @@ struct RegistryTests {
     func registryRestarted() throws {
         let (desktop, run) = try Self.scanning("registry-restarted")
         defer { desktop.stop() }
-        func trace() -> String { (try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "" }
-        func said() -> [String] { FrozenApplicationTests.announcements(trace()) }
-        func key(_ text: String) { run.keys.fileHandleForWriting.write(Data(text.utf8)) }
+        func said() -> [String] { FrozenApplicationTests.announcements(run.traceText) }
         let old = try #require(try desktop.registryProcessID(), "no registry on the desktop's accessibility bus")
         try? ProcessSignal.send(SIGKILL, to: old)
 
@@ -128,7 +124,7 @@ struct RegistryTests {
         }, "highlights \(run.highlights)")
         let target = try #require(run.highlights.last)
         #expect(OverlayTests.waitFor(30) {
-            key("t")
+            run.key("t")
             return OverlayTests.waitFor(2) { desktop.output(of: "gtk3_demo.py").contains("clicked \(target)") }
         }, "app printed \(desktop.output(of: "gtk3_demo.py")); announcements \(said())")
         #expect(said().filter { $0 == Self.away }.count == 1 && said().filter { $0 == Self.back }.count == 1, "announcements \(said())")
@@ -151,7 +147,7 @@ struct RegistryTests {
         try? ProcessSignal.send(SIGSTOP, to: registry)
         defer { try? ProcessSignal.send(SIGCONT, to: registry) }
         let run = try WindowManagerTests.Run(desktop, application: "gtk3_demo", name: "registry-away-at-start", overlay: false)
-        func said() -> [String] { FrozenApplicationTests.announcements((try? String(contentsOfFile: run.trace, encoding: .utf8)) ?? "") }
+        func said() -> [String] { FrozenApplicationTests.announcements(run.traceText) }
         #expect(OverlayTests.waitFor(30) { said().contains(Self.away) }, "announcements \(said())")
         #expect(run.highlights.isEmpty, "highlights \(run.highlights)")
         try? ProcessSignal.send(SIGCONT, to: registry)

@@ -33,12 +33,16 @@ struct WindowManagerTests {
             try process.run()
         }
 
-        func next() { keys.fileHandleForWriting.write(Data("\r".utf8)) }
+        func next() { key("\r") }
+
+        /// Types `text` on the run's terminal input.
+        func key(_ text: String) { keys.fileHandleForWriting.write(Data(text.utf8)) }
+
+        /// The trace written so far.
+        var traceText: String { (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "" }
 
         /// The labels highlighted so far, in order.
-        var highlights: [String] {
-            RunTrace.highlights((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").map(\.label)
-        }
+        var highlights: [String] { RunTrace.highlights(traceText).map(\.label) }
 
         /// Quits (q) and waits for the exit; its status.
         func quit() -> Int32 {
